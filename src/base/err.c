@@ -1,0 +1,42 @@
+/*
+ * err.c - error reports (see err.h).
+ */
+#include "err.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+bool err_set(ctg_err *e, const char *fmt, ...)
+{
+    if (!e || e->msg[0])
+        return false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool err_sys(ctg_err *e, const char *fmt, ...)
+{
+    int saved = errno;
+    if (!e || e->msg[0])
+        return false;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(e->msg);
+    snprintf(e->msg + n, sizeof e->msg - n, ": %s", strerror(saved));
+    return false;
+}
+
+void err_clear(ctg_err *e)
+{
+    if (e)
+        e->msg[0] = '\0';
+}
+
+bool err_is_set(const ctg_err *e) { return e && e->msg[0]; }

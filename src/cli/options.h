@@ -1,0 +1,92 @@
+/*
+ * options.h - ctestgen's configuration: one struct, grouped by component,
+ * defaults set in one place (options_defaults), read-only after parsing.
+ *
+ * The command line is described by tables of opt_desc: one table for the
+ * common options (options.c) and one per strategy (in the strategy's file),
+ * so adding a strategy option touches that strategy only.  The same tables
+ * drive getopt_long and --help.  Strategy options are stored as name=value
+ * pairs and read with opt_get_* which fall back to the table's default.
+ */
+#ifndef CTG_OPTIONS_H
+#define CTG_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../base/err.h"
+
+typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_INT, OPT_U64, OPT_DOUBLE, OPT_LIST } opt_kind;
+
+/* Where a parsed value goes: a field of ctg_options (offset) or, with
+ * OPT_KV, the name=value store read by opt_get_*. */
+#define OPT_KV ((size_t)-1)
+
+typedef struct opt_desc {
+    const char *name;    /* long name without "--"                        */
+    char short_name;     /* 0: none                                       */
+    opt_kind kind;
+    size_t offset;       /* offsetof(ctg_options, ...) or OPT_KV          */
+    const char *metavar; /* "N", "FILE", ...                              */
+    const char *def;     /* default as text (shown by --help), or NULL    */
+    const char *help;    /* one line                                      */
+} opt_desc;
+
+typedef struct str_list {
+    const char **items;
+    int n, cap;
+} str_list;
+
+typedef struct ctg_options {
+    const char *command; /* run, build, replay, ...                       */
+    str_list positional; /* sources (run/build), out dir + sources (replay) */
+    struct {
+        str_list cflags;  /* -I/-D/... for clang                        */
+        int arch_bits;    /* --arch 32|64                               */
+        const char *cache_dir;
+        bool no_cache;
+        const char *function; /* --function NAME: unit-level driver     */
+        int depth;            /* --depth: struct pointer fill depth     */
+    } build;
+    struct {
+        const char *strategy; /* --strategy                              */
+        double time_s;        /* --time                                  */
+        uint64_t max_execs;   /* --max-execs                             */
+        uint64_t seed;        /* --seed                                  */
+        const char *input_dir;/* -i DIR: initial corpus                 */
+        bool stop_on_error;   /* --stop-on-error                         */
+        bool keep_going;      /* --keep-going: do not stop when all goals are covered */
+    } search;
+    struct {
+        uint32_t timeout_ms;  /* --timeout-ms                            */
+        uint64_t mem_mb;      /* --mem-limit                             */
+    } exec;
+    struct {
+        const char *out_dir;  /* -o                                      */
+        bool force;           /* --force: replace an earlier run in -o   */
+    } out;
+    struct {
+        bool quiet, verbose, help, version;
+    } ui;
+    str_list kv; /* "name=value" of OPT_KV options, in command-line order */
+} ctg_options;
+
+/* Sets every default. */
+void options_defaults(ctg_options *o);
+/* Parses argv (argv[1] is the command).  Returns false with e set on an
+ * unknown option, a missing or malformed value, or a bad combination. */
+bool options_parse(ctg_options *o, int argc, char **argv, ctg_err *e);
+void options_release(ctg_options *o);
+/* Prints --help: usage, commands, common options, each strategy's options. */
+void options_help(FILE *f);
+
+/* Strategy options (OPT_KV): the last value given, else the default of the
+ * table entry with that name (every name used must be in a table). */
+const char *opt_get_str(const ctg_options *o, const char *name);
+double opt_get_double(const ctg_options *o, const char *name);
+long opt_get_long(const ctg_options *o, const char *name);
+bool opt_get_flag(const ctg_options *o, const char *name);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * exec.h - the executor: runs the instrumented program under test through its
+ * fork server, one input at a time, and classifies each run.
+ *
+ * One exec_t owns one fork server (one binary) and one shared-memory region
+ * laid out as in rt_protocol.h.  After exec_run() the maps of that run (edge
+ * counters, branch distances, comparison operands, the consumed input and its
+ * typed value log) are readable until the next exec_run().
+ *
+ * A crash, hang, memory blow-up or output flood of the program under test is
+ * a result, never a failure of the executor.  exec_run() fails only when the
+ * fork server cannot be (re)started.
+ */
+#ifndef CTG_EXEC_H
+#define CTG_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/err.h"
+#include "../runtime/rt_protocol.h"
+
+typedef enum exec_kind {
+    EXEC_NORMAL = 0, /* exited; exit_code holds the code                      */
+    EXEC_ERROR,      /* reach_error / __VERIFIER_error reached (error_site)   */
+    EXEC_ASSUME,     /* __VERIFIER_assume failed: the run does not count      */
+    EXEC_ABORT,      /* SIGABRT: abort() or a failed assert()                 */
+    EXEC_CRASH,      /* another fatal signal (signal holds it)                */
+    EXEC_TIMEOUT,    /* killed after the per-run timeout                      */
+    EXEC_OOM,        /* allocation failed under the memory limit              */
+    EXEC__COUNT
+} exec_kind;
+
+/* Short lower-case name of a kind ("normal", "error", ...). */
+const char *exec_kind_name(exec_kind k);
+
+typedef struct exec_result {
+    exec_kind kind;
+    int exit_code;       /* EXEC_NORMAL                                     */
+    int signal;          /* EXEC_CRASH / EXEC_ABORT / EXEC_TIMEOUT          */
+    uint32_t error_site; /* EXEC_ERROR                                      */
+    uint32_t status;     /* raw CTG_ST_* bits the runtime reported          */
+    bool stack_overflow; /* EXEC_CRASH caused by unbounded recursion        */
+    double usecs;        /* wall-clock time of the run                      */
+} exec_result;
+
+typedef struct exec_config {
+    const char *binary;     /* instrumented executable                       */
+    uint32_t n_edges;       /* from the program database                     */
+    uint32_t n_cmp;
+    uint32_t timeout_ms;    /* per run; default 1000                         */
+    uint64_t mem_limit_mb;  /* address-space limit of the PUT; default 2048  */
+    const char *stderr_log; /* file that receives the PUT's stderr (capped at
+                               1 MiB per fork server); NULL: /dev/null       */
+} exec_config;
+
+typedef struct exec exec_t;
+
+/* Starts the fork server.  Returns NULL with e set when the binary cannot be
+ * started or does not speak the protocol (e.g. it was not instrumented). */
+exec_t *exec_new(const exec_config *c, ctg_err *e);
+void exec_free(exec_t *x);
+
+/* Runs one input.  flags are CTG_FL_* (distances, cmplog, random extension);
+ * rng_seed seeds the runtime's random extension.  Returns false with e set
+ * only if the fork server died and could not be restarted. */
+bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint64_t rng_seed,
+              exec_result *r, ctg_err *e);
+
+/* Maps of the last run. */
+const uint8_t *exec_cov(const exec_t *x);       /* n_edges hit counters           */
+const double *exec_dist(const exec_t *x);       /* n_edges; 0 = none, else 1 + d  */
+const ctg_cmp_rec *exec_cmp(const exec_t *x);   /* n_cmp records                  */
+/* The input as the run consumed it: the given bytes plus any random extension.
+ * *len counts every byte in the input area (consumed or not). */
+const uint8_t *exec_input(const exec_t *x, size_t *len);
+/* Bytes the run actually consumed (prefix of exec_input). */
+size_t exec_consumed(const exec_t *x);
+const ctg_value_rec *exec_values(const exec_t *x, size_t *n);
+uint32_t exec_n_edges(const exec_t *x);
+uint32_t exec_n_cmp(const exec_t *x);
+
+/* Statistics of this executor. */
+uint64_t exec_count(const exec_t *x);     /* runs so far                   */
+uint64_t exec_restarts(const exec_t *x);  /* fork-server restarts          */
+
+#endif

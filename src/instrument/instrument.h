@@ -1,0 +1,38 @@
+/*
+ * instrument.h - the LLVM-C passes of ctestgen.
+ *
+ * inst_prepare() normalises a linked module (mem2reg, main renamed, harness
+ * detected); inst_number() assigns branch/edge/cmp/error ids and fills the
+ * program database; inst_cov() adds the coverage and branch-distance hooks of
+ * rt_protocol.h to a module numbered the same way.  Further passes (symbolic
+ * shadow code) reuse the numbering so ids agree across binaries.
+ */
+#ifndef CTG_INSTRUMENT_H
+#define CTG_INSTRUMENT_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "../base/err.h"
+#include "progdb.h"
+
+typedef struct inst_stats {
+    unsigned branches, switches, cmp_hooks, str_hooks, error_sites;
+    unsigned inline_asm; /* inline assembly left uninstrumented */
+} inst_stats;
+
+/* Runs mem2reg, detects the harness (main or LLVMFuzzerTestOneInput) and
+ * renames main to CTG_SYM_USER_MAIN.  False with e set when the module has
+ * neither entry point. */
+bool inst_prepare(LLVMModuleRef m, int *harness, ctg_err *e);
+
+/* Numbers branches, edges, comparison sites and error sites of a prepared
+ * module and records them (with CFGs and debug locations) in db. */
+bool inst_number(LLVMModuleRef m, progdb *db, ctg_err *e);
+
+/* Inserts coverage, distance, string-compare, error and fork/malloc hooks into
+ * a prepared module (ids as inst_number assigns them) and defines the
+ * __ctg_n_* constants.  Warnings (inline assembly) go to *st. */
+bool inst_cov(LLVMModuleRef m, const progdb *db, inst_stats *st, ctg_err *e);
+
+#endif

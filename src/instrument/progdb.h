@@ -1,0 +1,83 @@
+/*
+ * progdb.h - the program database: what the instrumenter learned about the
+ * program (functions, their CFGs, branches and their edge ids with source
+ * locations, error call sites), stored as JSON (json-c) next to the binaries
+ * and loaded by the strategies.
+ *
+ * Ids: branch i owns edges [first_edge, first_edge + n_edges); for a `br` edge
+ * 0 is the true side and edge 1 the false side; for a `switch` the cases come
+ * in IR order and the default edge is last.  Ids are stable for a given
+ * program: they follow the module's function, block and instruction order.
+ * Blocks are numbered per function in layout order, entry = 0.
+ */
+#ifndef CTG_PROGDB_H
+#define CTG_PROGDB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../base/err.h"
+
+typedef enum pdb_branch_kind { PDB_BR = 0, PDB_SWITCH = 1 } pdb_branch_kind;
+
+typedef struct pdb_loc {
+    const char *file; /* interned in the db; "" when unknown */
+    int line, col;
+} pdb_loc;
+
+typedef struct pdb_edge {
+    uint32_t branch;      /* owning branch                         */
+    uint32_t target;      /* successor block in the branch's function */
+    const char *label;    /* "true", "false", "case 3", "default"  */
+} pdb_edge;
+
+typedef struct pdb_branch {
+    uint32_t func;        /* index in funcs                         */
+    uint32_t block;       /* block holding the terminator           */
+    pdb_branch_kind kind;
+    uint32_t first_edge, n_edges;
+    int32_t cmp_site;     /* comparison site feeding it, -1 if none */
+    const char *cond;     /* e.g. "icmp sle", "fcmp olt", "switch", "bool" */
+    pdb_loc loc;
+} pdb_branch;
+
+typedef struct pdb_func {
+    const char *name;
+    pdb_loc loc;
+    uint32_t n_blocks;
+    uint32_t *succ_start; /* n_blocks + 1 offsets into succ (CSR)   */
+    uint32_t *succ;       /* successor block indices                */
+    int32_t *block_branch;/* branch terminating each block, -1 none */
+} pdb_func;
+
+typedef struct pdb_error {
+    uint32_t func, block;
+    pdb_loc loc;
+} pdb_error;
+
+typedef struct progdb {
+    int harness;          /* enum ctg_harness                       */
+    int arch_bits;
+    uint32_t n_edges, n_cmp, n_errors;
+    uint32_t n_funcs, n_branches;
+    pdb_func *funcs;
+    pdb_branch *branches;
+    pdb_edge *edges;      /* n_edges                                 */
+    pdb_error *errors;    /* n_errors                                */
+    /* private: string pool */
+    char **strings;
+    uint32_t n_strings, cap_strings;
+} progdb;
+
+progdb *progdb_new(void);
+void progdb_free(progdb *db);
+/* Interns a string in the db; returns the stable copy or NULL on oom. */
+const char *progdb_intern(progdb *db, const char *s);
+
+bool progdb_save(const progdb *db, const char *path, ctg_err *e);
+progdb *progdb_load(const char *path, ctg_err *e);
+
+/* "main:3:T" style key of an edge for messages and reports (static buffer). */
+const char *progdb_edge_name(const progdb *db, uint32_t edge);
+
+#endif

@@ -1,0 +1,235 @@
+/*
+ * rt_protocol.h - the contract between the instrumenter, the runtime linked
+ * into the program under test (PUT) and the executor.
+ *
+ * Everything the three parties must agree on lives here and nowhere else:
+ * descriptor numbers, environment variables, the shared-memory layout, the
+ * names and signatures of the hooks the instrumenter emits, the value types
+ * of the input model and the status bits a run reports.
+ *
+ * This header is included by the runtime, so it must stay free of any
+ * dependency on the rest of ctestgen: C11 and <stdint.h> only.
+ *
+ * Input model (DESIGN.md section 2): the input of a run is a byte string.
+ * Every __VERIFIER_nondet_T() call consumes the next sizeof(T) bytes
+ * (little endian, the PUT's own width for T).  When the bytes run out the
+ * call returns 0 and the run is flagged CTG_ST_RAN_OUT, unless the executor
+ * asked for CTG_FL_EXTEND_RANDOM, in which case the runtime draws a biased
+ * random value, appends its bytes to the input area and carries on.  Every
+ * consumed value is logged (offset, type) so the executor sees the typed
+ * decomposition of the input.  A libFuzzer target consumes the whole input
+ * as one CTG_T_BYTES value.
+ */
+#ifndef CTG_RT_PROTOCOL_H
+#define CTG_RT_PROTOCOL_H
+
+#include <stdint.h>
+
+/* ---- processes ----------------------------------------------------------- */
+
+/* Descriptors the executor installs in the fork server before exec. */
+#define CTG_FD_CTL 220 /* executor -> fork server: 4-byte command        */
+#define CTG_FD_ST 221  /* fork server -> executor: hello, pid, status    */
+#define CTG_FD_SHM 222 /* memfd holding the shared memory described below */
+
+/* Environment: set to "1" by the executor when the descriptors above exist. */
+#define CTG_ENV_FORKSRV "CTESTGEN_FORKSRV"
+/* Environment: path of a raw input file for a stand-alone run (reproduce). */
+#define CTG_ENV_INPUT "CTESTGEN_INPUT"
+
+#define CTG_HELLO_MAGIC 0x43544731u /* "CTG1" */
+#define CTG_SHM_MAGIC 0x43544753u   /* "CTGS" */
+#define CTG_PROTOCOL_VERSION 1u
+
+/* Fork-server commands (executor -> server). */
+#define CTG_CMD_RUN 1u
+
+/* Hello message, fork server -> executor, sent once before the first command. */
+typedef struct ctg_hello {
+    uint32_t magic;     /* CTG_HELLO_MAGIC */
+    uint32_t version;   /* CTG_PROTOCOL_VERSION */
+    uint32_t n_edges;   /* branch edges compiled into the binary */
+    uint32_t n_cmp;     /* comparison sites compiled into the binary */
+    uint32_t n_errors;  /* error call sites compiled into the binary */
+    uint32_t harness;   /* enum ctg_harness */
+} ctg_hello;
+
+/* Per run: the server answers CTG_CMD_RUN with the child's pid (int32), then,
+ * when the child has ended, with its raw wait status (int32). */
+
+enum ctg_harness {
+    CTG_HARNESS_TESTCOMP = 0, /* main() + __VERIFIER_nondet_*            */
+    CTG_HARNESS_LIBFUZZER = 1 /* LLVMFuzzerTestOneInput(data, size)      */
+};
+
+/* Exit code the runtime uses after reach_error(), so a crash of the PUT's own
+ * reach_error (abort) and our early exit look the same to the executor: the
+ * status bits below are authoritative, the exit code only a fallback. */
+#define CTG_EXIT_ERROR 86
+#define CTG_EXIT_OOM 87
+
+/* ---- input value types ---------------------------------------------------- */
+
+/* Types of __VERIFIER_nondet_* values.  The numeric values are part of the
+ * protocol (they appear in the value log); append only. */
+enum ctg_type {
+    CTG_T_BOOL = 0,
+    CTG_T_CHAR,
+    CTG_T_UCHAR,
+    CTG_T_SHORT,
+    CTG_T_USHORT,
+    CTG_T_INT,
+    CTG_T_UINT,
+    CTG_T_LONG,
+    CTG_T_ULONG,
+    CTG_T_LONGLONG,
+    CTG_T_ULONGLONG,
+    CTG_T_FLOAT,
+    CTG_T_DOUBLE,
+    CTG_T_POINTER,
+    CTG_T_SIZE_T,
+    CTG_T_BYTES, /* libFuzzer data: the rest of the input, length = value size */
+    CTG_T__COUNT
+};
+
+/* ---- status bits (runtime -> executor) ------------------------------------ */
+
+#define CTG_ST_ERROR 0x01u       /* reach_error / __VERIFIER_error called      */
+#define CTG_ST_ASSUME 0x02u      /* __VERIFIER_assume(false): run discarded    */
+#define CTG_ST_OOM 0x04u         /* an allocation failed                       */
+#define CTG_ST_RAN_OUT 0x08u     /* input exhausted, zeros were returned       */
+#define CTG_ST_STARTED 0x10u     /* the harness was entered                    */
+#define CTG_ST_STACK_OVF 0x20u   /* SIGSEGV on the guard page of the stack     */
+#define CTG_ST_LOG_FULL 0x40u    /* value log overflowed, test not exact       */
+#define CTG_ST_INPUT_FULL 0x80u  /* random extension hit the input capacity    */
+
+/* ---- request flags (executor -> runtime) ---------------------------------- */
+
+#define CTG_FL_DIST 0x01u          /* record branch distances                  */
+#define CTG_FL_CMPLOG 0x02u        /* record comparison operands               */
+#define CTG_FL_EXTEND_RANDOM 0x04u /* extend exhausted input with random values */
+
+/* ---- shared memory -------------------------------------------------------- */
+
+#define CTG_MAX_INPUT (1u << 20)  /* bytes of input a run can consume     */
+#define CTG_MAX_VALUES (1u << 16) /* typed values logged per run          */
+
+/* Header at offset 0 of the shared memory.  Fields marked (E) are written by
+ * the executor before a run, (R) by the runtime during it. */
+typedef struct ctg_shm_hdr {
+    uint32_t magic;      /* (E) CTG_SHM_MAGIC                               */
+    uint32_t version;    /* (E) CTG_PROTOCOL_VERSION                        */
+    uint32_t n_edges;    /* (E) capacity of the edge arrays                 */
+    uint32_t n_cmp;      /* (E) capacity of the cmplog array                */
+    uint32_t flags;      /* (E) CTG_FL_*                                    */
+    uint32_t input_len;  /* (E) bytes of input; (R) grows under EXTEND      */
+    uint64_t rng_state;  /* (E) seed for CTG_FL_EXTEND_RANDOM               */
+    uint32_t status;     /* (R) CTG_ST_*, cleared by the executor           */
+    uint32_t error_site; /* (R) error site id when CTG_ST_ERROR             */
+    uint32_t n_values;   /* (R) values consumed                             */
+    uint32_t input_pos;  /* (R) bytes consumed                              */
+    uint64_t oom_size;   /* (R) size of the failed allocation               */
+} ctg_shm_hdr;
+
+#define CTG_SHM_HDR_SIZE 4096u
+
+/* One entry of the value log: which bytes of the input a value came from. */
+typedef struct ctg_value_rec {
+    uint32_t offset; /* byte offset in the input area */
+    uint16_t type;   /* enum ctg_type */
+    uint16_t size;   /* bytes (for CTG_T_BYTES: low 16 bits only, see input_len) */
+} ctg_value_rec;
+
+/* Operands of one comparison site, last values seen (CTG_FL_CMPLOG). */
+typedef struct ctg_cmp_rec {
+    uint64_t a, b;
+    uint32_t hits;
+    uint32_t bits; /* operand width; 0 = never executed */
+} ctg_cmp_rec;
+
+/* Offsets of the regions; every region is 64-byte aligned. */
+typedef struct ctg_shm_layout {
+    uint64_t input;  /* uint8_t[CTG_MAX_INPUT]                   */
+    uint64_t values; /* ctg_value_rec[CTG_MAX_VALUES]            */
+    uint64_t cov;    /* uint8_t[n_edges] hit counters            */
+    uint64_t dist;   /* double[n_edges]: 0 = not recorded, else
+                        1 + smallest raw branch distance seen     */
+    uint64_t cmp;    /* ctg_cmp_rec[n_cmp]                        */
+    uint64_t size;   /* total bytes                               */
+} ctg_shm_layout;
+
+static inline uint64_t ctg_align64(uint64_t x) { return (x + 63u) & ~(uint64_t)63u; }
+
+/* Layout of the shared memory for a binary with the given counts. */
+static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp)
+{
+    ctg_shm_layout l;
+    l.input = CTG_SHM_HDR_SIZE;
+    l.values = ctg_align64(l.input + CTG_MAX_INPUT);
+    l.cov = ctg_align64(l.values + (uint64_t)CTG_MAX_VALUES * sizeof(ctg_value_rec));
+    l.dist = ctg_align64(l.cov + (uint64_t)n_edges + 1u);
+    l.cmp = ctg_align64(l.dist + (uint64_t)(n_edges + 1u) * sizeof(double));
+    l.size = ctg_align64(l.cmp + (uint64_t)(n_cmp + 1u) * sizeof(ctg_cmp_rec));
+    return l;
+}
+
+/* ---- hooks emitted by the instrumenter ------------------------------------ */
+/*
+ * Edge ids: every conditional branch owns consecutive edge ids; for `br i1`
+ * the true edge is `base` and the false edge `base + 1`; for `switch` case k
+ * (in IR order) is `base + k` and the default edge `base + ncases`.
+ *
+ * Coverage of `br` is inlined by the instrumenter:
+ *     __ctg_cov_ptr[base + (cond ? 0 : 1)] += 1
+ * where __ctg_cov_ptr points at the shared map (or a private dummy before the
+ * runtime starts).  The other hooks are calls.
+ */
+#define CTG_SYM_COV_PTR "__ctg_cov_ptr"     /* uint8_t *                           */
+#define CTG_SYM_N_EDGES "__ctg_n_edges"     /* const uint32_t, defined by the pass */
+#define CTG_SYM_N_CMP "__ctg_n_cmp"         /* const uint32_t, defined by the pass */
+#define CTG_SYM_N_ERRORS "__ctg_n_errors"   /* const uint32_t, defined by the pass */
+#define CTG_SYM_USER_MAIN "__ctg_user_main" /* the PUT's renamed main              */
+
+/* void __ctg_cmp(uint32_t base, uint32_t pred, uint64_t a, uint64_t b,
+ *                uint32_t bits, uint32_t cmp_site)
+ * Integer comparison feeding `br` with edges base, base+1.  pred is the LLVM
+ * integer predicate number (LLVMIntEQ = 32 ... LLVMIntSLE = 41); a and b are
+ * zero-extended to 64 bits, bits is their width (1..64). */
+#define CTG_HOOK_CMP "__ctg_cmp"
+/* void __ctg_fcmp(uint32_t base, uint32_t pred, double a, double b, uint32_t cmp_site)
+ * pred is the LLVM real predicate number (LLVMRealOEQ = 1 ... LLVMRealUNE = 14). */
+#define CTG_HOOK_FCMP "__ctg_fcmp"
+/* void __ctg_br_dist(uint32_t base, uint32_t cond)
+ * A branch whose condition is not a comparison: distance 1 to the other side. */
+#define CTG_HOOK_BR "__ctg_br"
+/* void __ctg_switch(uint32_t base, uint64_t v, uint32_t ncases,
+ *                   const uint64_t *cases, uint32_t bits)
+ * Counts the taken edge and records a distance per case: |v - case| on the
+ * sign-extended values; default edge: 0 when no case matches, else 1. */
+#define CTG_HOOK_SWITCH "__ctg_switch"
+/* void __ctg_error(uint32_t site): called right before a call to reach_error
+ * or __VERIFIER_error; records the site and ends the run. */
+#define CTG_HOOK_ERROR "__ctg_error"
+/* int __ctg_strcmp(uint32_t site, const char *a, const char *b)
+ * int __ctg_strncmp(uint32_t site, const char *a, const char *b, size_t n)
+ * int __ctg_memcmp(uint32_t site, const void *a, const void *b, size_t n)
+ * Replace the libc calls: same result, and remember the character distance of
+ * the call (0 when equal) for the comparison that consumes the result. */
+#define CTG_HOOK_STRCMP "__ctg_strcmp"
+#define CTG_HOOK_STRNCMP "__ctg_strncmp"
+#define CTG_HOOK_MEMCMP "__ctg_memcmp"
+/* void __ctg_cmp_str(uint32_t base, uint32_t pred, int64_t result, int64_t rhs,
+ *                    uint32_t str_site)
+ * Comparison of a string-compare result against a constant: equality
+ * distances come from the character distance of str_site. */
+#define CTG_HOOK_CMP_STR "__ctg_cmp_str"
+/* Replacements the instrumenter redirects calls to, so the PUT cannot escape
+ * the executor's control: pid_t __ctg_fork(void) fails with EAGAIN; the
+ * allocation wrappers flag CTG_ST_OOM and end the run when the allocator
+ * fails. */
+#define CTG_HOOK_FORK "__ctg_fork"
+#define CTG_HOOK_MALLOC "__ctg_malloc"
+#define CTG_HOOK_CALLOC "__ctg_calloc"
+#define CTG_HOOK_REALLOC "__ctg_realloc"
+
+#endif /* CTG_RT_PROTOCOL_H */

@@ -1,0 +1,53 @@
+/*
+ * engine.h - what a strategy sees of a run of ctestgen: execution with
+ * budgets, the shared archive of covered goals, the program database, the
+ * options and a seeded rng.  The engine writes kept tests to the suite,
+ * samples coverage over time for stats.json and draws the progress line.
+ */
+#ifndef CTG_ENGINE_H
+#define CTG_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/rng.h"
+#include "../cli/options.h"
+#include "../exec/exec.h"
+#include "../instrument/progdb.h"
+#include "../suite/archive.h"
+#include "../suite/test.h"
+
+typedef struct search_ctx search_ctx;
+
+typedef struct ctx_run {
+    exec_result r;
+    uint32_t new_goals; /* goals this run covered first (0: not kept) */
+    bool kept;          /* written to the suite                       */
+} ctx_run;
+
+/* Runs one input on prog.cov (flags CTG_FL_*; the engine adds the random seed
+ * for CTG_FL_EXTEND_RANDOM).  Keeps the test when it adds coverage or reaches
+ * a new error; records crashes.  Returns false without running when the
+ * budget is spent or the executor failed (ctx_failed tells). */
+bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out);
+
+/* Maps of the last ctx_exec (see exec.h). */
+const exec_t *ctx_executor(const search_ctx *c);
+
+bool ctx_budget_left(const search_ctx *c);
+bool ctx_failed(const search_ctx *c);
+uint64_t ctx_execs(const search_ctx *c);
+double ctx_elapsed(const search_ctx *c);
+
+rng *ctx_rng(search_ctx *c);
+const progdb *ctx_db(const search_ctx *c);
+const ctg_options *ctx_opts(const search_ctx *c);
+const archive_t *ctx_archive(const search_ctx *c);
+int ctx_arch_bits(const search_ctx *c);
+/* Extra counters a strategy wants in stats.json ("solver.sat" = 12). */
+void ctx_stat_set(search_ctx *c, const char *name, double value);
+/* Prints a line above the progress line (stderr), e.g. a warning. */
+void ctx_log(search_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * strategy.h - the interface every search strategy implements (DESIGN.md
+ * section 7).  A strategy is a table of function pointers plus its own
+ * options table; strategies.c lists them all (one line each).
+ *
+ * The engine calls init once, then step until the budget is spent, all goals
+ * are covered, or step returns false (nothing left to try); then finish.
+ * Strategies execute tests only through search_ctx (engine.h), which keeps
+ * the archive, the suite on disk, the statistics and the budgets.
+ */
+#ifndef CTG_STRATEGY_H
+#define CTG_STRATEGY_H
+
+#include <stdbool.h>
+
+#include "../base/err.h"
+#include "../cli/options.h"
+
+typedef struct search_ctx search_ctx;
+
+typedef struct strategy {
+    const char *name;
+    const char *summary;          /* one line for --help                  */
+    const opt_desc *options;      /* terminated by {0}; may be NULL       */
+    /* Returns the strategy state, or NULL with e set. */
+    void *(*init)(search_ctx *ctx, ctg_err *e);
+    /* Does a bounded amount of work (a handful of executions at most, so
+     * budgets are honoured closely).  Returns false when exhausted. */
+    bool (*step)(void *state, search_ctx *ctx);
+    /* Releases the state (may run nothing). */
+    void (*finish)(void *state, search_ctx *ctx);
+} strategy;
+
+/* NULL-terminated list of all strategies. */
+extern const strategy *const ctg_strategies[];
+const strategy *strategy_find(const char *name);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * test.h - a test: the input bytes of one run and their typed decomposition
+ * (DESIGN.md section 2), plus how values are written as text in the Test-Comp
+ * test format and read back.
+ *
+ * Rules: vals[i].offset/size index into data; values are in call order and do
+ * not overlap; data may be longer than the last value (unconsumed bytes are
+ * dropped by test_from_exec).  A CTG_T_BYTES value (libFuzzer data) covers the
+ * whole input.
+ */
+#ifndef CTG_TEST_H
+#define CTG_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/err.h"
+#include "../exec/exec.h"
+#include "../runtime/rt_protocol.h"
+
+typedef struct test {
+    uint8_t *data;
+    size_t len;
+    ctg_value_rec *vals;
+    size_t n_vals;
+    /* where it came from */
+    exec_kind kind;
+    uint32_t error_site;
+    uint64_t found_at_exec;
+    double found_at_s;
+} test_t;
+
+/* Copies a test; NULL on oom.  vals may be NULL with n_vals 0. */
+test_t *test_new(const uint8_t *data, size_t len, const ctg_value_rec *vals, size_t n_vals);
+/* The consumed part of the last run of x, with its value log; NULL on oom. */
+test_t *test_from_exec(const exec_t *x, const exec_result *r);
+void test_free(test_t *t);
+
+/* Bytes a value of type t occupies on a target with arch_bits (32 or 64). */
+size_t ctg_type_size(enum ctg_type t, int arch_bits);
+/* Test-Comp spelling of a type ("int", "unsigned char", "_Bool", ...). */
+const char *ctg_type_name(enum ctg_type t);
+/* Inverse of ctg_type_name; also accepts the nondet suffixes ("uint", "uchar"). */
+bool ctg_type_from_name(const char *name, enum ctg_type *t);
+bool ctg_type_is_signed(enum ctg_type t);
+bool ctg_type_is_float(enum ctg_type t);
+
+/* Writes value bytes (little endian, `size` bytes) as the text TestCov reads
+ * with scanf: decimal integers, floats with round-trip precision ("%.17g",
+ * "nan", "inf").  Returns the length written (snprintf semantics). */
+int test_value_format(enum ctg_type t, const uint8_t *bytes, size_t size, char *out, size_t cap);
+/* Parses text into `size` little-endian bytes.  Accepts decimal, 0x hex,
+ * negative numbers for unsigned types (wrapped, as scanf does) and, for chars,
+ * a quoted character ('a').  False with e set on malformed text. */
+bool test_value_parse(enum ctg_type t, const char *text, uint8_t *bytes, size_t size, ctg_err *e);
+
+#endif
