@@ -1,7 +1,6 @@
 /*
  * fsutil.c - file helpers (see fsutil.h).
  */
-#define _GNU_SOURCE
 #include "fsutil.h"
 
 #include <dirent.h>

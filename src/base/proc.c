@@ -1,7 +1,6 @@
 /*
  * proc.c - spawning helper programs (see proc.h).
  */
-#define _GNU_SOURCE
 #include "proc.h"
 
 #include <errno.h>
