@@ -169,7 +169,7 @@ static void test_mutate(void **state)
     for (int i = 0; i < 500; i++) {
         uint32_t n0 = t.n;
         assert_true(tc_mutate(&t, &p, true, &r));
-        assert_true(t.n <= 12);
+        assert_true(t.n <= 12 && t.n >= 1);
         grew |= t.n > n0;
         shrank |= t.n < n0;
         for (uint32_t k = 0; k < t.n; k++)

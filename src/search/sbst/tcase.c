@@ -387,12 +387,13 @@ void tc_change_value(tc_val *v, const tc_params *p, rng *r)
         step_int(v, p, r);
 }
 
-/* Deletes each value with probability 1/n (the seed's variable mutation). */
+/* Deletes each value with probability 1/n (the seed's variable mutation),
+ * keeping one value so the test keeps its types. */
 static bool mutate_delete(tcase *t, rng *r)
 {
     bool changed = false;
     double pm = t->n ? 1.0 / t->n : 0;
-    for (uint32_t i = t->n; i-- > 0;)
+    for (uint32_t i = t->n; i-- > 0 && t->n > 1;)
         if (rng_chance(r, pm)) {
             tc_delete(t, i);
             changed = true;
