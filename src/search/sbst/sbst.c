@@ -1,0 +1,238 @@
+/*
+ * sbst.c - running and scoring tests for the search-based strategies (see
+ * sbst.h).
+ */
+#include "sbst.h"
+
+#include <string.h>
+
+#include "../../base/mem.h"
+
+struct sbst {
+    sbst_env env;
+    tc_params tp;
+    unsigned want;
+    rng r;
+    cdg_t *g;
+    fit_t *f;
+    uint32_t n_goals, n_covered;
+    uint8_t *covered;     /* per goal                                 */
+    uint8_t *profile;     /* types of the longest run so far          */
+    uint32_t n_profile, cap_profile;
+    uint32_t last_n;      /* values of the previous run               */
+    bool variable, stopped, seen_run;
+    uint64_t runs;
+    uint8_t *buf;         /* serialised input                         */
+    size_t cap_buf;
+};
+
+sbst_t *sbst_new(const sbst_env *env, const tc_params *tp, unsigned want, ctg_err *e)
+{
+    sbst_t *s = ctg_calloc(1, sizeof *s);
+    if (!s) {
+        err_set(e, "search: out of memory");
+        return NULL;
+    }
+    s->env = *env;
+    s->tp = *tp;
+    s->want = want;
+    rng_seed(&s->r, env->seed);
+    s->g = cdg_build(env->db, e);
+    if (!s->g)
+        goto fail;
+    s->f = fit_new(env->db, s->g);
+    s->n_goals = cdg_n_goals(s->g);
+    s->covered = ctg_calloc(s->n_goals + 1, 1);
+    if (!s->f || !s->covered) {
+        err_set(e, "search: out of memory");
+        goto fail;
+    }
+    return s;
+fail:
+    sbst_free(s);
+    return NULL;
+}
+
+void sbst_free(sbst_t *s)
+{
+    if (!s)
+        return;
+    fit_free(s->f);
+    cdg_free(s->g);
+    ctg_free(s->covered);
+    ctg_free(s->profile);
+    ctg_free(s->buf);
+    ctg_free(s);
+}
+
+rng *sbst_rng(sbst_t *s) { return &s->r; }
+const tc_params *sbst_params(const sbst_t *s) { return &s->tp; }
+const cdg_t *sbst_cdg(const sbst_t *s) { return s->g; }
+fit_t *sbst_fit(sbst_t *s) { return s->f; }
+uint32_t sbst_n_goals(const sbst_t *s) { return s->n_goals; }
+bool sbst_goal_covered(const sbst_t *s, uint32_t goal) { return s->covered[goal] != 0; }
+uint32_t sbst_n_covered(const sbst_t *s) { return s->n_covered; }
+bool sbst_all_covered(const sbst_t *s) { return s->n_covered == s->n_goals; }
+uint64_t sbst_runs(const sbst_t *s) { return s->runs; }
+bool sbst_variable(const sbst_t *s) { return s->variable; }
+bool sbst_stopped(const sbst_t *s) { return s->stopped; }
+
+double sbst_progress(const sbst_t *s)
+{
+    double p = s->env.progress ? s->env.progress(s->env.ud) : 0;
+    return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+sbst_ind *sbst_ind_ref(sbst_ind *x)
+{
+    if (x)
+        x->refs++;
+    return x;
+}
+
+void sbst_ind_unref(sbst_ind *x)
+{
+    if (!x || --x->refs > 0)
+        return;
+    tc_release(&x->tc);
+    ctg_free(x->fit);
+    fit_trace_release(&x->tr);
+    ctg_free(x);
+}
+
+/* Remembers the types of the longest run, and whether runs differ in the
+ * number of values they consume. */
+static void update_profile(sbst_t *s, const tcase *t)
+{
+    if (s->seen_run && t->n != s->last_n)
+        s->variable = true;
+    s->seen_run = true;
+    s->last_n = t->n;
+    if (t->n < s->n_profile || t->n == 0)
+        return;
+    size_t cap = s->cap_profile;
+    if (ctg_grow((void **)&s->profile, &cap, t->n, 1) < 0)
+        return;
+    s->cap_profile = (uint32_t)cap;
+    for (uint32_t i = 0; i < t->n; i++)
+        s->profile[i] = t->v[i].type;
+    s->n_profile = t->n;
+}
+
+/* Fixed-arity inputs: a test that lost values (crossover, a short parent)
+ * is padded with random values of the known types, so the random extension
+ * of the runtime (whose domain is not ours) is not needed. */
+static bool pad(sbst_t *s, tcase *t)
+{
+    if (s->variable)
+        return true;
+    for (uint32_t i = t->n; i < s->n_profile; i++)
+        if (!tc_push(t, s->profile[i], tc_random_value(s->profile[i], &s->tp, &s->r).bits))
+            return false;
+    return true;
+}
+
+/* Scores the run just observed into x. */
+static bool score(sbst_t *s, const sbst_obs *o, sbst_ind *x)
+{
+    fit_run fr = {o->cov, o->dist, o->error, o->error_site};
+    fit_begin(s->f, &fr);
+    x->discard = o->discard;
+    if (s->want & SBST_DENSE) {
+        x->fit = ctg_malloc((s->n_goals + 1) * sizeof *x->fit);
+        if (!x->fit)
+            return false;
+        if (o->discard)
+            for (uint32_t g = 0; g < s->n_goals; g++)
+                x->fit[g] = (float)fit_unreached(s->f, g);
+        else
+            fit_all(s->f, x->fit);
+    }
+    if ((s->want & SBST_TRACE) && !o->discard && !fit_trace_make(s->f, &x->tr))
+        return false;
+    if (o->discard)
+        return true;
+    for (uint32_t g = 0; g < s->n_goals; g++)
+        if (fit_covered(s->f, g)) {
+            x->n_covered++;
+            if (!s->covered[g]) {
+                s->covered[g] = 1;
+                s->n_covered++;
+            }
+        }
+    return true;
+}
+
+sbst_ind *sbst_eval(sbst_t *s, tcase *t)
+{
+    sbst_ind *x = NULL;
+    if (s->stopped || !pad(s, t))
+        goto out;
+    size_t len = tc_bytes(t, s->tp.arch_bits);
+    if (ctg_grow((void **)&s->buf, &s->cap_buf, len + 1, 1) < 0)
+        goto out;
+    tc_serialise(t, s->tp.arch_bits, s->buf);
+    sbst_obs o;
+    memset(&o, 0, sizeof o);
+    if (!s->env.run(s->env.ud, s->buf, len, &o)) {
+        s->stopped = true;
+        goto out;
+    }
+    s->runs++;
+    x = ctg_calloc(1, sizeof *x);
+    if (!x)
+        goto out;
+    x->refs = 1;
+    /* the consumed values are the test from now on (types from the log);
+     * with an inexact log (overflow) the values stay as given */
+    (void)tc_adopt(t, o.input, o.input_len, o.vals, o.n_vals);
+    x->tc = *t;
+    tc_init(t);
+    update_profile(s, &x->tc);
+    if (!score(s, &o, x)) {
+        sbst_ind_unref(x);
+        x = NULL;
+    }
+out:
+    tc_release(t);
+    return x;
+}
+
+bool sbst_random_test(sbst_t *s, tcase *t)
+{
+    tc_release(t);
+    if (s->n_profile == 0)
+        return true; /* nothing known yet: the runtime draws the values */
+    uint32_t n = s->n_profile;
+    if (s->variable)
+        n = 1 + (uint32_t)rng_below(&s->r, n);
+    if (!tc_random(t, s->profile, n, &s->tp, &s->r))
+        return false;
+    /* strings: end the random ones so their length varies (seed 001) */
+    int last = t->v[n - 1].type;
+    if (s->variable && (last == CTG_T_CHAR || last == CTG_T_UCHAR))
+        t->v[n - 1].bits = 0;
+    return true;
+}
+
+sbst_ind *sbst_eval_random(sbst_t *s)
+{
+    tcase t;
+    tc_init(&t);
+    if (!sbst_random_test(s, &t)) {
+        tc_release(&t);
+        return NULL;
+    }
+    return sbst_eval(s, &t);
+}
+
+sbst_ind *sbst_eval_mutant(sbst_t *s, const tcase *parent)
+{
+    tcase t;
+    tc_init(&t);
+    if (!tc_copy(&t, parent) || !tc_mutate(&t, &s->tp, s->variable, &s->r)) {
+        tc_release(&t);
+        return NULL;
+    }
+    return sbst_eval(s, &t);
+}
