@@ -559,7 +559,11 @@ bool cdg_goal_is_root(const cdg_t *g, uint32_t goal)
 {
     bool is_edge;
     uint32_t b = goal_block(g, goal, &is_edge);
-    return g->dep_off[b + 1] == g->dep_off[b];
+    uint32_t own = is_edge ? g->db->edges[goal].branch : UINT32_MAX;
+    for (uint32_t k = g->dep_off[b]; k < g->dep_off[b + 1]; k++)
+        if (g->db->edges[g->deps[k]].branch != own)
+            return false;
+    return true;
 }
 
 const uint32_t *cdg_edge_children(const cdg_t *g, uint32_t edge, uint32_t *n)

@@ -62,9 +62,10 @@ const cdg_step *cdg_goal_steps(const cdg_t *g, uint32_t goal, uint32_t *n);
  * reached"), one worse than any level inside the function. */
 uint32_t cdg_goal_levels(const cdg_t *g, uint32_t goal);
 
-/* Goals whose control dependences all lie outside their function (they run
- * whenever their function runs): DynaMOSA's initial targets.  Edge goals
- * whose branch block has no control dependence, and error sites likewise. */
+/* Goals that run whenever their function runs: DynaMOSA's initial targets.
+ * An edge goal whose branch block depends on nothing but its own branch (a
+ * loop header depends on its own back edge), an error site whose block
+ * depends on nothing. */
 bool cdg_goal_is_root(const cdg_t *g, uint32_t goal);
 /* Goals directly control dependent on an edge (DynaMOSA: the targets that
  * become active when the edge is covered).  Sorted goal ids. */

@@ -1,0 +1,41 @@
+/*
+ * mio.h - Many Independent Objective search (Arcuri 2017; seed 001): one
+ * small archive per goal, feedback-directed sampling, and a focused phase
+ * whose parameters move linearly from their initial to their focused
+ * values until F of the budget is spent.
+ */
+#ifndef CTG_MIO_H
+#define CTG_MIO_H
+
+#include <stdbool.h>
+
+#include "../../base/err.h"
+#include "sbst.h"
+
+typedef struct mio_params {
+    double p_sample_first, p_sample_focused; /* new random test (0.5, 0)    */
+    int archive_first, archive_focused;      /* tests per goal (10, 1)      */
+    int mutations_first, mutations_focused;  /* mutations of one test (1, 10) */
+    double F;                                /* budget before focus (0.5)   */
+} mio_params;
+
+void mio_params_default(mio_params *p);
+
+typedef struct mio mio_t;
+
+/* s must have SBST_DENSE and outlive the result.  NULL on oom. */
+mio_t *mio_new(sbst_t *s, const mio_params *p, ctg_err *e);
+/* One evaluation.  False when the budget is spent (or on oom). */
+bool mio_step(mio_t *m);
+void mio_free(mio_t *m);
+
+/* Goals whose archive holds a covering test. */
+uint32_t mio_n_covered(const mio_t *m);
+/* Covering test of a goal from the archive (shortest found), or NULL. */
+const tcase *mio_solution(const mio_t *m, uint32_t goal);
+/* Current parameter values (after the last step). */
+double mio_p_sample(const mio_t *m);
+int mio_archive_size(const mio_t *m);
+int mio_mutations(const mio_t *m);
+
+#endif
