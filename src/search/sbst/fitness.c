@@ -188,6 +188,8 @@ void fit_trace_release(fit_trace *t)
 static void suite_add(fit_t *f, const fit_trace *t)
 {
     uint32_t k = 0;
+    if (!t->err) /* a discarded run (assume failed) adds nothing */
+        return;
     for (uint32_t i = 0; i < t->n_br; i++) {
         const pdb_branch *br = &f->db->branches[t->br[i]];
         uint32_t c = f->s_count[t->br[i]] + t->count[i];
