@@ -37,6 +37,10 @@ static const struct {
     {"calloc", CTG_HOOK_CALLOC}, {"realloc", CTG_HOOK_REALLOC},
 };
 
+/* Constants the pass defines, in the order of inst_hooks_define_counts. */
+static const char *const count_names[4] = {CTG_SYM_N_EDGES, CTG_SYM_N_CMP, CTG_SYM_N_ERRORS,
+                                           CTG_SYM_HARNESS};
+
 /* LLVM type of one table letter. */
 static LLVMTypeRef letter_type(const inst_hooks *h, char c)
 {
@@ -61,6 +65,18 @@ static LLVMTypeRef spec_type(const inst_hooks *h, const hook_spec *s)
     return LLVMFunctionType(letter_type(h, s->ret), params, n, 0);
 }
 
+/* True when m has a global variable or alias called name. */
+static bool var_named(LLVMModuleRef m, const char *name)
+{
+    return LLVMGetNamedGlobal(m, name) || LLVMGetNamedGlobalAlias(m, name, strlen(name));
+}
+
+/* The error for a program that uses one of ctestgen's names. */
+static bool reserved(ctg_err *e, const char *name)
+{
+    return err_set(e, "program defines %s, a name ctestgen reserves; rename it", name);
+}
+
 bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e)
 {
     memset(h, 0, sizeof *h);
@@ -81,17 +97,21 @@ bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e)
     for (int i = 0; i < HOOK__COUNT; i++) {
         h->types[i] = spec_type(h, &hook_table[i]);
         LLVMValueRef f = LLVMGetNamedFunction(m, hook_table[i].name);
-        if (f && LLVMGlobalGetValueType(f) != h->types[i])
-            return err_set(e, "program defines %s, a name ctestgen reserves; rename it",
-                           hook_table[i].name);
+        if ((f && LLVMGlobalGetValueType(f) != h->types[i]) || var_named(m, hook_table[i].name))
+            return reserved(e, hook_table[i].name);
         h->fns[i] = f;
     }
-    h->cov_ptr = LLVMGetNamedGlobal(m, CTG_SYM_COV_PTR);
-    if (!h->cov_ptr)
-        h->cov_ptr = LLVMAddGlobal(m, h->t_ptr8, CTG_SYM_COV_PTR);
-    else if (LLVMGlobalGetValueType(h->cov_ptr) != h->t_ptr8 || !LLVMIsDeclaration(h->cov_ptr))
-        return err_set(e, "program defines %s, a name ctestgen reserves; rename it",
-                       CTG_SYM_COV_PTR);
+    for (size_t i = 0; i < sizeof redirect_table / sizeof *redirect_table; i++)
+        if (var_named(m, redirect_table[i].to) ||
+            (LLVMGetNamedFunction(m, redirect_table[i].to) &&
+             !LLVMIsDeclaration(LLVMGetNamedFunction(m, redirect_table[i].to))))
+            return reserved(e, redirect_table[i].to);
+    if (LLVMGetNamedFunction(m, CTG_SYM_COV_PTR) || LLVMGetNamedGlobal(m, CTG_SYM_COV_PTR))
+        return reserved(e, CTG_SYM_COV_PTR);
+    for (int i = 0; i < 4; i++)
+        if (var_named(m, count_names[i]) || LLVMGetNamedFunction(m, count_names[i]))
+            return reserved(e, count_names[i]);
+    h->cov_ptr = LLVMAddGlobal(m, h->t_ptr8, CTG_SYM_COV_PTR);
     unsigned id = LLVMLookupIntrinsicID("llvm.uadd.sat", 13);
     h->sat_add = LLVMGetIntrinsicDeclaration(m, id, &h->t_i8, 1);
     h->sat_type = LLVMIntrinsicGetType(h->ctx, id, &h->t_i8, 1);
@@ -137,13 +157,10 @@ unsigned inst_hooks_redirect(inst_hooks *h)
 
 bool inst_hooks_define_counts(inst_hooks *h, const unsigned counts[4], ctg_err *e)
 {
-    static const char *const names[4] = {CTG_SYM_N_EDGES, CTG_SYM_N_CMP, CTG_SYM_N_ERRORS,
-                                         CTG_SYM_HARNESS};
     for (int i = 0; i < 4; i++) {
-        if (LLVMGetNamedGlobal(h->m, names[i]))
-            return err_set(e, "program defines %s, a name ctestgen reserves; rename it",
-                           names[i]);
-        LLVMValueRef g = LLVMAddGlobal(h->m, h->t_i32, names[i]);
+        if (var_named(h->m, count_names[i]) || LLVMGetNamedFunction(h->m, count_names[i]))
+            return reserved(e, count_names[i]);
+        LLVMValueRef g = LLVMAddGlobal(h->m, h->t_i32, count_names[i]);
         LLVMSetInitializer(g, LLVMConstInt(h->t_i32, counts[i], 0));
         LLVMSetGlobalConstant(g, 1);
         LLVMSetLinkage(g, LLVMExternalLinkage);
