@@ -30,7 +30,9 @@ typedef struct rt_state {
     ctg_vg rng;            /* random extension, seeded per run               */
 } rt_state;
 
-extern rt_state rt_g;
+/* The runtime's own globals carry __ctg_ symbol names (asm labels), so they
+ * cannot clash with a program that has an rt_g or rt_end_run of its own. */
+extern rt_state rt_g __asm__("__ctg_rt_g");
 extern uint8_t *__ctg_cov_ptr;
 
 /* Counts written by the instrumenter (or by a test program). */
@@ -45,14 +47,14 @@ static inline void rt_status(uint32_t bits)
 }
 
 /* Ends the run with `code` right away (no atexit handlers, no stdio). */
-_Noreturn void rt_end_run(int code);
+_Noreturn void rt_end_run(int code) __asm__("__ctg_rt_end_run");
 
 /* rt_signal.c: alternate stack and SIGSEGV handler (stack overflow). */
-void rt_signal_init(void);
+void rt_signal_init(void) __asm__("__ctg_rt_signal_init");
 
 /* rt_nondet.c: consumes the whole input as one CTG_T_BYTES value (libFuzzer
  * harness), generating random bytes when it is empty under
  * CTG_FL_EXTEND_RANDOM.  Returns the length; *data points into the input. */
-size_t rt_take_all(const uint8_t **data);
+size_t rt_take_all(const uint8_t **data) __asm__("__ctg_rt_take_all");
 
 #endif /* CTG_RT_STATE_H */
