@@ -68,11 +68,18 @@ const char *exec_kind_name(exec_kind k)
 
 /* ==== set-up ================================================================ */
 
-/* The server's environment: ours, minus stale CTESTGEN_FORKSRV/INPUT, plus
- * CTESTGEN_FORKSRV=1.  The strings are borrowed from environ except ours. */
+/* Frees a NULL-terminated string array made by make_env. */
+static void free_env(char **env)
+{
+    for (size_t i = 0; env && env[i]; i++)
+        ctg_free(env[i]);
+    ctg_free(env);
+}
+
+/* The server's environment: a copy of ours, minus stale CTESTGEN_FORKSRV
+ * and CTESTGEN_INPUT, plus CTESTGEN_FORKSRV=1 (each string owned). */
 static char **make_env(void)
 {
-    static char forksrv[] = CTG_ENV_FORKSRV "=1";
     size_t n = 0;
     while (environ && environ[n])
         n++;
@@ -82,11 +89,15 @@ static char **make_env(void)
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (strncmp(environ[i], CTG_ENV_FORKSRV "=", sizeof CTG_ENV_FORKSRV) != 0 &&
-            strncmp(environ[i], CTG_ENV_INPUT "=", sizeof CTG_ENV_INPUT) != 0)
-            env[k++] = environ[i];
-    env[k++] = forksrv;
-    env[k] = NULL;
+            strncmp(environ[i], CTG_ENV_INPUT "=", sizeof CTG_ENV_INPUT) != 0 &&
+            !(env[k++] = ctg_strdup(environ[i])))
+            goto oom;
+    if (!(env[k] = ctg_strdup(CTG_ENV_FORKSRV "=1")))
+        goto oom;
     return env;
+oom:
+    free_env(env);
+    return NULL;
 }
 
 /* Writes the executor's fields of the header that never change. */
@@ -229,7 +240,7 @@ void exec_free(exec_t *x)
         return;
     server_stop(x);
     exec_os_shm_free(x->shm_fd, x->shm, (size_t)x->lay.size);
-    ctg_free(x->envp);
+    free_env(x->envp);
     ctg_free(x->binary);
     ctg_free(x->stderr_log);
     ctg_free(x);
