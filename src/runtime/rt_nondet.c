@@ -5,7 +5,8 @@
  *
  * Every nondet call consumes the next sizeof(T) bytes of the input area
  * (little endian) and appends (offset, type, size) to the value log.  When
- * the input is exhausted it returns 0 and flags CTG_ST_RAN_OUT, or under
+ * the input is exhausted it returns 0, flags CTG_ST_RAN_OUT and ends the
+ * input there (a partial value's leftover bytes are dropped), or under
  * CTG_FL_EXTEND_RANDOM appends a biased random value (rt_valgen.h) to the
  * input area and consumes that, so the extended input replays the run.
  *
@@ -65,6 +66,9 @@ static uint8_t *rt_take(uint32_t type, uint32_t size, void *out)
         (!(rt_g.flags & CTG_FL_EXTEND_RANDOM) || !rt_extend(type, size))) {
         memset(out, 0, size);
         rt_status(CTG_ST_RAN_OUT);
+        h->input_len = pos; /* exhausted for good: no later, smaller value may
+                               take the leftover bytes, or the log would not
+                               replay in call order */
         return NULL;
     }
     uint8_t *p = rt_g.input + pos;
