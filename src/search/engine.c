@@ -117,9 +117,9 @@ void ctx_log(search_ctx *c, const char *fmt, ...)
 /* Samples coverage for stats.json and rewrites it now and then. */
 static void sample_stats(search_ctx *c, bool force)
 {
-    double el = ctx_elapsed(c);
-    stats_sample(c->stats, el, c->execs, archive_covered_edges(c->archive),
-                 archive_reached_errors(c->archive), suite_n_tests(c->suite));
+    stats_sample x = {ctx_elapsed(c), c->execs, archive_covered_edges(c->archive),
+                      archive_reached_errors(c->archive), suite_n_tests(c->suite)};
+    stats_record(c->stats, &x);
     if (force || fs_now() - c->last_stats >= STATS_PERIOD_S) {
         c->last_stats = fs_now();
         ctg_err e = {{0}};
@@ -244,8 +244,8 @@ static bool prepare_out_dir(const ctg_options *o, ctg_err *e)
 static suite_t *open_suite(const ctg_options *o, const char *program_file, const progdb *db,
                            ctg_err *e)
 {
-    char hash[65];
-    if (!hash_file_sha256(program_file, hash, e))
+    char hash[HASH_HEX_LEN + 1];
+    if (!hash_file(program_file, hash, e))
         return NULL;
     suite_meta m = {
         .program_file = program_file,
@@ -284,7 +284,7 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         return false;
     c->archive = archive_new(b->db->n_edges, b->db->n_errors);
     c->crash_archive = archive_new(b->db->n_edges, b->db->n_errors);
-    c->stats = stats_new();
+    c->stats = stats_new(0);
     c->stats_path = fs_join(o->out.out_dir, "stats.json");
     if (!c->archive || !c->crash_archive || !c->stats || !c->stats_path)
         return err_set(e, "out of memory while setting up the search");
