@@ -24,6 +24,7 @@
 
 #define PROGRESS_PERIOD_S 0.25
 #define STATS_PERIOD_S 5.0
+#define STATS_MAX_SAMPLES 512
 
 struct search_ctx {
     const ctg_options *opts;
@@ -117,7 +118,8 @@ void ctx_log(search_ctx *c, const char *fmt, ...)
 /* Samples coverage for stats.json and rewrites it now and then. */
 static void sample_stats(search_ctx *c, bool force)
 {
-    stats_sample x = {ctx_elapsed(c), c->execs, archive_covered_edges(c->archive),
+    double el = ctx_elapsed(c);
+    stats_sample x = {el, c->execs, archive_covered_edges(c->archive),
                       archive_reached_errors(c->archive), suite_n_tests(c->suite)};
     stats_record(c->stats, &x);
     if (force || fs_now() - c->last_stats >= STATS_PERIOD_S) {
@@ -148,6 +150,10 @@ static void record_crash(search_ctx *c, const exec_result *r)
     if (!new_kind && added == 0)
         return;
     test_t *t = test_from_exec(c->x, r);
+    if (t) {
+        t->found_at_exec = c->execs;
+        t->found_at_s = ctx_elapsed(c);
+    }
     ctg_err e = {{0}};
     if (!t || !suite_add_crash(c->suite, t, r, c->cov_bin, &e))
         ctx_log(c, "%s", t ? e.msg : "out of memory while saving a crash");
@@ -244,7 +250,7 @@ static bool prepare_out_dir(const ctg_options *o, ctg_err *e)
 static suite_t *open_suite(const ctg_options *o, const char *program_file, const progdb *db,
                            ctg_err *e)
 {
-    char hash[HASH_HEX_LEN + 1];
+    char hash[65];
     if (!hash_file(program_file, hash, e))
         return NULL;
     suite_meta m = {
@@ -284,7 +290,7 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         return false;
     c->archive = archive_new(b->db->n_edges, b->db->n_errors);
     c->crash_archive = archive_new(b->db->n_edges, b->db->n_errors);
-    c->stats = stats_new(0);
+    c->stats = stats_new(STATS_MAX_SAMPLES);
     c->stats_path = fs_join(o->out.out_dir, "stats.json");
     if (!c->archive || !c->crash_archive || !c->stats || !c->stats_path)
         return err_set(e, "out of memory while setting up the search");
