@@ -6,9 +6,14 @@
 #include "strategy.h"
 
 extern const strategy strategy_random;
+extern const strategy strategy_mio, strategy_mosa, strategy_dynamosa, strategy_wts;
 
 const strategy *const ctg_strategies[] = {
     &strategy_random,
+    &strategy_mio,
+    &strategy_mosa,
+    &strategy_dynamosa,
+    &strategy_wts,
     NULL,
 };
 

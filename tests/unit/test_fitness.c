@@ -172,6 +172,7 @@ static void test_core_profile(void **state)
     tc_params tp;
     tc_params_default(&tp);
     tp.range = 1000;
+    tp.p_special = 0;
     ctg_err e = {{0}};
     sbst_t *s = sbst_new(&env, &tp, SBST_DENSE, &e);
     sbst_ind *x = sbst_eval_random(s);

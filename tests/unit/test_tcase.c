@@ -97,6 +97,7 @@ static void test_random_domain(void **state)
     (void)state;
     tc_params p = params();
     p.range = 1000;
+    p.p_special = 0;
     rng r;
     rng_seed(&r, 1);
     for (int i = 0; i < 5000; i++) {

@@ -25,6 +25,8 @@ void tc_params_default(tc_params *p)
     p->p_change = 1.0 / 3;
     p->p_insert = 1.0 / 3;
     p->alpha = 0.1;
+    p->p_copy = 0.05;
+    p->p_tied = 0.5;
     p->max_len = 64;
 }
 
@@ -269,12 +271,13 @@ static i128 uniform_int(rng *r, i128 lo, i128 hi)
  * chars (the seed's strings), else uniform over the domain. */
 static i128 random_int(int type, const tc_params *p, rng *r)
 {
-    i128 lo, hi;
+    i128 lo, hi, tlo, thi;
     int_domain(type, p, &lo, &hi);
-    if (rng_chance(r, p->p_special)) {
-        i128 cand[5] = {0, 1, -1, lo, hi};
-        i128 x = cand[rng_below(r, 5)];
-        return x < lo ? lo : x > hi ? hi : x;
+    type_bounds(type, p->arch_bits, &tlo, &thi);
+    if (rng_chance(r, p->p_special)) { /* the type's extremes, not the domain's */
+        i128 cand[7] = {0, 1, -1, tlo, thi, tlo + 1, thi - 1};
+        i128 x = cand[rng_below(r, 7)];
+        return x < tlo ? tlo : x > thi ? thi : x;
     }
     if (is_char(type))
         return uniform_int(r, 32, 126);
@@ -401,6 +404,36 @@ static bool mutate_delete(tcase *t, rng *r)
     return changed;
 }
 
+/* Copies into value i a different value of the same type; false if none. */
+static bool copy_value(tcase *t, uint32_t i, rng *r)
+{
+    uint32_t pick = UINT32_MAX, seen = 0;
+    for (uint32_t j = 0; j < t->n; j++)
+        if (j != i && t->v[j].type == t->v[i].type && t->v[j].bits != t->v[i].bits &&
+            rng_below(r, ++seen) == 0)
+            pick = j;
+    if (pick == UINT32_MAX)
+        return false;
+    t->v[i].bits = t->v[pick].bits;
+    return true;
+}
+
+/* Changes value i: a copy of another value (p_copy), else a step or reset;
+ * with p_tied, the other values equal to it (numbers wider than a char)
+ * take the same new value, so relations like a == b == c survive. */
+static void change_at(tcase *t, uint32_t i, const tc_params *p, rng *r)
+{
+    if (rng_chance(r, p->p_copy) && copy_value(t, i, r))
+        return;
+    tc_val old = t->v[i];
+    tc_change_value(&t->v[i], p, r);
+    if (tc_width(old.type, p->arch_bits) < 2 || !rng_chance(r, p->p_tied))
+        return;
+    for (uint32_t j = 0; j < t->n; j++)
+        if (j != i && t->v[j].type == old.type && t->v[j].bits == old.bits)
+            t->v[j].bits = t->v[i].bits;
+}
+
 /* Changes each value with probability 1/n. */
 static bool mutate_change(tcase *t, const tc_params *p, rng *r)
 {
@@ -408,7 +441,7 @@ static bool mutate_change(tcase *t, const tc_params *p, rng *r)
     double pm = t->n ? 1.0 / t->n : 0;
     for (uint32_t i = 0; i < t->n; i++)
         if (rng_chance(r, pm)) {
-            tc_change_value(&t->v[i], p, r);
+            change_at(t, i, p, r);
             changed = true;
         }
     return changed;
@@ -457,7 +490,7 @@ bool tc_mutate(tcase *t, const tc_params *p, bool variable, rng *r)
         if (changed)
             return true;
     }
-    tc_change_value(&t->v[rng_below(r, t->n)], p, r);
+    change_at(t, (uint32_t)rng_below(r, t->n), p, r);
     return true;
 }
 

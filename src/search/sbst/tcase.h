@@ -13,7 +13,9 @@
  *
  * Domain: integers are drawn from [-range, range] intersected with their
  * type (the seed's MIN/MAX; range 0 = the whole type), Gaussian steps never
- * leave that domain (the seed clamps the same way), floats are drawn from
+ * leave that domain (the seed clamps the same way); with p_special a value
+ * is a boundary value of its type instead (0, +-1, the type's extremes), and
+ * steps from such a value move within the type.  Floats are drawn from
  * [-range, range] (1e6 when range is 0) plus the special values.
  */
 #ifndef CTG_TCASE_H
@@ -50,6 +52,10 @@ typedef struct tc_params {
     double p_change;   /* its probability (EvoSuite: 1/3 each); inside, */
     double p_insert;   /* each value is hit with probability 1/n         */
     double alpha;      /* insert another value with alpha^k (0.1)        */
+    double p_copy;     /* a changed value copies another of its type
+                          (0.05; EvoSuite's parameter reuse)             */
+    double p_tied;     /* a numeric step also moves the values equal to
+                          the stepped one, keeping equalities (0.5)      */
     uint32_t max_len;  /* values a mutation may grow a test to (64)      */
 } tc_params;
 
