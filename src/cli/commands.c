@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/mem.h"
 #include "../base/sbuf.h"
 #include "../build/build.h"
 #include "../report/replay.h"
 #include "../search/engine.h"
+#include "funcmode.h"
 
 #define EXIT_ERR 1
 #define EXIT_USAGE 2
@@ -57,20 +59,30 @@ int cmd_run(const ctg_options *o, ctg_err *e)
         err_set(e, "run: no program given; usage: ctestgen run PROG.c [MORE.c ...] [options]");
         return EXIT_USAGE;
     }
-    if (o->build.function) {
-        err_set(e, "--function: unit-level drivers are not available in this build");
+    fmode fm = {0}; /* --function: the driver joins the sources */
+    if (o->build.function && !fmode_prepare(o, &fm, e)) {
+        fmode_release(&fm);
         return EXIT_ERR;
     }
     build_opts bo;
     build_opts_from(o, 0, &bo);
+    if (o->build.function) {
+        bo.sources = fm.sources;
+        bo.n_sources = fm.n_sources;
+    }
     build_result br;
-    if (!build_program(&bo, &br, e))
+    if (!build_program(&bo, &br, e)) {
+        fmode_release(&fm);
         return EXIT_ERR;
+    }
     engine_summary s;
     memset(&s, 0, sizeof s);
     bool ok = engine_run(o, o->positional.items[0], &br, &s, e);
     if (s.stop_reason && !o->ui.quiet)
         print_summary(o, o->positional.items[0], &s);
+    if (ok && o->build.function)
+        ok = fmode_finish(o, &fm, e);
+    fmode_release(&fm);
     build_result_release(&br);
     return ok ? 0 : EXIT_ERR;
 }
@@ -103,10 +115,18 @@ int cmd_replay(const ctg_options *o, ctg_err *e)
         err_set(e, "replay: usage: ctestgen replay DIR PROG.c [MORE.c ...]");
         return EXIT_USAGE;
     }
+    char *driver = NULL; /* function mode: the suite's driver from out/ */
+    int n_src = 0;
+    const char **src = fmode_replay_sources(o->positional.items[0], o->positional.items + 1,
+                                            o->positional.n - 1, &n_src, &driver);
+    if (!src) {
+        err_set(e, "replay: out of memory");
+        return EXIT_ERR;
+    }
     replay_opts ro = {
         .out_dir = o->positional.items[0],
-        .sources = o->positional.items + 1,
-        .n_sources = o->positional.n - 1,
+        .sources = src,
+        .n_sources = n_src,
         .cflags = o->build.cflags.items,
         .n_cflags = o->build.cflags.n,
         .arch_bits = 0,
@@ -114,7 +134,10 @@ int cmd_replay(const ctg_options *o, ctg_err *e)
         .mem_limit_mb = (long)o->exec.mem_mb,
     };
     replay_result rr;
-    if (!replay_suite(&ro, &rr, e)) {
+    bool ok = replay_suite(&ro, &rr, e);
+    ctg_free(src);
+    ctg_free(driver);
+    if (!ok) {
         replay_result_release(&rr);
         return EXIT_ERR;
     }
