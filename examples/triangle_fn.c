@@ -3,13 +3,13 @@
  * function mode: 11 conditions, 22 condition goals.
  *
  *   ctestgen run examples/triangle_fn.c --function triangle --strategy mio \
- *       --max-execs 20000 -o out
+ *       --int-range 1000000 --max-execs 20000 -o out
  *   ctestgen replay out examples/triangle_fn.c
  *   gcc -Wall -Werror out/tests_triangle.c examples/triangle_fn.c && ./a.out
  *
- * Integers are drawn from [-1000000, 1000000] (the seed's MAX = 1000000,
- * --int-range of the search-based strategies); add --p-special 0 to keep
- * every value in that range (no boundary values such as INT_MAX).
+ * --int-range 1000000 keeps every value in [-1000000, 1000000] (the seed's
+ * MAX = 1000000): the sums a + b cannot overflow, which would be undefined
+ * behaviour and make results depend on the compiler.
  */
 int triangle(int a, int b, int c);
 

@@ -23,6 +23,7 @@ static uint32_t run_mosa(int kind, bool dynamic, uint64_t seed, uint64_t budget,
     sbst_env env = ip_env(&p, seed);
     tc_params tp;
     tc_params_default(&tp);
+    tp.range = 1000000; /* the seed's MAX */
     ctg_err e = {{0}};
     sbst_t *s = sbst_new(&env, &tp, SBST_DENSE, &e);
     assert_non_null(s);
@@ -89,6 +90,7 @@ static void test_activation(void **state)
     sbst_env env = ip_env(&p, 1);
     tc_params tp;
     tc_params_default(&tp);
+    tp.range = 1000000; /* the seed's MAX */
     ctg_err e = {{0}};
     sbst_t *s = sbst_new(&env, &tp, SBST_DENSE, &e);
     mosa_params mp;
@@ -132,6 +134,7 @@ static void test_shorter(void **state)
     sbst_env env = ip_env(&p, 3);
     tc_params tp;
     tc_params_default(&tp);
+    tp.range = 1000000; /* the seed's MAX */
     ctg_err e = {{0}};
     sbst_t *s = sbst_new(&env, &tp, SBST_DENSE, &e);
     mosa_params mp;

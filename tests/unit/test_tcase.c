@@ -97,7 +97,6 @@ static void test_random_domain(void **state)
     (void)state;
     tc_params p = params();
     p.range = 1000;
-    p.p_special = 0;
     rng r;
     rng_seed(&r, 1);
     for (int i = 0; i < 5000; i++) {
@@ -114,6 +113,36 @@ static void test_random_domain(void **state)
     }
 }
 
+/* Whole type (range 0): every magnitude appears; tc_clamp enforces a range. */
+static void test_whole_type_and_clamp(void **state)
+{
+    (void)state;
+    tc_params p = params();
+    p.range = 0;
+    rng r;
+    rng_seed(&r, 9);
+    int small = 0, big = 0;
+    for (int i = 0; i < 4000; i++) {
+        tc_val v = tc_random_value(CTG_T_INT, &p, &r);
+        int64_t x = tc_get_i64(&v, 64);
+        small += x >= -16 && x <= 16;
+        big += x > 1000000 || x < -1000000;
+    }
+    assert_true(small > 200 && big > 800);
+    tcase t;
+    tc_init(&t);
+    assert_true(tc_push(&t, CTG_T_INT, 0x7fffffff));
+    assert_true(tc_push(&t, CTG_T_INT, 0x7fffffff));
+    assert_true(tc_push(&t, CTG_T_CHAR, 0xff));
+    p.range = 1000;
+    assert_true(tc_clamp(&t, 1, &p));
+    assert_int_equal(tc_get_i64(&t.v[0], 64), 0x7fffffff); /* before `from` */
+    assert_int_equal(tc_get_i64(&t.v[1], 64), 1000);
+    assert_int_equal(tc_get_i64(&t.v[2], 64), -1); /* chars keep their domain */
+    assert_false(tc_clamp(&t, 0, &(tc_params){.range = 0, .arch_bits = 64}));
+    tc_release(&t);
+}
+
 /* Gaussian steps change the value, stay in the domain, and with log steps
  * often make small moves (so a == b can be met exactly). */
 static void test_steps(void **state)
@@ -121,6 +150,7 @@ static void test_steps(void **state)
     (void)state;
     tc_params p = params();
     p.p_reset = 0;
+    p.range = 1000000;
     rng r;
     rng_seed(&r, 2);
     int small = 0;
@@ -242,6 +272,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_serialise_adopt), cmocka_unit_test(test_adopt_bytes),
         cmocka_unit_test(test_views),           cmocka_unit_test(test_random_domain),
+        cmocka_unit_test(test_whole_type_and_clamp),
         cmocka_unit_test(test_steps),           cmocka_unit_test(test_mutate),
         cmocka_unit_test(test_crossover),       cmocka_unit_test(test_oom),
     };

@@ -30,6 +30,7 @@ static outcome run_wts(int kind, const wts_params *wp, uint64_t seed, uint64_t b
     sbst_env env = ip_env(&p, seed);
     tc_params tp;
     tc_params_default(&tp);
+    tp.range = 1000000; /* the seed's MAX */
     if (seed_ops) { /* only the seed's value operators */
         tp.log_steps = false;
         tp.p_copy = tp.p_tied = 0;

@@ -163,29 +163,41 @@ static bool score(sbst_t *s, const sbst_obs *o, sbst_ind *x)
     return true;
 }
 
+/* Serialises and runs t, then adopts the values the run consumed (types
+ * from the log; with an inexact log the values stay as given).  Values the
+ * run appended outside the integer domain are clamped and the test run
+ * again, so a strict --int-range holds.  False when stopped or oom. */
+static bool run_adopt(sbst_t *s, tcase *t, sbst_obs *o)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t given = t->n;
+        size_t len = tc_bytes(t, s->tp.arch_bits);
+        if (ctg_grow((void **)&s->buf, &s->cap_buf, len + 1, 1) < 0)
+            return false;
+        tc_serialise(t, s->tp.arch_bits, s->buf);
+        memset(o, 0, sizeof *o);
+        if (!s->env.run(s->env.ud, s->buf, len, o)) {
+            s->stopped = true;
+            return false;
+        }
+        s->runs++;
+        (void)tc_adopt(t, o->input, o->input_len, o->vals, o->n_vals);
+        if (t->n <= given || !tc_clamp(t, given, &s->tp))
+            break;
+    }
+    return true;
+}
+
 sbst_ind *sbst_eval(sbst_t *s, tcase *t)
 {
     sbst_ind *x = NULL;
-    if (s->stopped || !pad(s, t))
-        goto out;
-    size_t len = tc_bytes(t, s->tp.arch_bits);
-    if (ctg_grow((void **)&s->buf, &s->cap_buf, len + 1, 1) < 0)
-        goto out;
-    tc_serialise(t, s->tp.arch_bits, s->buf);
     sbst_obs o;
-    memset(&o, 0, sizeof o);
-    if (!s->env.run(s->env.ud, s->buf, len, &o)) {
-        s->stopped = true;
+    if (s->stopped || !pad(s, t) || !run_adopt(s, t, &o))
         goto out;
-    }
-    s->runs++;
     x = ctg_calloc(1, sizeof *x);
     if (!x)
         goto out;
     x->refs = 1;
-    /* the consumed values are the test from now on (types from the log);
-     * with an inexact log (overflow) the values stay as given */
-    (void)tc_adopt(t, o.input, o.input_len, o.vals, o.n_vals);
     x->tc = *t;
     tc_init(t);
     update_profile(s, &x->tc);

@@ -20,8 +20,8 @@
 
 /* Options of the test representation, shared by the four strategies. */
 #define TC_OPTIONS                                                                                 \
-    {"int-range", 0, OPT_DOUBLE, OPT_KV, "R", "1000000",                                         \
-     "random integers and steps stay in [-R, R] (seed MAX; 0: whole type)"},                     \
+    {"int-range", 0, OPT_DOUBLE, OPT_KV, "R", "0",                                               \
+     "integers stay in [-R, R] (seed MAX, e.g. 1000000); 0: whole type, log-uniform"},            \
     {"sigma", 0, OPT_DOUBLE, OPT_KV, "X", "0.01", "Gaussian step, relative to the domain"},      \
     {"fixed-steps", 0, OPT_FLAG, OPT_KV, NULL, NULL,                                             \
      "always step by sigma (seed) instead of log-scaled step sizes"},                            \

@@ -16,7 +16,7 @@ typedef __int128 i128;
 void tc_params_default(tc_params *p)
 {
     p->arch_bits = 64;
-    p->range = 1000000;
+    p->range = 0;
     p->sigma = 0.01;
     p->log_steps = true;
     p->p_reset = 0.1;
@@ -256,6 +256,25 @@ static void int_domain(int type, const tc_params *p, i128 *lo, i128 *hi)
 
 static bool is_char(int type) { return type == CTG_T_CHAR || type == CTG_T_UCHAR; }
 
+bool tc_clamp(tcase *t, uint32_t from, const tc_params *p)
+{
+    bool changed = false;
+    if (p->range <= 0)
+        return false;
+    for (uint32_t i = from; i < t->n; i++) {
+        tc_val *v = &t->v[i];
+        if (type_float(v->type) || tc_width(v->type, p->arch_bits) < 2)
+            continue;
+        i128 lo, hi, x = get_int(v, p->arch_bits);
+        int_domain(v->type, p, &lo, &hi);
+        if (x < lo || x > hi) {
+            set_int(v, x < lo ? lo : hi, p->arch_bits);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
 /* ==== random values ==================================================== */
 
 /* Uniform integer in [lo, hi]. */
@@ -271,17 +290,24 @@ static i128 uniform_int(rng *r, i128 lo, i128 hi)
  * chars (the seed's strings), else uniform over the domain. */
 static i128 random_int(int type, const tc_params *p, rng *r)
 {
-    i128 lo, hi, tlo, thi;
+    i128 lo, hi;
     int_domain(type, p, &lo, &hi);
-    type_bounds(type, p->arch_bits, &tlo, &thi);
-    if (rng_chance(r, p->p_special)) { /* the type's extremes, not the domain's */
-        i128 cand[7] = {0, 1, -1, tlo, thi, tlo + 1, thi - 1};
+    if (rng_chance(r, p->p_special)) { /* boundary values of the domain */
+        i128 cand[7] = {0, 1, -1, lo, hi, lo + 1, hi - 1};
         i128 x = cand[rng_below(r, 7)];
-        return x < tlo ? tlo : x > thi ? thi : x;
+        return x < lo ? lo : x > hi ? hi : x;
     }
     if (is_char(type))
         return uniform_int(r, 32, 126);
-    return uniform_int(r, lo, hi);
+    if (p->range > 0 || type == CTG_T_BOOL)
+        return uniform_int(r, lo, hi);
+    /* whole type: log-uniform magnitude (a random bit length), random sign */
+    int bits = (int)tc_width(type, p->arch_bits) * 8 - (type_signed(type) ? 1 : 0);
+    int k = (int)rng_below(r, (uint64_t)bits + 1);
+    i128 m = k == 0 ? 0 : uniform_int(r, (i128)1 << (k - 1), ((i128)1 << k) - 1);
+    if (type_signed(type) && rng_chance(r, 0.5))
+        m = -m;
+    return m < lo ? lo : m > hi ? hi : m;
 }
 
 static double float_range(const tc_params *p) { return p->range > 0 ? p->range : 1e6; }

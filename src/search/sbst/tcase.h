@@ -11,12 +11,14 @@
  * (one CTG_T_BYTES value) is held as a sequence of unsigned chars, which
  * serialise to the same bytes.
  *
- * Domain: integers are drawn from [-range, range] intersected with their
- * type (the seed's MIN/MAX; range 0 = the whole type), Gaussian steps never
- * leave that domain (the seed clamps the same way); with p_special a value
- * is a boundary value of its type instead (0, +-1, the type's extremes), and
- * steps from such a value move within the type.  Floats are drawn from
- * [-range, range] (1e6 when range is 0) plus the special values.
+ * Domain: with range R > 0 integers wider than a char are drawn uniformly
+ * from [-R, R] intersected with their type (the seed's MIN/MAX) and never
+ * leave it: boundary values (p_special) are the domain's, Gaussian steps are
+ * clamped (as the seed clamps), values a run appended are clamped by
+ * tc_clamp.  With R = 0 (the default) the domain is the whole type and
+ * random magnitudes are log-uniform (every bit length equally likely), as
+ * the runtime's random values.  Floats are drawn from [-R, R] (1e6 when R is
+ * 0) plus special values (0, +-1, +-inf, NaN).
  */
 #ifndef CTG_TCASE_H
 #define CTG_TCASE_H
@@ -42,7 +44,8 @@ typedef struct tcase {
  * (and EvoSuite's where the seed has none). */
 typedef struct tc_params {
     int arch_bits;     /* 32 or 64: width of long, pointers, size_t      */
-    double range;      /* domain of integers (seed MAX; 0 = whole type)  */
+    double range;      /* domain of integers (seed MAX; 0 = whole type,
+                          the default)                                   */
     double sigma;      /* Gaussian step relative to the domain (0.01)    */
     bool log_steps;    /* step size drawn on a log scale from 1 to sigma *
                           domain (EvoSuite-like), else always sigma      */
@@ -87,6 +90,9 @@ double tc_get_f64(const tc_val *v);
 void tc_set_i64(tc_val *v, int64_t x, int arch_bits);
 void tc_set_f64(tc_val *v, double x);
 
+/* Clamps the integers of t from index `from` on into the domain (range >
+ * 0); true when a value changed. */
+bool tc_clamp(tcase *t, uint32_t from, const tc_params *p);
 /* A random value of a type. */
 tc_val tc_random_value(int type, const tc_params *p, rng *r);
 /* Replaces t by n random values of the given types. */
