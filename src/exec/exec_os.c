@@ -152,21 +152,29 @@ bool exec_os_send(int fd, const void *buf, size_t n)
     return true;
 }
 
-int exec_os_recv(int fd, void *buf, size_t n)
+int exec_os_recv(int fd, void *buf, size_t n, size_t *got)
 {
     char *p = buf;
-    while (n > 0) {
-        ssize_t r = read(fd, p, n);
+    size_t done = 0;
+    int rc = 1;
+    while (done < n) {
+        /* MSG_WAITALL: one system call for a pid and status sent apart */
+        ssize_t r = recv(fd, p + done, n - done, MSG_WAITALL);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return -1;
-        if (r <= 0)
-            return 0;
-        p += r;
-        n -= (size_t)r;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            rc = -1;
+            break;
+        }
+        if (r <= 0) {
+            rc = 0;
+            break;
+        }
+        done += (size_t)r;
     }
-    return 1;
+    if (got)
+        *got = done;
+    return rc;
 }
 
 void exec_os_kill_group(pid_t pid)

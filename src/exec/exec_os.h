@@ -50,8 +50,9 @@ bool exec_os_set_timeout(int fd, uint32_t ms);
 bool exec_os_send(int fd, const void *buf, size_t n);
 
 /* Receives exactly n bytes.  Returns 1 on success, 0 on end of file or
- * error, -1 when the channel's receive timeout expired first. */
-int exec_os_recv(int fd, void *buf, size_t n);
+ * error, -1 when the channel's receive timeout expired first; *got (may be
+ * NULL) counts the bytes received either way. */
+int exec_os_recv(int fd, void *buf, size_t n, size_t *got);
 
 /* SIGKILLs the process group `pid` leads (and pid itself). */
 void exec_os_kill_group(pid_t pid);

@@ -179,10 +179,11 @@ static void rt_fork_server(int attached)
         if (pid == 0) {
             close(CTG_FD_CTL);
             close(CTG_FD_ST);
-            setpgid(0, 0);
             return;
         }
-        setpgid(pid, pid); /* before the executor may signal the group */
+        /* the child's own process group, set before the executor learns the
+         * pid and may signal the group */
+        setpgid(pid, pid);
         int32_t p32 = (int32_t)pid;
         if (!rt_write_all(CTG_FD_ST, &p32, sizeof p32))
             _exit(0);
