@@ -78,6 +78,12 @@ static void spawn_child(const exec_os_spawn *s, int errw)
     close_range((unsigned)ew + 1u, ~0u, 0);
     struct rlimit rl = {0, 0};
     setrlimit(RLIMIT_CORE, &rl);
+    /* an unlimited stack would let endless recursion eat the whole memory
+     * limit (a slow timeout) instead of overflowing (a quick SIGSEGV) */
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY) {
+        rl.rlim_cur = (rlim_t)8 << 20;
+        setrlimit(RLIMIT_STACK, &rl);
+    }
     if (s->mem_limit_mb) {
         rl.rlim_cur = rl.rlim_max = (rlim_t)(s->mem_limit_mb << 20);
         setrlimit(RLIMIT_AS, &rl);

@@ -38,8 +38,8 @@ typedef struct exec_os_spawn {
 } exec_os_spawn;
 
 /* Forks and executes the fork server: descriptors as above, stdin and
- * stdout on /dev/null, no core dumps, its own process group, every other
- * descriptor closed.  Returns false with e set when the binary cannot be
+ * stdout on /dev/null, no core dumps, an 8 MiB stack when it would be
+ * unlimited, its own process group, every other descriptor closed.  Returns false with e set when the binary cannot be
  * executed (the exec error is reported back through a close-on-exec pipe). */
 bool exec_os_spawn_server(const exec_os_spawn *s, pid_t *pid, ctg_err *e);
 

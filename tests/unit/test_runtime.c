@@ -208,6 +208,39 @@ static void test_extend_random(void **state)
     exec_free(x);
 }
 
+static void test_log_and_input_limits(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("many64", 1, 0, 5000);
+    /* 70000 one-byte values from the input: the log keeps the first 65536 */
+    static uint8_t in[4 + 70000];
+    uint32_t n = 70000;
+    memcpy(in, &n, 4);
+    memset(in + 4, 1, 70000);
+    exec_result r = fx_run(x, in, sizeof in, 0, 0);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 70000 & 255);
+    assert_true(r.status & CTG_ST_LOG_FULL);
+    assert_false(r.status & CTG_ST_RAN_OUT);
+    size_t nv;
+    const ctg_value_rec *v = exec_values(x, &nv);
+    assert_int_equal(nv, CTG_MAX_VALUES);
+    assert_int_equal(v[CTG_MAX_VALUES - 1].offset, 4 + CTG_MAX_VALUES - 2);
+    assert_int_equal(exec_consumed(x), sizeof in);
+
+    /* random extension up to the capacity of the input area */
+    n = CTG_MAX_INPUT + 10u;
+    r = fx_run(x, &n, 4, CTG_FL_EXTEND_RANDOM, 9);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_true(r.status & CTG_ST_INPUT_FULL);
+    assert_true(r.status & CTG_ST_RAN_OUT);
+    size_t len;
+    exec_input(x, &len);
+    assert_int_equal(len, CTG_MAX_INPUT);
+    assert_int_equal(exec_consumed(x), CTG_MAX_INPUT);
+    exec_free(x);
+}
+
 /* ==== dist.c: distances of every hook ====================================== */
 
 static exec_t *dist_exec(void) { return fx_exec("dist64", 80, 12, 1000); }
@@ -542,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_values_32),
         cmocka_unit_test(test_ran_out),
         cmocka_unit_test(test_extend_random),
+        cmocka_unit_test(test_log_and_input_limits),
         cmocka_unit_test(test_int_distances),
         cmocka_unit_test(test_real_distances),
         cmocka_unit_test(test_br_and_switch),
