@@ -138,7 +138,8 @@ static bool check_hello(exec_t *x, ctg_err *e)
                           "constructor hang?)", x->binary, EXEC_HELLO_MS / 1000u);
     if (rc == 0)
         return err_set(e, "%s: not built by this ctestgen (no fork-server hello: not "
-                          "instrumented, or it crashed at start-up); rebuild", x->binary);
+                          "instrumented, crashed at start-up, or the memory limit of %llu MiB "
+                          "is too low); rebuild", x->binary, (unsigned long long)x->mem_limit_mb);
     if (h.magic != CTG_HELLO_MAGIC || h.version != CTG_PROTOCOL_VERSION ||
         h.n_edges != x->n_edges || h.n_cmp != x->n_cmp)
         return err_set(e, "%s: not built by this ctestgen (protocol mismatch); rebuild",
@@ -207,6 +208,10 @@ static bool server_start(exec_t *x, bool first, ctg_err *e)
 
 exec_t *exec_new(const exec_config *c, ctg_err *e)
 {
+    if (!c || !c->binary) {
+        err_set(e, "executor: no program to run");
+        return NULL;
+    }
     exec_t *x = ctg_calloc(1, sizeof *x);
     if (!x) {
         err_set(e, "%s: out of memory starting the executor", c->binary);

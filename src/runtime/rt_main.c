@@ -120,26 +120,32 @@ static void rt_bind(uint8_t *base, const ctg_shm_layout *l)
     __ctg_cov_ptr = base + l->cov;
 }
 
-/* Maps the executor's shared memory.  Returns 0 when the region is missing,
- * too small or laid out for different counts (the hello tells the executor). */
+/* Results of rt_attach_shm. */
+enum { RT_ATTACH_OK, RT_ATTACH_MISMATCH, RT_ATTACH_FAILED };
+
+/* Maps the executor's shared memory.  RT_ATTACH_MISMATCH: the region is laid
+ * out for other counts or another protocol version (the hello tells the
+ * executor); RT_ATTACH_FAILED: it cannot be mapped (memory limit). */
 static int rt_attach_shm(void)
 {
     ctg_shm_layout l = ctg_shm_layout_for(__ctg_n_edges, __ctg_n_cmp);
     struct stat st;
-    if (fstat(CTG_FD_SHM, &st) != 0 || (uint64_t)st.st_size < l.size)
-        return 0;
+    if (fstat(CTG_FD_SHM, &st) != 0)
+        return RT_ATTACH_FAILED;
+    if ((uint64_t)st.st_size < l.size)
+        return RT_ATTACH_MISMATCH;
     void *m = mmap(NULL, (size_t)l.size, PROT_READ | PROT_WRITE, MAP_SHARED, CTG_FD_SHM, 0);
     if (m == MAP_FAILED)
-        return 0;
+        return RT_ATTACH_FAILED;
     close(CTG_FD_SHM);
     const ctg_shm_hdr *h = m;
     if (h->magic != CTG_SHM_MAGIC || h->version != CTG_PROTOCOL_VERSION ||
         h->n_edges != __ctg_n_edges || h->n_cmp != __ctg_n_cmp) {
         munmap(m, (size_t)l.size);
-        return 0;
+        return RT_ATTACH_MISMATCH;
     }
     rt_bind(m, &l);
-    return 1;
+    return RT_ATTACH_OK;
 }
 
 /* Forks a child, retrying a few times when the system is short of
@@ -156,17 +162,21 @@ static pid_t rt_fork_retry(void)
     return -1;
 }
 
-/* The fork-server loop.  Returns only in a child, which then runs the
- * harness; the server itself ends when the executor closes the control
- * channel. */
-static void rt_fork_server(int attached)
+/* The fork-server loop (attach: result of rt_attach_shm).  Returns only in
+ * a child, which then runs the harness; the server itself ends when the
+ * executor closes the control channel. */
+static void rt_fork_server(int attach)
 {
+    if (attach == RT_ATTACH_FAILED) {
+        rt_say("ctestgen runtime: cannot map the shared memory (memory limit too low?)\n");
+        _exit(2);
+    }
     ctg_hello h = {CTG_HELLO_MAGIC, CTG_PROTOCOL_VERSION, __ctg_n_edges, __ctg_n_cmp,
                    __ctg_n_errors,
                    __ctg_user_main ? (uint32_t)CTG_HARNESS_TESTCOMP : (uint32_t)CTG_HARNESS_LIBFUZZER};
     fflush(NULL); /* nothing buffered may be flushed once per child */
-    if (!rt_write_all(CTG_FD_ST, &h, sizeof h) || !attached)
-        _exit(2);
+    if (!rt_write_all(CTG_FD_ST, &h, sizeof h) || attach != RT_ATTACH_OK)
+        _exit(2); /* after a mismatch the executor reports from the hello */
     for (;;) {
         uint32_t cmd;
         if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd))

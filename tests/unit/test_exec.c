@@ -215,6 +215,16 @@ static void test_bad_binaries(void **state)
     assert_non_null(strstr(m, "not built by this ctestgen (protocol mismatch); rebuild"));
     m = start_error(fx_prog("faults64"), 64, 1);
     assert_non_null(strstr(m, "protocol mismatch"));
+
+    /* a memory limit too low to map the shared memory */
+    ctg_err e = {{0}};
+    exec_config c = {fx_prog("faults64"), 64, 0, TIMEOUT_MS, 2, NULL};
+    assert_null(exec_new(&c, &e));
+    assert_non_null(strstr(e.msg, "memory limit of 2 MiB"));
+    err_clear(&e);
+    c.binary = NULL;
+    assert_null(exec_new(&c, &e));
+    assert_true(err_is_set(&e));
 }
 
 static void test_input_too_long_is_truncated(void **state)
