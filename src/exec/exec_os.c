@@ -88,14 +88,19 @@ static void spawn_child(const exec_os_spawn *s, int errw)
         rl.rlim_cur = rl.rlim_max = (rlim_t)(s->mem_limit_mb << 20);
         setrlimit(RLIMIT_AS, &rl);
     }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
     if (s->fsize_limit) {
         rl.rlim_cur = rl.rlim_max = (rlim_t)s->fsize_limit;
         setrlimit(RLIMIT_FSIZE, &rl);
-        signal(SIGXFSZ, SIG_IGN); /* writes beyond the cap fail with EFBIG */
+        sa.sa_handler = SIG_IGN; /* writes beyond the cap fail with EFBIG */
+        sigaction(SIGXFSZ, &sa, NULL);
     }
     static const int dfl[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM};
+    sa.sa_handler = SIG_DFL;
     for (size_t i = 0; i < sizeof dfl / sizeof dfl[0]; i++)
-        signal(dfl[i], SIG_DFL);
+        sigaction(dfl[i], &sa, NULL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);

@@ -296,6 +296,10 @@ int main(int argc, char **argv, char **envp)
     rt_g.flags = rt_g.hdr->flags;
     rt_status(CTG_ST_STARTED);
     if (__ctg_user_main)
-        return __ctg_user_main(argc, argv, envp);
-    return rt_run_libfuzzer();
+        return __ctg_user_main(argc, argv, envp); /* exit handlers run: they may
+                                                      hold coverage and errors */
+    int rc = rt_run_libfuzzer();
+    if (!rt_g.standalone)
+        _exit(rc); /* libFuzzer runs no exit handlers between inputs either */
+    return rc;
 }
