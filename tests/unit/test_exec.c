@@ -122,6 +122,31 @@ static void test_fault_classes(void **state)
     exec_free(x);
 }
 
+/* The 32-bit runtime (--arch 32): the same classes where they differ. */
+static void test_fault_classes_32(void **state)
+{
+    (void)state;
+    if (access(fx_prog("faults32"), X_OK) != 0)
+        skip(); /* no 32-bit libc on this machine */
+    exec_t *x = fx_exec("faults32", 64, 0, TIMEOUT_MS);
+    assert_healthy(x);
+    exec_result r = run_sel(x, F_RECURSE);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_true(r.stack_overflow);
+    r = run_sel(x, F_SEGV);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_false(r.stack_overflow);
+    r = run_sel(x, F_MALLOC_100G);
+    assert_int_equal(r.kind, EXEC_OOM);
+    r = run_sel(x, F_ERROR);
+    assert_int_equal(r.kind, EXEC_ERROR);
+    assert_int_equal(r.error_site, 1);
+    r = run_sel(x, F_LOOP);
+    assert_int_equal(r.kind, EXEC_TIMEOUT);
+    assert_healthy(x);
+    exec_free(x);
+}
+
 static void test_cov_reset_between_runs(void **state)
 {
     (void)state;
@@ -250,6 +275,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kind_names),
         cmocka_unit_test(test_fault_classes),
+        cmocka_unit_test(test_fault_classes_32),
         cmocka_unit_test(test_cov_reset_between_runs),
         cmocka_unit_test(test_stderr_log_capped),
         cmocka_unit_test(test_restart_after_server_killed),
