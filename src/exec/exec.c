@@ -288,15 +288,24 @@ enum { RUN_OK, RUN_NO_SERVER, RUN_LOST };
 /* Asks the server for one run and collects its wait status.  RUN_NO_SERVER:
  * the server was gone before the child started; RUN_LOST: it died while the
  * child ran (the child's group is killed).  The caller restarts it. */
-static int run_once(exec_t *x, int *ws, bool *timed_out)
+static int run_once(exec_t *x, double t0, int *ws, bool *timed_out)
 {
     uint32_t cmd = CTG_CMD_RUN;
     int32_t msg[2]; /* pid, wait status: one receive under the run timeout */
-    size_t got = 0, more = 0;
+    size_t got = 0, more;
     *timed_out = false;
     if (!exec_os_send(x->ctl_fd, &cmd, sizeof cmd))
         return RUN_NO_SERVER;
     int rc = exec_os_recv(x->st_fd, msg, sizeof msg, &got);
+    /* a wait cut short by a signal goes on for the rest of the timeout */
+    double left_ms;
+    while (rc < 0 && got >= sizeof msg[0] &&
+           (left_ms = x->timeout_ms - (exec_os_now_us() - t0) / 1000.0) >= 1.0) {
+        exec_os_set_timeout(x->st_fd, (uint32_t)left_ms);
+        rc = exec_os_recv(x->st_fd, (char *)msg + got, sizeof msg - got, &more);
+        got += more;
+        exec_os_set_timeout(x->st_fd, x->timeout_ms);
+    }
     if (got < sizeof msg[0])
         return RUN_NO_SERVER; /* no child: the server is gone or stuck */
     if (rc < 0) {
@@ -359,7 +368,7 @@ bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint6
         }
         prepare(x, input, len, flags, rng_seed);
         t0 = exec_os_now_us();
-        int rc = run_once(x, &ws, &timed_out);
+        int rc = run_once(x, t0, &ws, &timed_out);
         if (rc == RUN_OK)
             break;
         server_stop(x);

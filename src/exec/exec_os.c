@@ -169,7 +169,9 @@ int exec_os_recv(int fd, void *buf, size_t n, size_t *got)
     size_t done = 0;
     int rc = 1;
     while (done < n) {
-        /* MSG_WAITALL: one system call for a pid and status sent apart */
+        /* MSG_WAITALL: one system call for a pid and status sent apart.  It
+         * returns short only when the timeout expires or a signal arrives:
+         * both end this call (the caller knows which by the clock). */
         ssize_t r = recv(fd, p + done, n - done, MSG_WAITALL);
         if (r < 0 && errno == EINTR)
             continue;
@@ -182,6 +184,10 @@ int exec_os_recv(int fd, void *buf, size_t n, size_t *got)
             break;
         }
         done += (size_t)r;
+        if (done < n) {
+            rc = -1;
+            break;
+        }
     }
     if (got)
         *got = done;

@@ -49,9 +49,10 @@ bool exec_os_set_timeout(int fd, uint32_t ms);
 /* Sends all of buf; false when the peer is gone.  Never raises SIGPIPE. */
 bool exec_os_send(int fd, const void *buf, size_t n);
 
-/* Receives exactly n bytes.  Returns 1 on success, 0 on end of file or
- * error, -1 when the channel's receive timeout expired first; *got (may be
- * NULL) counts the bytes received either way. */
+/* Receives exactly n bytes in one wait.  Returns 1 on success, 0 on end of
+ * file or error, -1 when the wait ended early: the channel's receive
+ * timeout expired or a signal interrupted it.  *got (may be NULL) counts the
+ * bytes received either way. */
 int exec_os_recv(int fd, void *buf, size_t n, size_t *got);
 
 /* SIGKILLs the process group `pid` leads (and pid itself). */
