@@ -252,9 +252,8 @@ static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp
  *   signedness); orderings use the predicate's signedness.
  * - CTG_FL_CMPLOG: __ctg_fcmp logs the operands' double bit patterns with
  *   bits = 64.
- * - __ctg_switch increments its counter so it never wraps to 0 (255 -> 1);
- *   the inlined `br` counters should do the same (a counter hit exactly 256
- *   times must not read as "not covered").
+ * - __ctg_switch counts like the inlined `br` counters: saturating at 255,
+ *   so an edge hit 256 times never reads as "not covered".
  * - String compares: the character distance over the first m compared
  *   positions is 0 when equal, else (m - i) + |a[i] - b[i]| / 256 at the
  *   first difference i; it shrinks with every further matching leading
