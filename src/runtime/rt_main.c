@@ -302,8 +302,7 @@ int main(int argc, char **argv, char **envp)
     rt_g.flags = rt_g.hdr->flags;
     rt_status(CTG_ST_STARTED);
     if (__ctg_user_main)
-        return __ctg_user_main(argc, argv, envp); /* exit handlers run: they may
-                                                      hold coverage and errors */
+        rt_return_from_main(__ctg_user_main(argc, argv, envp));
     int rc = rt_run_libfuzzer();
     if (!rt_g.standalone)
         _exit(rc); /* libFuzzer runs no exit handlers between inputs either */

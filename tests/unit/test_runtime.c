@@ -483,6 +483,40 @@ static void test_libfuzzer(void **state)
     exec_free(x);
 }
 
+/* ==== exitfn.c, dtor.c: what runs after main returns ====================== */
+
+static void test_exit_handlers_run(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("exitfn64", 4, 0, 1000);
+    uint8_t sel = 0;
+    exec_result r = fx_run(x, &sel, 1, 0, 0);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 4);
+    assert_int_equal(exec_cov(x)[1], 1);
+    sel = 1;
+    r = fx_run(x, &sel, 1, 0, 0);
+    assert_int_equal(r.kind, EXEC_ERROR);
+    assert_int_equal(r.error_site, 1);
+    sel = 2;
+    r = fx_run(x, &sel, 1, 0, 0);
+    assert_int_equal(r.exit_code, 5);
+    assert_int_equal(exec_cov(x)[2], 1);
+    sel = 3; /* no handler: the quick end keeps the exit code */
+    r = fx_run(x, &sel, 1, 0, 0);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 6);
+    assert_int_equal(exec_cov(x)[0], 1);
+    assert_int_equal(exec_cov(x)[1] + exec_cov(x)[2], 0);
+    exec_free(x);
+
+    x = fx_exec("dtor64", 2, 0, 1000);
+    r = fx_run(x, NULL, 0, 0, 0);
+    assert_int_equal(r.exit_code, 3);
+    assert_int_equal(exec_cov(x)[1], 1); /* the destructor ran */
+    exec_free(x);
+}
+
 /* ==== stand-alone reproduce mode =========================================== */
 
 static void test_standalone_reproduce(void **state)
@@ -582,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_string_distances),
         cmocka_unit_test(test_cmplog),
         cmocka_unit_test(test_libfuzzer),
+        cmocka_unit_test(test_exit_handlers_run),
         cmocka_unit_test(test_standalone_reproduce),
         cmocka_unit_test(test_valgen_distribution),
     };
