@@ -334,7 +334,7 @@ static void test_cache(void **state)
     assert_false(build_cached(src, d1, sizeof d1, false));
     assert_true(build_cached(src, d2, sizeof d2, false));
     assert_string_equal(d1, d2);
-    write_src("limit.h", "#define LIMIT 6\n"); /* a header change invalidates */
+    ctg_free(write_src("limit.h", "#define LIMIT 6\n")); /* a header change invalidates */
     assert_false(build_cached(src, d3, sizeof d3, false));
     assert_true(build_cached(src, d4, sizeof d4, false));
     assert_string_equal(d3, d4);
