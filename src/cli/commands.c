@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/sbuf.h"
 #include "../build/build.h"
+#include "../report/replay.h"
 #include "../search/engine.h"
 
 #define EXIT_ERR 1
@@ -97,7 +99,27 @@ int cmd_build(const ctg_options *o, ctg_err *e)
 
 int cmd_replay(const ctg_options *o, ctg_err *e)
 {
-    (void)o;
-    err_set(e, "replay: not available in this build");
-    return EXIT_ERR;
+    if (o->positional.n < 2) {
+        err_set(e, "replay: usage: ctestgen replay DIR PROG.c [MORE.c ...]");
+        return EXIT_USAGE;
+    }
+    replay_opts ro = {
+        .out_dir = o->positional.items[0],
+        .sources = o->positional.items + 1,
+        .n_sources = o->positional.n - 1,
+        .cflags = o->build.cflags.items,
+        .n_cflags = o->build.cflags.n,
+        .arch_bits = 0,
+        .timeout_s = o->exec.timeout_ms / 1000.0 < 5 ? 5 : o->exec.timeout_ms / 1000.0,
+        .mem_limit_mb = (long)o->exec.mem_mb,
+    };
+    replay_result rr;
+    if (!replay_suite(&ro, &rr, e))
+        return EXIT_ERR;
+    sbuf b = SBUF_INIT;
+    replay_format(&rr, &b);
+    fputs(sbuf_str(&b), stdout);
+    sbuf_release(&b);
+    replay_result_release(&rr);
+    return 0;
 }

@@ -24,6 +24,7 @@
 
 #define PROGRESS_PERIOD_S 0.25
 #define STATS_PERIOD_S 5.0
+#define STATS_MAX_SAMPLES 512
 
 struct search_ctx {
     const ctg_options *opts;
@@ -118,8 +119,9 @@ void ctx_log(search_ctx *c, const char *fmt, ...)
 static void sample_stats(search_ctx *c, bool force)
 {
     double el = ctx_elapsed(c);
-    stats_sample(c->stats, el, c->execs, archive_covered_edges(c->archive),
-                 archive_reached_errors(c->archive), suite_n_tests(c->suite));
+    stats_sample x = {el, c->execs, archive_covered_edges(c->archive),
+                      archive_reached_errors(c->archive), suite_n_tests(c->suite)};
+    stats_record(c->stats, &x);
     if (force || fs_now() - c->last_stats >= STATS_PERIOD_S) {
         c->last_stats = fs_now();
         ctg_err e = {{0}};
@@ -245,7 +247,7 @@ static suite_t *open_suite(const ctg_options *o, const char *program_file, const
                            ctg_err *e)
 {
     char hash[65];
-    if (!hash_file_sha256(program_file, hash, e))
+    if (!hash_file(program_file, hash, e))
         return NULL;
     suite_meta m = {
         .program_file = program_file,
@@ -284,7 +286,7 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         return false;
     c->archive = archive_new(b->db->n_edges, b->db->n_errors);
     c->crash_archive = archive_new(b->db->n_edges, b->db->n_errors);
-    c->stats = stats_new();
+    c->stats = stats_new(STATS_MAX_SAMPLES);
     c->stats_path = fs_join(o->out.out_dir, "stats.json");
     if (!c->archive || !c->crash_archive || !c->stats || !c->stats_path)
         return err_set(e, "out of memory while setting up the search");
