@@ -263,13 +263,18 @@ static void test_libfuzzer_harness(void **state)
     LLVMModuleRef m = compile(ctx, "fz.c",
                               "#include <stdint.h>\n#include <stddef.h>\n"
                               "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)\n"
-                              "{ if (n > 3 && d[0] == 'F') return 1; return 0; }\n",
+                              "{ if (n > 3 && d[0] == 'F') return 1; return 0; }\n"
+                              "int main(int c, char **v) { if (c > 1) return *v[1]; return 0; }\n",
                               64);
     int harness = -1;
     progdb *db = number(m, &harness);
     assert_int_equal(harness, CTG_HARNESS_LIBFUZZER);
     assert_int_equal(db->harness, CTG_HARNESS_LIBFUZZER);
+    /* the stand-alone main of a fuzz target is neither run nor numbered */
     assert_int_equal(db->n_branches, 2);
+    assert_int_equal(db->n_funcs, 1);
+    assert_null(LLVMGetNamedFunction(m, "main"));
+    assert_null(LLVMGetNamedFunction(m, CTG_SYM_USER_MAIN));
     inst_stats st;
     cov(m, db, &st);
     assert_int_equal(const_global(m, CTG_SYM_HARNESS), CTG_HARNESS_LIBFUZZER);
