@@ -154,8 +154,9 @@ static bool compile_one(bctx *B, int i)
             err_set(B->e, "%s: clang-14 crashed (signal %d); simplify the file or report the crash",
                     o->sources[i], r.signal);
         else
-            err_set(B->e, "%s: does not compile (clang-14 reported %d error%s above); fix them or "
-                          "pass -I/-D flags", o->sources[i], n, n == 1 ? "" : "s");
+            err_set(B->e, "%s: does not compile (clang-14 reported %d error%s above); fix %s or "
+                          "pass -I/-D flags", o->sources[i], n, n == 1 ? "" : "s",
+                    n == 1 ? "it" : "them");
         ok = false;
     }
     sbuf_release(&err);
