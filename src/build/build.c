@@ -134,8 +134,9 @@ static bool compile_one(bctx *B, int i)
     if (!abs)
         return false;
     argv_t a = {0};
-    const char *pre[] = {CTG_CLANG, "-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone",
-                         o->arch_bits == 32 ? "-m32" : "-m64", "-MD", "-MF", B->dep_files[i], "-MT", "x"};
+    const char *pre[] = {CTG_CLANG, "-c", "-emit-llvm", "-g", "-O0",
+                         "-Xclang", "-disable-O0-optnone", o->arch_bits == 32 ? "-m32" : "-m64",
+                         "-MD", "-MF", B->dep_files[i], "-MT", "x"};
     for (size_t k = 0; k < sizeof pre / sizeof *pre; k++)
         arg(&a, pre[k]);
     if (!o->verbose)
@@ -426,8 +427,8 @@ static bool fill_result(build_result *r, char *dir, progdb *db, ctg_err *e)
 }
 
 /* Builds into a fresh temporary entry next to `final` and publishes it. */
-static bool build_entry(const build_opts *o, const char *rt, const char *final, const sbuf *material,
-                        build_result *r, ctg_err *e)
+static bool build_entry(const build_opts *o, const char *rt, const char *final,
+                        const sbuf *material, build_result *r, ctg_err *e)
 {
     sbuf tmpl = SBUF_INIT;
     sbuf_printf(&tmpl, "%s.tmp.XXXXXX", final);
@@ -440,7 +441,8 @@ static bool build_entry(const build_opts *o, const char *rt, const char *final, 
     }
     bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .e = e};
     char *key_txt = in_dir(&B, "key.txt");
-    bool ok = key_txt && fs_write_atomic(key_txt, material->data, material->len, e) && build_fresh(&B);
+    bool ok = key_txt && fs_write_atomic(key_txt, material->data, material->len, e) &&
+              build_fresh(&B);
     ctg_free(key_txt);
     remove_intermediates(&B);
     char *dir = ok ? bcache_publish(tmpl.data, final, e) : NULL;
@@ -478,9 +480,23 @@ static bool use_cached(const char *final, build_result *r)
     return false;
 }
 
-bool build_program(const build_opts *o, build_result *r, ctg_err *e)
+/* The options with arch_bits following a -m32/-m64 among the flags (the
+ * last one wins, as in clang) and 0 taken as 64. */
+static build_opts effective_opts(const build_opts *o)
+{
+    build_opts c = *o;
+    if (!c.arch_bits)
+        c.arch_bits = 64;
+    for (int i = 0; i < c.n_cflags; i++)
+        if (!strcmp(c.cflags[i], "-m32") || !strcmp(c.cflags[i], "-m64"))
+            c.arch_bits = c.cflags[i][2] == '3' ? 32 : 64;
+    return c;
+}
+
+bool build_program(const build_opts *opts, build_result *r, ctg_err *e)
 {
     memset(r, 0, sizeof *r);
+    build_opts eff = effective_opts(opts), *o = &eff;
     if (!check_opts(o, e))
         return false;
     char *rt = runtime_archive(o, e), *root = rt ? bcache_root(o, e) : NULL, *final = NULL;

@@ -222,7 +222,8 @@ static bool deps_unchanged(const char *dir)
     for (size_t i = 0; ok && i < json_object_array_length(arr); i++) {
         json_object *d = json_object_array_get_idx(arr, i), *p, *h;
         char hash[BCACHE_HEX];
-        ok = json_object_object_get_ex(d, "path", &p) && json_object_object_get_ex(d, "sha256", &h) &&
+        ok = json_object_object_get_ex(d, "path", &p) &&
+             json_object_object_get_ex(d, "sha256", &h) &&
              bcache_sha256_file(json_object_get_string(p), hash, NULL) &&
              strcmp(hash, json_object_get_string(h)) == 0;
     }

@@ -256,6 +256,26 @@ static void test_real_c_32(void **state)
     build_real_c(32);
 }
 
+/* A -m32 among the flags selects the 32-bit build like --arch 32. */
+static void test_m32_flag(void **state)
+{
+    (void)state;
+    if (!runtime_ready(32))
+        skip();
+    char *src = write_src("m32.c", "int main(void) { return sizeof(void *) == 4 ? 0 : 1; }\n");
+    const char *srcs[] = {src}, *flags[] = {"-m32"};
+    build_opts o = opts_for(srcs, 1, 64);
+    o.cflags = flags, o.n_cflags = 1;
+    build_result r;
+    ctg_err e = {{0}};
+    if (!build_program(&o, &r, &e))
+        fail_msg("build: %s", e.msg);
+    assert_int_equal(r.db->arch_bits, 32);
+    assert_int_equal(run_cov(r.cov_bin), 0);
+    build_result_release(&r);
+    ctg_free(src);
+}
+
 /* Two sources, an -I directory and a -D flag. */
 static void test_two_sources_flags(void **state)
 {
@@ -388,7 +408,8 @@ int main(void)
         cmocka_unit_test(test_missing_file),       cmocka_unit_test(test_not_compiling),
         cmocka_unit_test(test_no_entry_point),     cmocka_unit_test(test_duplicate_definition),
         cmocka_unit_test(test_want_sym),           cmocka_unit_test(test_real_c_64),
-        cmocka_unit_test(test_real_c_32),          cmocka_unit_test(test_two_sources_flags),
+        cmocka_unit_test(test_real_c_32),          cmocka_unit_test(test_m32_flag),
+        cmocka_unit_test(test_two_sources_flags),
         cmocka_unit_test(test_undefined_function), cmocka_unit_test(test_cache),
         cmocka_unit_test(test_cache_concurrent),
     };
