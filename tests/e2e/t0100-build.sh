@@ -5,6 +5,7 @@
 # prog.cov runs stand-alone on a raw input (CTESTGEN_INPUT) with the
 # expected results; inline assembly gives a warning; --arch 32 when the
 # 32-bit runtime exists.
+# LABELS: asan
 set -u
 : "${CTESTGEN:?}" "${CTG_SOURCE_DIR:?}" "${CTG_BUILD_DIR:?}"
 T=$(mktemp -d /tmp/ctg-t0100-XXXXXX)
