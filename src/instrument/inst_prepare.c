@@ -93,17 +93,21 @@ static LLVMValueRef defined(LLVMModuleRef m, const char *name)
     return f && !LLVMIsDeclaration(f) ? f : NULL;
 }
 
+/* Idempotent: a prepared module (prog.bc) comes out unchanged. */
 bool inst_prepare(LLVMModuleRef m, int *harness, ctg_err *e)
 {
     char name[512];
     LLVMValueRef main_fn = defined(m, "main");
     LLVMValueRef fuzz_fn = defined(m, "LLVMFuzzerTestOneInput");
-    if (!main_fn && !fuzz_fn)
-        return err_set(e, "%s: defines neither main nor LLVMFuzzerTestOneInput; write a harness "
-                          "or use --function NAME", module_name(m, name, sizeof name));
-    if (LLVMGetNamedFunction(m, CTG_SYM_USER_MAIN))
+    LLVMValueRef user_main = LLVMGetNamedFunction(m, CTG_SYM_USER_MAIN);
+    if (user_main && main_fn)
         return err_set(e, "%s: defines %s, a name ctestgen reserves; rename it",
                        module_name(m, name, sizeof name), CTG_SYM_USER_MAIN);
+    if (!main_fn && !fuzz_fn && !(user_main && !LLVMIsDeclaration(user_main)))
+        return err_set(e, "%s: defines neither main nor LLVMFuzzerTestOneInput; write a harness "
+                          "or use --function NAME", module_name(m, name, sizeof name));
+    /* a module prepared before (prog.bc) has __ctg_user_main and no main:
+     * preparing it again changes nothing */
     if (!run_mem2reg(m, e))
         return false;
     drop_noinline(m);

@@ -241,6 +241,32 @@ static void test_stable_ids(void **state)
     ctg_free(b);
 }
 
+/* Preparing a prepared module (prog.bc) changes nothing: same ids. */
+static void test_prepare_twice(void **state)
+{
+    (void)state;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile(ctx, "twice.c", numbering_src, 64);
+    progdb *db = number(m, NULL);
+    int harness = -1;
+    ctg_err e = {{0}};
+    if (!inst_prepare(m, &harness, &e))
+        fail_msg("second inst_prepare: %s", e.msg);
+    assert_int_equal(harness, CTG_HARNESS_TESTCOMP);
+    progdb *db2 = progdb_new();
+    assert_true(inst_number(m, db2, &e));
+    assert_int_equal(db2->n_edges, db->n_edges);
+    assert_int_equal(db2->n_cmp, db->n_cmp);
+    for (uint32_t i = 0; i < db->n_branches; i++) {
+        assert_int_equal(db2->branches[i].block, db->branches[i].block);
+        assert_int_equal(db2->branches[i].first_edge, db->branches[i].first_edge);
+    }
+    progdb_free(db2);
+    progdb_free(db);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
 /* ==== harness detection ===================================================== */
 
 static void test_no_entry(void **state)
@@ -430,6 +456,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbering),      cmocka_unit_test(test_stable_ids),
+        cmocka_unit_test(test_prepare_twice),
         cmocka_unit_test(test_no_entry),       cmocka_unit_test(test_libfuzzer_harness),
         cmocka_unit_test(test_cov_hooks),      cmocka_unit_test(test_cov_switch_m32),
         cmocka_unit_test(test_reserved_name),
