@@ -432,6 +432,7 @@ static bool build_entry(const build_opts *o, const char *rt, const char *final,
 {
     sbuf tmpl = SBUF_INIT;
     sbuf_printf(&tmpl, "%s.tmp.XXXXXX", final);
+
     if (!sbuf_ok(&tmpl))
         return err_set(e, "out of memory");
     if (!mkdtemp(tmpl.data)) {
@@ -505,8 +506,10 @@ bool build_program(const build_opts *opts, build_result *r, ctg_err *e)
     bool ok = root && fs_mkdir_p(root, e) && bcache_key(o, rt, &material, key, e);
     if (ok && !(final = fs_join(root, key)))
         ok = err_set(e, "out of memory");
-    if (ok && !(!o->no_cache && use_cached(final, r)))
+    if (ok && !(!o->no_cache && use_cached(final, r))) {
+        bcache_sweep(root, key);
         ok = build_entry(o, rt, final, &material, r, e);
+    }
     ctg_free(final), ctg_free(root), ctg_free(rt);
     sbuf_release(&material);
     return ok;

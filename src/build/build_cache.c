@@ -4,6 +4,7 @@
  */
 #include "build_cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -11,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../base/fsutil.h"
@@ -247,6 +250,27 @@ bool bcache_valid(const char *dir)
 }
 
 /* ==== publication =========================================================== */
+
+void bcache_sweep(const char *root, const char *key)
+{
+    DIR *d = opendir(root);
+    if (!d)
+        return;
+    size_t kl = strlen(key);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *n = de->d_name;
+        if (strncmp(n, key, kl) != 0 ||
+            (strncmp(n + kl, ".tmp.", 5) != 0 && strncmp(n + kl, ".old.", 5) != 0))
+            continue;
+        char *p = fs_join(root, n);
+        struct stat st;
+        if (p && stat(p, &st) == 0 && st.st_mtime + 3600 < time(NULL))
+            fs_rm_rf(p, NULL);
+        ctg_free(p);
+    }
+    closedir(d);
+}
 
 char *bcache_publish(const char *tmp, const char *final, ctg_err *e)
 {

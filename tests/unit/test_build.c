@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -358,7 +360,16 @@ static void test_cache(void **state)
     assert_false(build_cached(src, d3, sizeof d3, false));
     assert_true(build_cached(src, d4, sizeof d4, false));
     assert_string_equal(d3, d4);
+    /* leftovers of interrupted builds: an old one is swept, a fresh one kept */
+    char old_tmp[600], new_tmp[600];
+    snprintf(old_tmp, sizeof old_tmp, "%s.tmp.dead", d4);
+    snprintf(new_tmp, sizeof new_tmp, "%s.tmp.busy", d4);
+    assert_true(fs_mkdir_p(old_tmp, NULL) && fs_mkdir_p(new_tmp, NULL));
+    struct timeval tv[2] = {{time(NULL) - 7200, 0}, {time(NULL) - 7200, 0}};
+    assert_int_equal(utimes(old_tmp, tv), 0);
     assert_false(build_cached(src, d4, sizeof d4, true)); /* --no-cache rebuilds */
+    assert_false(fs_exists(old_tmp));
+    assert_true(fs_exists(new_tmp));
     ctg_free(src);
     ctg_free(h);
 }
