@@ -150,6 +150,10 @@ static void record_crash(search_ctx *c, const exec_result *r)
     if (!new_kind && added == 0)
         return;
     test_t *t = test_from_exec(c->x, r);
+    if (t) {
+        t->found_at_exec = c->execs;
+        t->found_at_s = ctx_elapsed(c);
+    }
     ctg_err e = {{0}};
     if (!t || !suite_add_crash(c->suite, t, r, c->cov_bin, &e))
         ctx_log(c, "%s", t ? e.msg : "out of memory while saving a crash");
