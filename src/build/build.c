@@ -446,7 +446,7 @@ static bool build_entry(const build_opts *o, const char *rt, const char *final,
               build_fresh(&B);
     ctg_free(key_txt);
     remove_intermediates(&B);
-    char *dir = ok ? bcache_publish(tmpl.data, final, e) : NULL;
+    char *dir = ok ? bcache_publish(tmpl.data, final, o->no_cache, e) : NULL;
     if (!dir)
         fs_rm_rf(tmpl.data, NULL);
     ok = dir && fill_result(r, dir, B.db, e);

@@ -272,7 +272,7 @@ void bcache_sweep(const char *root, const char *key)
     closedir(d);
 }
 
-char *bcache_publish(const char *tmp, const char *final, ctg_err *e)
+char *bcache_publish(const char *tmp, const char *final, bool replace, ctg_err *e)
 {
     for (int attempt = 0; attempt < 4; attempt++) {
         if (rename(tmp, final) == 0)
@@ -281,7 +281,7 @@ char *bcache_publish(const char *tmp, const char *final, ctg_err *e)
             err_sys(e, "%s: cannot move the build into the cache", final);
             return NULL;
         }
-        if (bcache_valid(final)) { /* a concurrent build of the same program won */
+        if (!replace && bcache_valid(final)) { /* a concurrent build won */
             fs_rm_rf(tmp, NULL);
             return ctg_strdup(final);
         }

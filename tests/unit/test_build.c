@@ -367,7 +367,13 @@ static void test_cache(void **state)
     assert_true(fs_mkdir_p(old_tmp, NULL) && fs_mkdir_p(new_tmp, NULL));
     struct timeval tv[2] = {{time(NULL) - 7200, 0}, {time(NULL) - 7200, 0}};
     assert_int_equal(utimes(old_tmp, tv), 0);
+    char bin[600];
+    snprintf(bin, sizeof bin, "%s/prog.cov", d4);
+    struct stat before, after;
+    assert_int_equal(stat(bin, &before), 0);
     assert_false(build_cached(src, d4, sizeof d4, true)); /* --no-cache rebuilds */
+    assert_int_equal(stat(bin, &after), 0);
+    assert_true(before.st_ino != after.st_ino); /* and replaces the entry */
     assert_false(fs_exists(old_tmp));
     assert_true(fs_exists(new_tmp));
     ctg_free(src);
