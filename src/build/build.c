@@ -426,13 +426,13 @@ static bool fill_result(build_result *r, char *dir, progdb *db, ctg_err *e)
     return true;
 }
 
-/* Builds into a fresh temporary entry next to `final` and publishes it. */
+/* Builds into a fresh temporary entry next to `final` and publishes it
+ * (replacing a valid entry there when `replace`). */
 static bool build_entry(const build_opts *o, const char *rt, const char *final,
-                        const sbuf *material, build_result *r, ctg_err *e)
+                        const sbuf *material, bool replace, build_result *r, ctg_err *e)
 {
     sbuf tmpl = SBUF_INIT;
     sbuf_printf(&tmpl, "%s.tmp.XXXXXX", final);
-
     if (!sbuf_ok(&tmpl))
         return err_set(e, "out of memory");
     if (!mkdtemp(tmpl.data)) {
@@ -446,39 +446,37 @@ static bool build_entry(const build_opts *o, const char *rt, const char *final,
               build_fresh(&B);
     ctg_free(key_txt);
     remove_intermediates(&B);
-    char *dir = ok ? bcache_publish(tmpl.data, final, o->no_cache, e) : NULL;
+    char *dir = ok ? bcache_publish(tmpl.data, final, replace, e) : NULL;
     if (!dir)
         fs_rm_rf(tmpl.data, NULL);
-    ok = dir && fill_result(r, dir, B.db, e);
+    ok = dir && fill_result(r, dir, B.db, e); /* r owns dir from here on */
     if (ok)
         B.db = NULL;
-    else if (dir && !r->dir)
-        ctg_free(dir);
     progdb_free(B.db);
     bctx_release(&B);
     sbuf_release(&tmpl);
     return ok || err_set(e, "out of memory while building");
 }
 
-/* Fills r from the cache entry `final` when it is valid; false (r released,
- * a corrupt entry removed) when it must be built. */
-static bool use_cached(const char *final, build_result *r)
+typedef enum cache_state { CACHE_MISS, CACHE_HIT, CACHE_BROKEN } cache_state;
+
+/* Fills r from the cache entry `final` when it is valid (CACHE_HIT).  An
+ * entry that cannot be loaded is CACHE_BROKEN (r released): the rebuild
+ * replaces it. */
+static cache_state use_cached(const char *final, build_result *r)
 {
     if (!bcache_valid(final))
-        return false;
+        return CACHE_MISS;
     ctg_err ignored = {{0}};
     char *dir = ctg_strdup(final);
-    if (dir && fill_result(r, dir, NULL, &ignored)) {
-        r->cached = true;
-        return true;
-    }
     if (!dir)
-        return false;
-    if (!r->dir)
-        ctg_free(dir);
+        return CACHE_BROKEN;
+    if (fill_result(r, dir, NULL, &ignored)) { /* r owns dir */
+        r->cached = true;
+        return CACHE_HIT;
+    }
     build_result_release(r);
-    fs_rm_rf(final, NULL);
-    return false;
+    return CACHE_BROKEN;
 }
 
 /* The options with arch_bits following a -m32/-m64 among the flags (the
@@ -506,12 +504,15 @@ bool build_program(const build_opts *opts, build_result *r, ctg_err *e)
     bool ok = root && fs_mkdir_p(root, e) && bcache_key(o, rt, &material, key, e);
     if (ok && !(final = fs_join(root, key)))
         ok = err_set(e, "out of memory");
-    if (ok && !(!o->no_cache && use_cached(final, r))) {
+    cache_state cs = ok && !o->no_cache ? use_cached(final, r) : CACHE_MISS;
+    if (ok && cs != CACHE_HIT) {
         bcache_sweep(root, key);
-        ok = build_entry(o, rt, final, &material, r, e);
+        ok = build_entry(o, rt, final, &material, o->no_cache || cs == CACHE_BROKEN, r, e);
     }
     ctg_free(final), ctg_free(root), ctg_free(rt);
     sbuf_release(&material);
+    if (!ok)
+        build_result_release(r);
     return ok;
 }
 

@@ -380,6 +380,42 @@ static void test_cache(void **state)
     ctg_free(h);
 }
 
+/* A cache entry whose database cannot be read is rebuilt and replaced;
+ * allocation failures while reading the cache are reported, never a crash,
+ * and leave the entry alone. */
+static void test_cache_broken_and_oom(void **state)
+{
+    (void)state;
+    if (!runtime_ready(64))
+        skip();
+    char *src = write_src("broken.c", "int main(void) { int x = 3; if (x > 2) return 0; return 1; }\n");
+    char d1[512], d2[512], db[600];
+    assert_false(build_cached(src, d1, sizeof d1, false));
+    snprintf(db, sizeof db, "%s/progdb.json", d1);
+    assert_true(fs_write_atomic(db, "{ broken", 8, NULL));
+    assert_false(build_cached(src, d2, sizeof d2, false)); /* rebuilt */
+    assert_string_equal(d1, d2);
+    assert_true(build_cached(src, d2, sizeof d2, false)); /* and replaced */
+    const char *srcs[] = {src};
+    char iflag[600];
+    snprintf(iflag, sizeof iflag, "-I%s", tmpdir);
+    const char *flags[] = {iflag};
+    build_opts o = opts_for(srcs, 1, 64);
+    o.cflags = flags, o.n_cflags = 1;
+    for (long n = 0; n < 80; n += 3) {
+        build_result r;
+        ctg_err e = {{0}};
+        mem_fail_after(n);
+        bool ok = build_program(&o, &r, &e);
+        mem_fail_reset();
+        if (!ok)
+            assert_true(err_is_set(&e));
+        build_result_release(&r);
+    }
+    assert_true(build_cached(src, d2, sizeof d2, false));
+    ctg_free(src);
+}
+
 /* Several processes building the same program at once all succeed and
  * leave one valid entry. */
 static void test_cache_concurrent(void **state)
@@ -428,7 +464,7 @@ int main(void)
         cmocka_unit_test(test_real_c_32),          cmocka_unit_test(test_m32_flag),
         cmocka_unit_test(test_two_sources_flags),
         cmocka_unit_test(test_undefined_function), cmocka_unit_test(test_cache),
-        cmocka_unit_test(test_cache_concurrent),
+        cmocka_unit_test(test_cache_broken_and_oom), cmocka_unit_test(test_cache_concurrent),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
