@@ -5,9 +5,6 @@
 # exit 0.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
-# A private cache, so the survivor check below cannot see the binaries of
-# end-to-end tests running in parallel (ctest -j).
-export CTESTGEN_CACHE="$T/cache"
 
 # run_prog NAME BUDGET [extra options]: runs ctestgen, checks exit 0 and budget.
 run_prog() {
