@@ -10,7 +10,7 @@
 
 #include "exec_fixture.h"
 
-#define TIMEOUT_MS 200u
+#define TIMEOUT_MS 1000u /* generous: a loaded CI machine delays children */
 
 enum {
     F_EXIT3, F_SEGV, F_ABORT, F_LOOP, F_RECURSE, F_MALLOC_100G, F_FORK_LOOP, F_STDOUT_1G,
