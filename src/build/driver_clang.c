@@ -592,8 +592,9 @@ drv_sig *drv_parse(const char *source, const char *func, const char *const *cfla
     s->depth = depth;
     CXIndex idx = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
+    /* whole bodies, so a file that does not compile is reported here */
     enum CXErrorCode ec = clang_parseTranslationUnit2(idx, s->source, cflags, n_cflags, NULL, 0,
-                                                      CXTranslationUnit_SkipFunctionBodies, &tu);
+                                                      CXTranslationUnit_None, &tu);
     bool ok = ec == CXError_Success && tu;
     if (!ok)
         err_set(e, "%s: libclang could not parse the file (error %d)", source, (int)ec);
