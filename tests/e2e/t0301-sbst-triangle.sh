@@ -44,6 +44,6 @@ else
 fi
 check "wts with the seed's plain operators runs" "$CTESTGEN" run "$lib" --function triangle \
   --strategy wts --selection plain --elitism plain --suite-crossover variable --suite-mutation set \
-  --fixed-steps --p-copy 0 --p-tied 0 --max-execs 1000 -o "$T/plain" -q
+  --fixed-steps --p-copy 0 --p-tied 0 --p-pool 0 --max-execs 1000 -o "$T/plain" -q
 check "stats.json has the wts counters" [ "$(stat wts.generations "$T/plain")" -gt 0 ]
 finish

@@ -12,7 +12,8 @@
  *
  * The distances follow the seed's evaluate_condition (Eq, Lt, LtE, In); the
  * maps follow rt_protocol.h: cov[e] hit counters, dist[e] = 1 + the smallest
- * distance seen; exhausted inputs are extended with random values (ints in
+ * distance seen, cmp[] the last operands of each two-way condition (as
+ * 32-bit ints); exhausted inputs are extended with random values (ints in
  * +-1000, printable chars or NUL) and logged like the runtime does.
  */
 #ifndef CTG_SBST_PROGRAMS_H
@@ -36,6 +37,8 @@ typedef struct ip_prog {
     size_t len, pos;
     ctg_value_rec vals[512];
     size_t nv;
+    ctg_cmp_rec cmp[16];   /* cmplog: one site per two-way condition */
+    bool no_cmplog;
     bool error;
     rng ext;
     uint64_t runs, budget; /* stop after budget runs */
@@ -71,6 +74,9 @@ static inline bool ip_cmp(ip_prog *p, uint32_t base, int op, double a, double b)
     ip_rec(p, base, dt);
     ip_rec(p, base + 1, df);
     p->cov[base + (t ? 0 : 1)]++;
+    ctg_cmp_rec *c = &p->cmp[base / 2];
+    *c = (ctg_cmp_rec){(uint64_t)(int64_t)a & 0xffffffffu, (uint64_t)(int64_t)b & 0xffffffffu,
+                       c->hits + 1, 32};
     return t;
 }
 
@@ -207,6 +213,7 @@ static inline bool ip_run(void *ud, const uint8_t *in, size_t len, sbst_obs *o)
     p->runs++;
     memset(p->cov, 0, sizeof p->cov);
     memset(p->dist, 0, sizeof p->dist);
+    memset(p->cmp, 0, sizeof p->cmp);
     if (len > 1024)
         len = 1024;
     memcpy(p->in, in, len);
@@ -214,7 +221,12 @@ static inline bool ip_run(void *ud, const uint8_t *in, size_t len, sbst_obs *o)
     p->pos = p->nv = 0;
     p->error = false;
     p->ret = p->kind == IP_TRIANGLE ? ip_triangle(p) : ip_cgi(p);
-    *o = (sbst_obs){p->cov, p->dist, p->error, 0, false, p->in, p->len, p->vals, p->nv};
+    *o = (sbst_obs){p->cov,  p->dist, p->error, 0,    false, p->in,
+                    p->len,  p->vals, p->nv,    NULL, 0};
+    if (!p->no_cmplog) {
+        o->cmp = p->cmp;
+        o->n_cmp = 16;
+    }
     return true;
 }
 

@@ -194,6 +194,15 @@ static void test_core_profile(void **state)
     assert_non_null(z);
     assert_int_equal(z->tc.n, 3);
     assert_int_equal(tc_get_i64(&z->tc.v[0], 64), 5);
+    /* the constant pool holds the operands triangle compared: 0 and 5 */
+    assert_true(sbst_pool_size(s) >= 2);
+    const tc_params *pp = sbst_params(s);
+    bool zero = false, five = false;
+    for (uint32_t i = 0; i < pp->n_ipool; i++) {
+        zero |= pp->ipool[i] == 0;
+        five |= pp->ipool[i] == 5;
+    }
+    assert_true(zero && five);
     assert_null(sbst_eval_random(s)); /* budget of 5 runs spent */
     assert_true(sbst_stopped(s));
     sbst_ind_unref(x);

@@ -143,6 +143,38 @@ static void test_whole_type_and_clamp(void **state)
     tc_release(&t);
 }
 
+/* With p_pool values come from the constant pool (within their type). */
+static void test_pool(void **state)
+{
+    (void)state;
+    tc_params p = params();
+    static const int64_t ip[] = {4242, -7, 300};
+    static const double fp[] = {0.5};
+    p.ipool = ip;
+    p.n_ipool = 3;
+    p.fpool = fp;
+    p.n_fpool = 1;
+    p.p_pool = 1;
+    rng r;
+    rng_seed(&r, 11);
+    for (int i = 0; i < 200; i++) {
+        tc_val v = tc_random_value(CTG_T_INT, &p, &r);
+        int64_t x = tc_get_i64(&v, 64);
+        assert_true(x == 4242 || x == -7 || x == 300);
+        v = tc_random_value(CTG_T_DOUBLE, &p, &r);
+        assert_true(tc_get_f64(&v) == 0.5);
+        /* a char takes -7 (fits) but never 4242 or 300 */
+        v = tc_random_value(CTG_T_CHAR, &p, &r);
+        x = tc_get_i64(&v, 64);
+        assert_true(x == -7 || (x >= 32 && x <= 126) || x == 0 || x == 1 || x == -1 ||
+                    x == -128 || x == 127 || x == -127 || x == 126);
+        v = (tc_val){0, CTG_T_INT};
+        tc_change_value(&v, &p, &r);
+        x = tc_get_i64(&v, 64);
+        assert_true(x == 4242 || x == -7 || x == 300);
+    }
+}
+
 /* Gaussian steps change the value, stay in the domain, and with log steps
  * often make small moves (so a == b can be met exactly). */
 static void test_steps(void **state)
@@ -272,7 +304,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_serialise_adopt), cmocka_unit_test(test_adopt_bytes),
         cmocka_unit_test(test_views),           cmocka_unit_test(test_random_domain),
-        cmocka_unit_test(test_whole_type_and_clamp),
+        cmocka_unit_test(test_whole_type_and_clamp), cmocka_unit_test(test_pool),
         cmocka_unit_test(test_steps),           cmocka_unit_test(test_mutate),
         cmocka_unit_test(test_crossover),       cmocka_unit_test(test_oom),
     };

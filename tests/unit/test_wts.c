@@ -33,7 +33,7 @@ static outcome run_wts(int kind, const wts_params *wp, uint64_t seed, uint64_t b
     tp.range = 1000000; /* the seed's MAX */
     if (seed_ops) { /* only the seed's value operators */
         tp.log_steps = false;
-        tp.p_copy = tp.p_tied = 0;
+        tp.p_copy = tp.p_tied = tp.p_pool = 0;
     }
     ctg_err e = {{0}};
     sbst_t *s = sbst_new(&env, &tp, SBST_TRACE, &e);
@@ -80,8 +80,7 @@ static void test_bloat(void **state)
                   b.mean_len, (unsigned long)b.gens, b.covered);
     assert_true(a.mean_len > 45);
     assert_true(b.mean_len <= 30);
-    /* the bloated suites' new tests cost runs: fewer runs per generation */
-    assert_true(b.runs < a.runs);
+    assert_true(a.mean_len > 4 * b.mean_len);
 }
 
 /* Coverage.  With only the seed's value operators every triangle goal but,

@@ -8,6 +8,9 @@
 
 #include "../../base/mem.h"
 
+#define SBST_POOL_INT 512
+#define SBST_POOL_FLOAT 128
+
 struct sbst {
     sbst_env env;
     tc_params tp;
@@ -24,6 +27,11 @@ struct sbst {
     uint64_t runs;
     uint8_t *buf;         /* serialised input                         */
     size_t cap_buf;
+    /* constant pool (tp.ipool / tp.fpool point here) */
+    int64_t ipool[SBST_POOL_INT];
+    double fpool[SBST_POOL_FLOAT];
+    uint64_t *seen;       /* per comparison site: hash of the last operands */
+    uint32_t n_seen;
 };
 
 sbst_t *sbst_new(const sbst_env *env, const tc_params *tp, unsigned want, ctg_err *e)
@@ -62,6 +70,7 @@ void sbst_free(sbst_t *s)
     ctg_free(s->covered);
     ctg_free(s->profile);
     ctg_free(s->buf);
+    ctg_free(s->seen);
     ctg_free(s);
 }
 
@@ -100,6 +109,71 @@ void sbst_ind_unref(sbst_ind *x)
     ctg_free(x);
 }
 
+uint32_t sbst_pool_size(const sbst_t *s) { return s->tp.n_ipool + s->tp.n_fpool; }
+
+/* Adds x to the integer pool unless present (random slot when full). */
+static void pool_add_int(sbst_t *s, int64_t x)
+{
+    for (uint32_t i = 0; i < s->tp.n_ipool; i++)
+        if (s->ipool[i] == x)
+            return;
+    if (s->tp.n_ipool < SBST_POOL_INT)
+        s->ipool[s->tp.n_ipool++] = x;
+    else
+        s->ipool[rng_below(&s->r, SBST_POOL_INT)] = x;
+}
+
+static void pool_add_float(sbst_t *s, double x)
+{
+    for (uint32_t i = 0; i < s->tp.n_fpool; i++)
+        if (s->fpool[i] == x || (x != x && s->fpool[i] != s->fpool[i]))
+            return;
+    if (s->tp.n_fpool < SBST_POOL_FLOAT)
+        s->fpool[s->tp.n_fpool++] = x;
+    else
+        s->fpool[rng_below(&s->r, SBST_POOL_FLOAT)] = x;
+}
+
+/* Harvests the operands of the comparison sites the run executed; a site
+ * whose operands did not change since its last harvest costs one compare. */
+static void harvest(sbst_t *s, const sbst_obs *o)
+{
+    const progdb *db = s->env.db;
+    if (!o->cmp || o->n_cmp == 0)
+        return;
+    if (s->n_seen < o->n_cmp) {
+        uint64_t *n = ctg_realloc(s->seen, o->n_cmp * sizeof *n);
+        if (!n)
+            return;
+        memset(n + s->n_seen, 0, (o->n_cmp - s->n_seen) * sizeof *n);
+        s->seen = n;
+        s->n_seen = o->n_cmp;
+    }
+    for (uint32_t i = 0; i < o->n_cmp; i++) {
+        const ctg_cmp_rec *c = &o->cmp[i];
+        if (c->hits == 0 || c->bits == 0 || c->bits > 64)
+            continue;
+        uint64_t h = (c->a * 0x9e3779b97f4a7c15ull) ^ c->b ^ ((uint64_t)c->bits << 57) ^ 1;
+        if (s->seen[i] == h)
+            continue;
+        s->seen[i] = h;
+        const char *kind = db->cmps && i < db->n_cmp ? db->cmps[i].kind : "icmp";
+        if (kind && !strcmp(kind, "fcmp")) {
+            double a, b;
+            memcpy(&a, &c->a, 8);
+            memcpy(&b, &c->b, 8);
+            pool_add_float(s, a);
+            pool_add_float(s, b);
+        } else if (!kind || !strcmp(kind, "icmp")) {
+            unsigned sh = 64 - c->bits;
+            pool_add_int(s, (int64_t)(c->a << sh) >> sh); /* sign-extended */
+            pool_add_int(s, (int64_t)(c->b << sh) >> sh);
+        }
+    }
+    s->tp.ipool = s->ipool;
+    s->tp.fpool = s->fpool;
+}
+
 /* Remembers the types of the longest run, and whether runs differ in the
  * number of values they consume. */
 static void update_profile(sbst_t *s, const tcase *t)
@@ -135,6 +209,7 @@ static bool pad(sbst_t *s, tcase *t)
 /* Scores the run just observed into x. */
 static bool score(sbst_t *s, const sbst_obs *o, sbst_ind *x)
 {
+    harvest(s, o);
     fit_run fr = {o->cov, o->dist, o->error, o->error_site};
     fit_begin(s->f, &fr);
     x->discard = o->discard;

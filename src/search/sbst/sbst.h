@@ -14,6 +14,10 @@
  * scores it: per-goal fitness (fitness.h) and/or the branch trace of the
  * whole-suite fitness.  Individuals are reference counted, so populations
  * and archives share them.
+ *
+ * The operands of the comparisons a run executed (cmplog) feed a constant
+ * pool that random values and mutations draw from (tc_params.p_pool), as
+ * EvoSuite seeds constants: x == 4242 is then one draw away.
  */
 #ifndef CTG_SBST_H
 #define CTG_SBST_H
@@ -40,6 +44,8 @@ typedef struct sbst_obs {
     size_t input_len;
     const ctg_value_rec *vals; /* values the run consumed               */
     size_t n_vals;
+    const ctg_cmp_rec *cmp;    /* comparison operands (cmplog), or NULL */
+    uint32_t n_cmp;
 } sbst_obs;
 
 /* The world of an algorithm. */
@@ -97,6 +103,8 @@ bool sbst_stopped(const sbst_t *s);
 sbst_ind *sbst_eval(sbst_t *s, tcase *t);
 /* A random test (typed like the longest run so far), evaluated. */
 sbst_ind *sbst_eval_random(sbst_t *s);
+/* Values in the constant pool (integers, floats). */
+uint32_t sbst_pool_size(const sbst_t *s);
 /* A mutated copy of parent, evaluated. */
 sbst_ind *sbst_eval_mutant(sbst_t *s, const tcase *parent);
 /* Fills t with a random test (not run). */

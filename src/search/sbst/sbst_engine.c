@@ -33,7 +33,9 @@
     {"insert-alpha", 0, OPT_DOUBLE, OPT_KV, "A", "0.1", "insert another value with A^k"},         \
     {"max-values", 0, OPT_INT, OPT_KV, "N", "64", "values a mutation may grow a test to"},      \
     {"p-copy", 0, OPT_DOUBLE, OPT_KV, "P", "0.05", "a changed value copies another one"},       \
-    {"p-tied", 0, OPT_DOUBLE, OPT_KV, "P", "0.5", "a step also moves the values equal to it"}
+    {"p-tied", 0, OPT_DOUBLE, OPT_KV, "P", "0.5", "a step also moves the values equal to it"},  \
+    {"p-pool", 0, OPT_DOUBLE, OPT_KV, "P", "0.2",                                               \
+     "a value is a constant the program compared with (0: no pool)"}
 
 #define MOSA_OPTIONS                                                                               \
     {"population", 0, OPT_INT, OPT_KV, "N", "50", "population size"},                            \
@@ -90,6 +92,7 @@ static void tc_params_from(search_ctx *ctx, tc_params *p)
     p->max_len = m < 1 ? 1 : (uint32_t)m;
     p->p_copy = opt_get_double(o, "p-copy");
     p->p_tied = opt_get_double(o, "p-tied");
+    p->p_pool = opt_get_double(o, "p-pool");
 }
 
 /* Index of `v` in the NULL-terminated list, -1 (with e set) if absent. */
@@ -108,6 +111,7 @@ typedef enum algo { ALGO_MIO, ALGO_MOSA, ALGO_DYNAMOSA, ALGO_WTS } algo;
 
 typedef struct sbst_state {
     search_ctx *ctx;
+    bool pool; /* record comparison operands for the constant pool */
     algo kind;
     sbst_t *s;
     void *alg;
@@ -118,7 +122,8 @@ static bool env_run(void *ud, const uint8_t *in, size_t len, sbst_obs *o)
 {
     sbst_state *st = ud;
     ctx_run r;
-    if (!ctx_exec(st->ctx, in, len, CTG_FL_DIST | CTG_FL_EXTEND_RANDOM, &r))
+    uint32_t fl = CTG_FL_DIST | CTG_FL_EXTEND_RANDOM | (st->pool ? CTG_FL_CMPLOG : 0);
+    if (!ctx_exec(st->ctx, in, len, fl, &r))
         return false;
     const exec_t *x = ctx_executor(st->ctx);
     memset(o, 0, sizeof *o);
@@ -129,6 +134,10 @@ static bool env_run(void *ud, const uint8_t *in, size_t len, sbst_obs *o)
     o->discard = r.r.kind == EXEC_ASSUME;
     o->input = exec_input(x, &o->input_len);
     o->vals = exec_values(x, &o->n_vals);
+    if (st->pool) {
+        o->cmp = exec_cmp(x);
+        o->n_cmp = exec_n_cmp(x);
+    }
     return true;
 }
 
@@ -228,6 +237,7 @@ static void *sbst_init(search_ctx *ctx, algo kind, ctg_err *e)
     st->kind = kind;
     tc_params tp;
     tc_params_from(ctx, &tp);
+    st->pool = tp.p_pool > 0;
     sbst_env env = {st, env_run, env_progress, ctx_db(ctx), rng_next(ctx_rng(ctx))};
     st->s = sbst_new(&env, &tp, kind == ALGO_WTS ? SBST_TRACE : SBST_DENSE, e);
     if (st->s)
@@ -283,6 +293,7 @@ static void sbst_finish(void *state, search_ctx *ctx)
     if (st->alg) {
         ctx_stat_set(ctx, "sbst.goals", sbst_n_goals(st->s));
         ctx_stat_set(ctx, "sbst.goals_covered", sbst_n_covered(st->s));
+        ctx_stat_set(ctx, "sbst.pool", sbst_pool_size(st->s));
         if (st->kind == ALGO_WTS) {
             ctx_stat_set(ctx, "wts.generations", (double)wts_generations(st->alg));
             ctx_stat_set(ctx, "wts.mean_suite_len", wts_mean_len(st->alg));

@@ -27,6 +27,10 @@ void tc_params_default(tc_params *p)
     p->alpha = 0.1;
     p->p_copy = 0.05;
     p->p_tied = 0.5;
+    p->p_pool = 0.2;
+    p->ipool = NULL;
+    p->fpool = NULL;
+    p->n_ipool = p->n_fpool = 0;
     p->max_len = 64;
 }
 
@@ -286,12 +290,34 @@ static i128 uniform_int(rng *r, i128 lo, i128 hi)
     return lo + (i128)(((unsigned __int128)rng_next(r) << 64 | rng_next(r)) % (span + 1));
 }
 
-/* Random integer: boundary values with p_special, printable characters for
- * chars (the seed's strings), else uniform over the domain. */
+/* A pool value that fits the domain of an integer type, into *x; false if
+ * the draw found none. */
+static bool pool_int(int type, const tc_params *p, rng *r, i128 *x)
+{
+    if (p->n_ipool == 0 || type == CTG_T_BOOL)
+        return false;
+    i128 lo, hi, v = p->ipool[rng_below(r, p->n_ipool)];
+    int_domain(type, p, &lo, &hi);
+    if (v < lo || v > hi) { /* an unsigned view of a negative operand */
+        int bits = (int)tc_width(type, p->arch_bits) * 8;
+        if (bits < 64 && !type_signed(type))
+            v &= ((i128)1 << bits) - 1;
+        if (v < lo || v > hi)
+            return false;
+    }
+    *x = v;
+    return true;
+}
+
+/* Random integer: a pool value with p_pool, boundary values with
+ * p_special, printable characters for chars (the seed's strings), else
+ * uniform over the domain (log-uniform over a whole type). */
 static i128 random_int(int type, const tc_params *p, rng *r)
 {
-    i128 lo, hi;
+    i128 lo, hi, pv;
     int_domain(type, p, &lo, &hi);
+    if (rng_chance(r, p->p_pool) && pool_int(type, p, r, &pv))
+        return pv;
     if (rng_chance(r, p->p_special)) { /* boundary values of the domain */
         i128 cand[7] = {0, 1, -1, lo, hi, lo + 1, hi - 1};
         i128 x = cand[rng_below(r, 7)];
@@ -314,6 +340,8 @@ static double float_range(const tc_params *p) { return p->range > 0 ? p->range :
 
 static double random_float(const tc_params *p, rng *r)
 {
+    if (p->n_fpool && rng_chance(r, p->p_pool))
+        return p->fpool[rng_below(r, p->n_fpool)];
     if (rng_chance(r, p->p_special)) {
         static const double sp[] = {0.0, -0.0, 1.0, -1.0, 0.5, INFINITY, -INFINITY, NAN};
         return sp[rng_below(r, sizeof sp / sizeof *sp)];
@@ -406,6 +434,19 @@ static void step_float(tc_val *v, const tc_params *p, rng *r)
 
 void tc_change_value(tc_val *v, const tc_params *p, rng *r)
 {
+    if (rng_chance(r, p->p_pool)) { /* a constant the program compared with */
+        i128 x;
+        if (type_float(v->type) && p->n_fpool) {
+            tc_set_f64(v, p->fpool[rng_below(r, p->n_fpool)]);
+            return;
+        }
+        uint64_t before = v->bits;
+        if (!type_float(v->type) && pool_int(v->type, p, r, &x)) {
+            set_int(v, x, p->arch_bits);
+            if (v->bits != before)
+                return;
+        }
+    }
     if (rng_chance(r, p->p_reset)) {
         *v = tc_random_value(v->type, p, r);
         return;

@@ -59,6 +59,12 @@ typedef struct tc_params {
                           (0.05; EvoSuite's parameter reuse)             */
     double p_tied;     /* a numeric step also moves the values equal to
                           the stepped one, keeping equalities (0.5)      */
+    double p_pool;     /* a random or changed number takes a value of the
+                          constant pool (0.2; EvoSuite's dynamic seeding) */
+    const int64_t *ipool; /* the pool: operands of executed comparisons, */
+    uint32_t n_ipool;     /* filled by the sbst core; may be empty       */
+    const double *fpool;
+    uint32_t n_fpool;
     uint32_t max_len;  /* values a mutation may grow a test to (64)      */
 } tc_params;
 
