@@ -55,8 +55,11 @@ static const opt_desc mio_options[] = {
     {0},
 };
 
-static const opt_desc mosa_options[] = {MOSA_OPTIONS, TC_OPTIONS, {0}};
-static const opt_desc dynamosa_options[] = {MOSA_OPTIONS, TC_OPTIONS, {0}};
+/* The test options (TC_OPTIONS) are declared once, in mio's table: strategy
+ * options are looked up by name in every table, so mosa, dynamosa and wts
+ * read them too, and --help lists them once. */
+static const opt_desc mosa_options[] = {MOSA_OPTIONS, {0}};
+static const opt_desc dynamosa_options[] = {MOSA_OPTIONS, {0}};
 
 static const opt_desc wts_options[] = {
     {"population", 0, OPT_INT, OPT_KV, "N", "50", "population size"},
@@ -69,7 +72,6 @@ static const opt_desc wts_options[] = {
     {"selection", 0, OPT_STR, OPT_KV, "KIND", "length", "tournament: length (length-aware) or plain"},
     {"elitism", 0, OPT_STR, OPT_KV, "KIND", "length", "length (length-aware) or plain"},
     {"suite-mutation", 0, OPT_STR, OPT_KV, "KIND", "bounded", "bounded or set (seed's mutate_set)"},
-    TC_OPTIONS,
     {0},
 };
 
@@ -315,7 +317,8 @@ static void sbst_finish(void *state, search_ctx *ctx)
 
 const strategy strategy_mio = {
     .name = "mio",
-    .summary = "MIO: per-goal archives, feedback-directed sampling, focused phase (seed 001)",
+    .summary = "MIO: per-goal archives, feedback-directed sampling, focused phase (seed 001);\n"
+               "               its test options (--int-range ... --p-pool) apply to mosa, dynamosa, wts",
     .options = mio_options,
     .init = mio_init,
     .step = sbst_step,
