@@ -3,6 +3,7 @@
 # function mode.  mio and mosa cover every branch of triangle_fn.c (checked
 # independently by replay), the regression tests compile with -Wall -Werror
 # and pass, a seed reproduces its suite, and bad strategy options are refused.
+# LABELS: asan
 . "$(dirname "$0")/lib.sh"
 
 lib="$EX/triangle_fn.c"

@@ -2,6 +2,7 @@
 # t0303-function-mode: drivers for structs (filled field by field, pointers
 # NULL sometimes, up to --depth), enums, arrays paired with their length and
 # strings; the regression tests build and pass; bad uses get one-line errors.
+# LABELS: asan
 . "$(dirname "$0")/lib.sh"
 
 lib="$PROGS/fn_shapes.c"
