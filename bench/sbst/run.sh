@@ -15,7 +15,10 @@
 #   defaults: 10 seeds, 10000 executions (20000 for seed 001's examples, as
 #   issue 3 asks), 1 job, all five strategies.
 #   CTESTGEN (default build/ctestgen) and WORK (default a temporary directory)
-#   may be set in the environment.
+#   may be set in the environment; ONLY=REGEX keeps the programs whose
+#   function matches, EXTRA="OPTIONS" is added to every run, e.g. the seed's
+#   value operators only:
+#     ONLY=triangle EXTRA="--fixed-steps --p-copy 0 --p-tied 0 --p-pool 0" bench/sbst/run.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -26,7 +29,7 @@ while getopts "s:n:j:" o; do
     s) seeds=$OPTARG ;;
     n) budget=$OPTARG ;;
     j) jobs=$OPTARG ;;
-    *) sed -n '2,19p' "$0"; exit 2 ;;
+    *) sed -n '2,23p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -51,6 +54,16 @@ programs=(
   "$here/programs/mixed.c mixed -"
 )
 
+# the ONLY filter
+if [ -n "${ONLY:-}" ]; then
+  kept=()
+  for p in "${programs[@]}"; do
+    set -- $p
+    [[ $2 =~ $ONLY ]] && kept+=("$p")
+  done
+  programs=("${kept[@]}")
+fi
+
 # One run: writes "cov total execs_to_full|-" to $dir/result.
 one() {
   local file=$1 fn=$2 strat=$3 seed=$4 dir=$5 n=$6; shift 6
@@ -73,7 +86,9 @@ for p in "${programs[@]}"; do
   [ "$n" = - ] && n=$budget
   for s in $strategies; do
     for k in $(seq 1 "$seeds"); do
-      echo "$file $fn $s $k $work/$fn-$s-$k $n${*:+ $*}" # no trailing blank: xargs -L joins
+      x="$* ${EXTRA:-}"
+      x=$(echo $x) # no trailing blank: xargs -L joins such lines
+      echo "$file $fn $s $k $work/$fn-$s-$k $n${x:+ $x}"
     done
   done
 done | xargs -P "$jobs" -L 1 bash -c 'one "$@"' _
