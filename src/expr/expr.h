@@ -126,6 +126,9 @@ void expr_ctx_free(expr_ctx *c);
  * last failed constructor call (EXPR_EINVAL) or EXPR_OK. */
 expr_status expr_ctx_status(const expr_ctx *c);
 size_t expr_ctx_nodes(const expr_ctx *c);
+/* A number no other context of this process had: caches keyed by node
+ * pointers check it to notice a new context at a reused address. */
+uint64_t expr_ctx_serial(const expr_ctx *c);
 size_t expr_ctx_bytes(const expr_ctx *c);
 
 /* Number of operands of op (0..3). */
