@@ -166,8 +166,14 @@ expr *expr_and(expr_ctx *c, expr *a, expr *b);
 expr *expr_or(expr_ctx *c, expr *a, expr *b);
 
 static inline bool expr_is_const(const expr *e) { return e && e->op == EXPR_CONST; }
-static inline bool expr_is_true(const expr *e) { return expr_is_const(e) && e->width == 1 && e->val; }
-static inline bool expr_is_false(const expr *e) { return expr_is_const(e) && e->width == 1 && !e->val; }
+static inline bool expr_is_true(const expr *e)
+{
+    return expr_is_const(e) && e->width == 1 && e->val;
+}
+static inline bool expr_is_false(const expr *e)
+{
+    return expr_is_const(e) && e->width == 1 && !e->val;
+}
 static inline expr_u128 expr_mask(unsigned width)
 {
     return width >= 128 ? ~(expr_u128)0 : (((expr_u128)1 << width) - 1);

@@ -194,7 +194,8 @@ bool scache_try_models(scache *sc, const squery *q, uint32_t recent,
 {
     for (size_t i = sc->rn, tried = 0; i-- > 0 && tried < recent;) { /* sat subsets, newest first */
         cexent *e = ring_at(sc, i);
-        if (!e->sat || (e->sig & ~q->sig) || e->n > q->n_set || !subset(e->h, e->n, q->set, q->n_set))
+        if (!e->sat || (e->sig & ~q->sig) || e->n > q->n_set ||
+            !subset(e->h, e->n, q->set, q->n_set))
             continue;
         tried++;
         if (try(user, e->model, e->n_model))

@@ -239,7 +239,10 @@ typedef struct uf {
     size_t nu;
 } uf;
 
-static uint32_t uf_root(uf *u, uint32_t key) { return uf_find(u->parent, key_index(u->uniq, u->nu, key)); }
+static uint32_t uf_root(uf *u, uint32_t key)
+{
+    return uf_find(u->parent, key_index(u->uniq, u->nu, key));
+}
 
 static bool uf_build(uf *u, const varsets *vs, size_t n)
 {

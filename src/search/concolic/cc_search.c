@@ -98,11 +98,15 @@ static uint64_t fmix(uint64_t x)
 /* Hash of the path so far (h) extended by one decision. */
 static uint64_t path_step(uint64_t h, const expr_pc_entry *en, bool taken)
 {
-    uint64_t d = fmix(((uint64_t)en->site << 32 | en->arg) ^ ((uint64_t)en->kind << 1 | taken) << 56);
+    uint64_t what = (uint64_t)en->site << 32 | en->arg;
+    uint64_t d = fmix(what ^ ((uint64_t)en->kind << 1 | taken) << 56);
     return fmix(h ^ (d + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
-static uint64_t prefix_before(const cc_node *n, uint32_t j) { return j ? n->prefix[j - 1] : PATH_SEED; }
+static uint64_t prefix_before(const cc_node *n, uint32_t j)
+{
+    return j ? n->prefix[j - 1] : PATH_SEED;
+}
 
 /* ---- nodes ------------------------------------------------------------------------- */
 
