@@ -376,7 +376,7 @@ static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, 
 {
     *child = NULL;
     const expr_pc_entry *en = &n->pc.v[j];
-    if (!expr_pc_negatable(en->kind))
+    if (!expr_pc_negatable(en->kind) || expr_is_const(en->cond)) /* folded: no other side */
         return NEG_SKIPPED;
     uint64_t target = path_step(prefix_before(n, j), en, !en->taken);
     bool fresh;
