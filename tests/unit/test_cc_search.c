@@ -340,6 +340,48 @@ static void test_rerun_dropped_constraints(void **st)
     cc_free(s);
 }
 
+static void test_bounds(void **st)
+{
+    (void)st;
+    for (cc_order o = CC_GENERATIONAL; o <= CC_RANDOM_BRANCH; o++) {
+        prog p = {.body = p_tree};
+        cc_config cfg;
+        cc_config_default(&cfg);
+        cfg.order = o;
+        cfg.max_work = 2;
+        ctg_err e = {{0}};
+        cc_search *s = cc_new(&cfg, run_prog, &p, &e);
+        uint8_t zeros[4] = {0};
+        cc_input in = {zeros, 4, NULL, NULL, 0};
+        assert_true(cc_add_seed(s, &in, &e));
+        assert_int_equal(drive(s, &p, 100), CC_DONE);
+        const cc_stats *cs = cc_get_stats(s);
+        assert_true(cs->dropped > 0);
+        /* dropped tests are not expanded: generational still runs the
+         * children it dropped, the other orders lose whole subtrees */
+        if (o == CC_GENERATIONAL)
+            assert_true(cs->expanded < 8);
+        else
+            assert_true(cs->paths < 8);
+        cc_free(s);
+    }
+    /* a tiny memory of seen prefixes: the parent-path rule and the
+     * expanded-path check still run every path exactly once */
+    prog p = {.body = p_tree};
+    cc_config cfg;
+    cc_config_default(&cfg);
+    cfg.max_seen = 2;
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(&cfg, run_prog, &p, &e);
+    uint8_t zeros[4] = {0};
+    cc_input in = {zeros, 4, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &in, &e));
+    assert_int_equal(drive(s, &p, 100), CC_DONE);
+    assert_int_equal(cc_get_stats(s)->paths, 8);
+    assert_int_equal(cc_get_stats(s)->runs, 8);
+    cc_free(s);
+}
+
 static void visit(void *user, const char *name, double value)
 {
     int *n = user;
@@ -509,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_symbolic_length),
         cmocka_unit_test(test_rerun_dropped_constraints),
+        cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_trace_pipeline),
         cmocka_unit_test(test_run_failure),
