@@ -527,8 +527,11 @@ static bool enqueue(cc_search *s, cc_node *n, ctg_err *e)
 /* Generational: continue the expansion in progress, or start the next. */
 static cc_status gen_step(cc_search *s, ctg_err *e)
 {
+    uint64_t runs0 = s->st.runs;
     for (;;) {
         if (!s->cur) {
+            if (s->st.runs != runs0) /* a re-run was this step's work */
+                return CC_MORE;
             cc_node *n = cc_heap_pop(&s->heap);
             bool usable, oom = false;
             if (!n)
@@ -577,7 +580,10 @@ static cc_item pick(cc_search *s)
 /* dfs / bfs / random-branch: one pending negation. */
 static cc_status list_step(cc_search *s, ctg_err *e)
 {
+    uint64_t runs0 = s->st.runs;
     while (s->items.n) {
+        if (s->st.runs != runs0) /* a re-run was this step's work */
+            return CC_MORE;
         cc_item it = pick(s);
         cc_node *n = it.node, *child;
         bool usable;
