@@ -33,14 +33,27 @@ typedef struct build_result {
     progdb *db;
     bool cached;    /* true when nothing had to be rebuilt            */
     unsigned warnings;
+    char *warning;  /* one line summarising the warnings, or NULL     */
 } build_result;
 
 /* Builds (or finds in the cache) the binaries.  Compiler diagnostics go to
- * stderr as clang prints them; e gets a one-line summary naming the file. */
+ * stderr as clang prints them; e gets a one-line summary naming the file.
+ *
+ * Steps: clang-14 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone per
+ * source (the -I/-D/... flags; -l/-L/-Wl, flags go to the final link only),
+ * LLVMLinkModules2, inst_prepare + inst_number -> prog.bc (prepared,
+ * uninstrumented: later passes start from it) and progdb.json, inst_cov on a
+ * clone -> prog.cov.bc, clang-14 -O2 with the runtime archive -> prog.cov.
+ * The cache (build_cache.h) is keyed by sources, flags, arch, runtime and
+ * ctestgen itself, and validated against the headers clang read.
+ * On success release r with build_result_release(); on failure r is left
+ * empty (releasing it again is harmless). */
 bool build_program(const build_opts *o, build_result *r, ctg_err *e);
 void build_result_release(build_result *r);
 
-/* Directory with the runtime archives and replay harness sources. */
+/* Directory with the runtime archives and replay harness sources:
+ * $CTESTGEN_RUNTIME_DIR, else <dir of the executable>/rt, else
+ * <dir of the executable>/../rt (tests run from build/tests). */
 const char *build_runtime_dir(void);
 
 #endif

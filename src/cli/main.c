@@ -1,11 +1,59 @@
 /*
- * main.c - entry point of the ctestgen command (placeholder until the
- * command table lands).
+ * main.c - the ctestgen command: parses the options, dispatches to the
+ * subcommand, prints the one-line error of whatever failed and maps it to
+ * the exit code (0 done, 1 error, 2 usage).  The only place that exits.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-int main(void)
+#include "../base/err.h"
+#include "commands.h"
+#include "options.h"
+
+#define EXIT_USAGE 2
+
+static const struct {
+    const char *name;
+    int (*run)(const ctg_options *o, ctg_err *e);
+} command_table[] = {
+    {"run", cmd_run},
+    {"build", cmd_build},
+    {"replay", cmd_replay},
+};
+
+int main(int argc, char **argv)
 {
-    fprintf(stderr, "ctestgen: not built yet\n");
-    return 2;
+    ctg_options o;
+    ctg_err e = {{0}};
+    options_defaults(&o);
+    if (!options_parse(&o, argc, argv, &e)) {
+        fprintf(stderr, "ctestgen: %s\n", e.msg);
+        options_release(&o);
+        return EXIT_USAGE;
+    }
+    int rc = EXIT_USAGE;
+    if (o.ui.help) {
+        options_help(stdout);
+        rc = 0;
+    } else if (o.ui.version) {
+        printf("ctestgen %s\n", CTG_VERSION);
+        rc = 0;
+    } else if (!o.command) {
+        fprintf(stderr, "ctestgen: no command given; try 'ctestgen run prog.c' or --help\n");
+    } else {
+        size_t n = sizeof command_table / sizeof command_table[0];
+        size_t i = 0;
+        while (i < n && strcmp(command_table[i].name, o.command))
+            i++;
+        if (i == n) {
+            fprintf(stderr, "ctestgen: '%s' is not a command; see --help\n", o.command);
+        } else {
+            rc = command_table[i].run(&o, &e);
+            if (rc != 0 && e.msg[0])
+                fprintf(stderr, "ctestgen: %s\n", e.msg);
+        }
+    }
+    options_release(&o);
+    return rc;
 }

@@ -84,5 +84,7 @@ uint32_t exec_n_cmp(const exec_t *x);
 /* Statistics of this executor. */
 uint64_t exec_count(const exec_t *x);     /* runs so far                   */
 uint64_t exec_restarts(const exec_t *x);  /* fork-server restarts          */
+/* enum ctg_harness the binary reported in its hello. */
+uint32_t exec_harness(const exec_t *x);
 
 #endif

@@ -5,7 +5,11 @@
  * detected); inst_number() assigns branch/edge/cmp/error ids and fills the
  * program database; inst_cov() adds the coverage and branch-distance hooks of
  * rt_protocol.h to a module numbered the same way.  Further passes (symbolic
- * shadow code) reuse the numbering so ids agree across binaries.
+ * shadow code) reuse the numbering so ids agree across binaries: they start
+ * from the prepared module build_program() writes as prog.bc (do not prepare
+ * it again: main is already renamed) and take every id from
+ * inst_walk_module() (inst_sites.h), the one walk inst_number() and
+ * inst_cov() use.
  */
 #ifndef CTG_INSTRUMENT_H
 #define CTG_INSTRUMENT_H

@@ -182,13 +182,22 @@ static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp
  * Coverage of `br` is inlined by the instrumenter:
  *     __ctg_cov_ptr[base + (cond ? 0 : 1)] += 1
  * where __ctg_cov_ptr points at the shared map (or a private dummy before the
- * runtime starts).  The other hooks are calls.
+ * runtime starts).  The other hooks are calls.  The inline increment
+ * saturates at 255 (llvm.uadd.sat), so a hit edge never reads 0; the switch
+ * hook should count the same way.
+ *
+ * Comparison sites: cmp_site (__ctg_cmp, __ctg_fcmp) and str_site (the
+ * string wrappers, __ctg_cmp_str) share one id space 0 .. __ctg_n_cmp - 1,
+ * so the runtime can keep per-site state (cmplog, the last character
+ * distance of a string compare) in arrays of __ctg_n_cmp entries.
  */
 #define CTG_SYM_COV_PTR "__ctg_cov_ptr"     /* uint8_t *                           */
 #define CTG_SYM_N_EDGES "__ctg_n_edges"     /* const uint32_t, defined by the pass */
 #define CTG_SYM_N_CMP "__ctg_n_cmp"         /* const uint32_t, defined by the pass */
 #define CTG_SYM_N_ERRORS "__ctg_n_errors"   /* const uint32_t, defined by the pass */
 #define CTG_SYM_USER_MAIN "__ctg_user_main" /* the PUT's renamed main              */
+#define CTG_SYM_HARNESS "__ctg_harness"     /* const uint32_t enum ctg_harness,
+                                               defined by the pass           */
 
 /* void __ctg_cmp(uint32_t base, uint32_t pred, uint64_t a, uint64_t b,
  *                uint32_t bits, uint32_t cmp_site)

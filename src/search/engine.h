@@ -51,3 +51,25 @@ void ctx_stat_set(search_ctx *c, const char *name, double value);
 void ctx_log(search_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
+
+/* ---- the driver (used by the command line) -------------------------------- */
+
+struct build_result;
+
+typedef struct engine_summary {
+    uint64_t execs;
+    double secs;
+    uint32_t edges_covered, n_edges;
+    uint32_t errors_reached, n_errors;
+    unsigned tests, crashes;
+    uint64_t kinds[EXEC__COUNT]; /* runs per result kind */
+    const char *stop_reason;     /* "budget", "all goals covered", ...   */
+} engine_summary;
+
+/* Runs the configured strategy on the built program and writes the output
+ * directory (test suite, corpus, crashes, stats.json).  program_file is the
+ * user's main source (for the metadata).  False with e set when the output
+ * cannot be written or the executor cannot start; a crashing, hanging or
+ * memory-hungry program under test is never a failure. */
+bool engine_run(const ctg_options *o, const char *program_file, const struct build_result *b,
+                engine_summary *s, ctg_err *e);

@@ -10,6 +10,7 @@
 #define CTG_SUITE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "../base/err.h"
 #include "../exec/exec.h"
@@ -40,11 +41,54 @@ bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r, const ch
 unsigned suite_n_tests(const suite_t *s);
 unsigned suite_n_crashes(const suite_t *s);
 
+/* Absolute path of the output directory. */
+const char *suite_dir(const suite_t *s);
+
+/* Writes one testcase file (what suite_add does for test-suite/); also for
+ * tools and tests that build suites by hand. */
+bool suite_write_testcase(const char *path, const test_t *t, bool covers_error, ctg_err *e);
+
 /* Reads one testcase XML (libxml2, DTD not required).  The values become a
  * test whose layout follows the types given (the `type` attribute, else
- * `default_type`), sized for arch_bits.  False with e set on unreadable or
- * malformed files (the message names the file and line). */
+ * `default_type`), sized for arch_bits.  With default_type CTG_T_BYTES every
+ * input is read as one byte of a single byte-array value (a libFuzzer test),
+ * whatever its type attribute.  The test's kind is EXEC_ERROR when the file
+ * says coversError="true".  False with e set on unreadable or malformed
+ * files (the message names the file and line). */
 bool suite_read_testcase(const char *path, int arch_bits, enum ctg_type default_type, test_t **out,
                          bool *covers_error, ctg_err *e);
+
+/* One <input> of a testcase file, as written. */
+typedef struct suite_input {
+    char *text; /* content without surrounding white space */
+    char *type; /* the type attribute, or NULL             */
+    int line;   /* line of the element in the file         */
+} suite_input;
+
+typedef struct suite_testcase {
+    suite_input *inputs;
+    size_t n_inputs;
+    bool covers_error;
+} suite_testcase;
+
+/* Reads a testcase file without interpreting its values (replay feeds the
+ * text to the program as TestCov does).  Same errors as suite_read_testcase
+ * except bad values; release with suite_testcase_release. */
+bool suite_parse_testcase(const char *path, suite_testcase *tc, ctg_err *e);
+void suite_testcase_release(suite_testcase *tc);
+
+/* test-suite/metadata.xml as read back; absent elements are NULL. */
+typedef struct suite_metadata {
+    char *program_file, *program_hash, *entry, *specification, *producer, *creation_time;
+    int arch_bits; /* 32 when architecture is "32bit", else 64 */
+} suite_metadata;
+
+bool suite_read_metadata(const char *path, suite_metadata *m, ctg_err *e);
+void suite_metadata_release(suite_metadata *m);
+
+/* The testcase files of a test-suite directory (every *.xml but
+ * metadata.xml), sorted by name; free with suite_free_list. */
+bool suite_list_testcases(const char *dir, char ***paths, size_t *n, ctg_err *e);
+void suite_free_list(char **paths, size_t n);
 
 #endif

@@ -36,11 +36,17 @@ test_t *test_new(const uint8_t *data, size_t len, const ctg_value_rec *vals, siz
 /* The consumed part of the last run of x, with its value log; NULL on oom. */
 test_t *test_from_exec(const exec_t *x, const exec_result *r);
 void test_free(test_t *t);
+/* Size in bytes of value i of t; for a CTG_T_BYTES value (whose rec.size
+ * keeps only 16 bits) the rest of the input from its offset. */
+size_t test_value_size(const test_t *t, size_t i);
 
-/* Bytes a value of type t occupies on a target with arch_bits (32 or 64). */
+/* Bytes a value of type t occupies on a target with arch_bits (32 or 64);
+ * 0 for CTG_T_BYTES, whose length is its own. */
 size_t ctg_type_size(enum ctg_type t, int arch_bits);
 /* Test-Comp spelling of a type ("int", "unsigned char", "_Bool", ...). */
 const char *ctg_type_name(enum ctg_type t);
+/* The __VERIFIER_nondet_ suffix of a type ("int", "uchar", "bool", ...). */
+const char *ctg_type_suffix(enum ctg_type t);
 /* Inverse of ctg_type_name; also accepts the nondet suffixes ("uint", "uchar"). */
 bool ctg_type_from_name(const char *name, enum ctg_type *t);
 bool ctg_type_is_signed(enum ctg_type t);
@@ -48,11 +54,16 @@ bool ctg_type_is_float(enum ctg_type t);
 
 /* Writes value bytes (little endian, `size` bytes) as the text TestCov reads
  * with scanf: decimal integers, floats with round-trip precision ("%.17g",
- * "nan", "inf").  Returns the length written (snprintf semantics). */
+ * "nan", "inf").  Returns the length written (snprintf semantics), or -1
+ * for a size the type cannot have (a CTG_T_BYTES value is formatted one
+ * byte at a time, as unsigned char). */
 int test_value_format(enum ctg_type t, const uint8_t *bytes, size_t size, char *out, size_t cap);
 /* Parses text into `size` little-endian bytes.  Accepts decimal, 0x hex,
  * negative numbers for unsigned types (wrapped, as scanf does) and, for chars,
- * a quoted character ('a').  False with e set on malformed text. */
+ * a quoted character ('a'); out-of-range numbers saturate or wrap as with
+ * scanf, and up to three C suffix letters (5u, 1.5f) are ignored, as
+ * TestCov does.  False with e set on malformed text (the message quotes the
+ * text and names the type; the caller adds the file). */
 bool test_value_parse(enum ctg_type t, const char *text, uint8_t *bytes, size_t size, ctg_err *e);
 
 #endif

@@ -1,0 +1,31 @@
+/*
+ * hash.h - SHA-256 (OpenSSL libcrypto, EVP interface) as lower-case hex:
+ * the program hash of the Test-Comp metadata and cache keys.
+ */
+#ifndef CTG_HASH_H
+#define CTG_HASH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "err.h"
+
+#define HASH_HEX_LEN 64 /* hex digits of a SHA-256; buffers need one more */
+
+typedef struct hash_ctx hash_ctx;
+
+/* Incremental hashing: new, update any number of times, final (writes
+ * HASH_HEX_LEN digits + NUL into hex), free.  new returns NULL on oom;
+ * update/final return false when libcrypto fails. */
+hash_ctx *hash_new(void);
+bool hash_update(hash_ctx *h, const void *data, size_t len);
+bool hash_final(hash_ctx *h, char hex[HASH_HEX_LEN + 1]);
+void hash_free(hash_ctx *h);
+
+/* SHA-256 of a buffer; false only when libcrypto fails. */
+bool hash_buffer(const void *data, size_t len, char hex[HASH_HEX_LEN + 1]);
+/* SHA-256 of a file's contents; false with e set (naming the file) when it
+ * cannot be read. */
+bool hash_file(const char *path, char hex[HASH_HEX_LEN + 1], ctg_err *e);
+
+#endif

@@ -1,0 +1,531 @@
+/*
+ * build.c - from C sources to the instrumented binaries (see build.h):
+ * clang invocations, linking of the bitcode, the passes of src/instrument,
+ * and the cache lookup around it all (build_cache.c).
+ */
+#include "build.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Linker.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/fsutil.h"
+#include "../base/mem.h"
+#include "../base/proc.h"
+#include "../instrument/instrument.h"
+#include "build_cache.h"
+
+/* One build in progress, in the temporary entry directory `dir`. */
+typedef struct bctx {
+    const build_opts *o;
+    const char *dir;
+    const char *rt_archive;
+    char **bc_files, **dep_files; /* per source */
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    progdb *db;
+    inst_stats st;
+    ctg_err *e;
+} bctx;
+
+/* A growing argv (NULL-terminated, strings not owned). */
+typedef struct argv_t {
+    char **v;
+    size_t n, cap;
+    bool oom;
+} argv_t;
+
+static void arg(argv_t *a, const char *s)
+{
+    if (ctg_grow((void **)&a->v, &a->cap, a->n + 2, sizeof *a->v) != 0) {
+        a->oom = true;
+        return;
+    }
+    a->v[a->n++] = (char *)s;
+    a->v[a->n] = NULL;
+}
+
+/* ==== the runtime ========================================================== */
+
+/* True when dir holds the 64-bit runtime archive. */
+static bool has_runtime(const char *dir)
+{
+    char *p = fs_join(dir, "libctg_rt64.a");
+    bool ok = p && fs_exists(p);
+    ctg_free(p);
+    return ok;
+}
+
+const char *build_runtime_dir(void)
+{
+    static char dir[4096];
+    if (dir[0])
+        return dir;
+    const char *env = getenv("CTESTGEN_RUNTIME_DIR");
+    char *exe = fs_exe_dir();
+    if (env && *env)
+        snprintf(dir, sizeof dir, "%s", env);
+    else if (exe) {
+        snprintf(dir, sizeof dir, "%s/rt", exe);
+        char up[4096];
+        snprintf(up, sizeof up, "%s/../rt", exe);
+        if (!has_runtime(dir) && has_runtime(up))
+            snprintf(dir, sizeof dir, "%s", up);
+    } else
+        snprintf(dir, sizeof dir, "rt");
+    ctg_free(exe);
+    return dir;
+}
+
+/* ==== running clang ========================================================= */
+
+/* Number of errors clang reported in its diagnostics text: the count of its
+ * "N errors generated." summary, else the number of "error: " lines. */
+static int count_errors(const char *text)
+{
+    static const char *const tails[] = {" errors generated.", " error generated."};
+    for (int k = 0; k < 2; k++) {
+        const char *q = strstr(text, tails[k]);
+        if (!q)
+            continue;
+        const char *start = q;
+        while (start > text && start[-1] >= '0' && start[-1] <= '9')
+            start--;
+        if (start < q)
+            return atoi(start);
+    }
+    int n = 0;
+    for (const char *q = text; (q = strstr(q, "error: ")); q++)
+        n++;
+    return n;
+}
+
+/* Runs a tool, echoing its command line when verbose and capturing its
+ * stderr into err; false with e set when it cannot be started. */
+static bool run_tool(const bctx *B, argv_t *a, sbuf *err, proc_result *r)
+{
+    if (a->oom)
+        return err_set(B->e, "out of memory while building");
+    if (B->o->verbose) {
+        char *line = proc_cmdline(a->v);
+        fprintf(stderr, "+ %s\n", line ? line : a->v[0]);
+        ctg_free(line);
+    }
+    proc_opts po = {.err = err};
+    return proc_run(a->v, &po, r, B->e);
+}
+
+/* True for flags that belong to the final link, not to the compiler. */
+static bool is_link_flag(const char *f)
+{
+    return strncmp(f, "-l", 2) == 0 || strncmp(f, "-L", 2) == 0 || strncmp(f, "-Wl,", 4) == 0;
+}
+
+/* Compiles source i to bitcode in the entry directory. */
+static bool compile_one(bctx *B, int i)
+{
+    const build_opts *o = B->o;
+    char *abs = fs_realpath(o->sources[i], B->e);
+    if (!abs)
+        return false;
+    argv_t a = {0};
+    const char *pre[] = {CTG_CLANG, "-c", "-emit-llvm", "-g", "-O0",
+                         "-Xclang", "-disable-O0-optnone", o->arch_bits == 32 ? "-m32" : "-m64",
+                         "-MD", "-MF", B->dep_files[i], "-MT", "x"};
+    for (size_t k = 0; k < sizeof pre / sizeof *pre; k++)
+        arg(&a, pre[k]);
+    if (!o->verbose)
+        arg(&a, "-w");
+    for (int k = 0; k < o->n_cflags; k++)
+        if (!is_link_flag(o->cflags[k]))
+            arg(&a, o->cflags[k]);
+    arg(&a, "-o"), arg(&a, B->bc_files[i]), arg(&a, abs);
+    sbuf err = SBUF_INIT;
+    proc_result r;
+    bool ok = run_tool(B, &a, &err, &r);
+    fwrite(sbuf_str(&err), 1, err.len, stderr);
+    if (ok && !(r.exited && r.code == 0)) {
+        int n = count_errors(sbuf_str(&err));
+        if (!r.exited)
+            err_set(B->e, "%s: clang-14 crashed (signal %d); simplify the file or report the crash",
+                    o->sources[i], r.signal);
+        else
+            err_set(B->e, "%s: does not compile (clang-14 reported %d error%s above); fix %s or "
+                          "pass -I/-D flags", o->sources[i], n, n == 1 ? "" : "s",
+                    n == 1 ? "it" : "them");
+        ok = false;
+    }
+    sbuf_release(&err);
+    ctg_free(a.v);
+    ctg_free(abs);
+    return ok;
+}
+
+/* ==== linking the bitcode =================================================== */
+
+/* Collects error diagnostics of the LLVM context (linker errors). */
+static void diag_handler(LLVMDiagnosticInfoRef di, void *ctx)
+{
+    if (LLVMGetDiagInfoSeverity(di) != LLVMDSError)
+        return;
+    char *msg = LLVMGetDiagInfoDescription(di);
+    sbuf *b = ctx;
+    if (b->len)
+        sbuf_puts(b, "; ");
+    sbuf_puts(b, msg);
+    LLVMDisposeMessage(msg);
+}
+
+/* Reads one bitcode file into the build's context. */
+static LLVMModuleRef read_bitcode(bctx *B, const char *path)
+{
+    LLVMMemoryBufferRef buf;
+    char *msg = NULL;
+    LLVMModuleRef m = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
+        err_set(B->e, "%s: cannot read bitcode (%s)", path, msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    if (LLVMParseBitcodeInContext2(B->ctx, buf, &m))
+        err_set(B->e, "%s: clang-14 wrote unreadable bitcode; please report this", path);
+    LLVMDisposeMemoryBuffer(buf);
+    return m;
+}
+
+/* Links the bitcode of every source into B->mod, named after source 0. */
+static bool link_modules(bctx *B)
+{
+    const build_opts *o = B->o;
+    sbuf diag = SBUF_INIT;
+    LLVMContextSetDiagnosticHandler(B->ctx, diag_handler, &diag);
+    bool ok = (B->mod = read_bitcode(B, B->bc_files[0])) != NULL;
+    for (int i = 1; ok && i < o->n_sources; i++) {
+        LLVMModuleRef m = read_bitcode(B, B->bc_files[i]);
+        if (!m || LLVMLinkModules2(B->mod, m)) {
+            ok = false;
+            if (m)
+                err_set(B->e, "%s: cannot be linked with %s (%s); remove the duplicate definitions",
+                        o->sources[i], o->sources[0], sbuf_str(&diag));
+        }
+    }
+    LLVMContextSetDiagnosticHandler(B->ctx, NULL, NULL);
+    sbuf_release(&diag);
+    if (ok)
+        LLVMSetModuleIdentifier(B->mod, o->sources[0], strlen(o->sources[0]));
+    return ok;
+}
+
+/* ==== the passes ============================================================= */
+
+/* Path of a file in the entry directory (ctg_free). */
+static char *in_dir(const bctx *B, const char *name) { return fs_join(B->dir, name); }
+
+/* Writes module m as bitcode to dir/name. */
+static bool write_bc(bctx *B, LLVMModuleRef m, const char *name)
+{
+    char *p = in_dir(B, name);
+    bool ok = p && LLVMWriteBitcodeToFile(m, p) == 0;
+    if (!ok)
+        err_sys(B->e, "%s: cannot write bitcode (disk full?)", p ? p : name);
+    ctg_free(p);
+    return ok;
+}
+
+/* Checks an instrumented module; a failure is a bug of ours. */
+static bool verify(bctx *B, LLVMModuleRef m)
+{
+    char *msg = NULL;
+    if (!LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        LLVMDisposeMessage(msg);
+        return true;
+    }
+    char *nl = msg ? strchr(msg, '\n') : NULL;
+    if (nl)
+        *nl = '\0';
+    err_set(B->e, "%s: the instrumenter produced invalid IR (%s); please report this",
+            B->o->sources[0], msg ? msg : "?");
+    LLVMDisposeMessage(msg);
+    return false;
+}
+
+/* prepare + number -> prog.bc and progdb.json. */
+static bool number_program(bctx *B)
+{
+    int harness = 0;
+    if (!inst_prepare(B->mod, &harness, B->e) || !write_bc(B, B->mod, "prog.bc"))
+        return false;
+    if (!(B->db = progdb_new()))
+        return err_set(B->e, "out of memory");
+    if (!inst_number(B->mod, B->db, B->e))
+        return false;
+    B->db->harness = harness;
+    char *p = in_dir(B, "progdb.json");
+    bool ok = p ? progdb_save(B->db, p, B->e) : err_set(B->e, "out of memory");
+    ctg_free(p);
+    return ok;
+}
+
+/* inst_cov on a clone -> prog.cov.bc. */
+static bool instrument_cov(bctx *B)
+{
+    LLVMModuleRef m = LLVMCloneModule(B->mod);
+    bool ok = inst_cov(m, B->db, &B->st, B->e) && verify(B, m) && write_bc(B, m, "prog.cov.bc");
+    LLVMDisposeModule(m);
+    return ok;
+}
+
+/* clang -O2 prog.cov.bc + runtime -> prog.cov. */
+static bool link_binary(bctx *B)
+{
+    const build_opts *o = B->o;
+    char *bc = in_dir(B, "prog.cov.bc"), *out = in_dir(B, "prog.cov");
+    argv_t a = {0};
+    arg(&a, CTG_CLANG), arg(&a, "-O2"), arg(&a, o->arch_bits == 32 ? "-m32" : "-m64");
+    arg(&a, "-w"), arg(&a, bc), arg(&a, B->rt_archive);
+    for (int k = 0; k < o->n_cflags; k++)
+        if (is_link_flag(o->cflags[k]))
+            arg(&a, o->cflags[k]);
+    arg(&a, "-lm"), arg(&a, "-o"), arg(&a, out);
+    sbuf err = SBUF_INIT;
+    proc_result r;
+    bool ok = bc && out && run_tool(B, &a, &err, &r);
+    if (ok && !(r.exited && r.code == 0)) {
+        fwrite(sbuf_str(&err), 1, err.len, stderr);
+        ok = err_set(B->e, "%s: does not link (see the linker messages above); pass every source "
+                           "file of the program and its -l flags", o->sources[0]);
+    }
+    sbuf_release(&err);
+    ctg_free(a.v), ctg_free(bc), ctg_free(out);
+    return ok;
+}
+
+/* Names the per-source intermediate files. */
+static bool name_files(bctx *B)
+{
+    int n = B->o->n_sources;
+    B->bc_files = ctg_calloc((size_t)n, sizeof *B->bc_files);
+    B->dep_files = ctg_calloc((size_t)n, sizeof *B->dep_files);
+    if (!B->bc_files || !B->dep_files)
+        return err_set(B->e, "out of memory");
+    for (int i = 0; i < n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "src%d.bc", i);
+        B->bc_files[i] = in_dir(B, name);
+        snprintf(name, sizeof name, "src%d.d", i);
+        B->dep_files[i] = in_dir(B, name);
+        if (!B->bc_files[i] || !B->dep_files[i])
+            return err_set(B->e, "out of memory");
+    }
+    return true;
+}
+
+/* Removes the intermediate files of a finished build. */
+static void remove_intermediates(bctx *B)
+{
+    for (int i = 0; i < B->o->n_sources; i++) {
+        if (B->bc_files && B->bc_files[i])
+            unlink(B->bc_files[i]);
+        if (B->dep_files && B->dep_files[i])
+            unlink(B->dep_files[i]);
+    }
+}
+
+/* The whole build into B->dir. */
+static bool build_fresh(bctx *B)
+{
+    if (!name_files(B))
+        return false;
+    for (int i = 0; i < B->o->n_sources; i++)
+        if (!compile_one(B, i))
+            return false;
+    B->ctx = LLVMContextCreate();
+    return link_modules(B) && number_program(B) && instrument_cov(B) && link_binary(B) &&
+           bcache_save_deps(B->dir, B->dep_files, B->o->n_sources, B->e);
+}
+
+static void bctx_release(bctx *B)
+{
+    for (int i = 0; i < B->o->n_sources; i++) {
+        if (B->bc_files)
+            ctg_free(B->bc_files[i]);
+        if (B->dep_files)
+            ctg_free(B->dep_files[i]);
+    }
+    ctg_free(B->bc_files);
+    ctg_free(B->dep_files);
+    if (B->mod)
+        LLVMDisposeModule(B->mod);
+    if (B->ctx)
+        LLVMContextDispose(B->ctx);
+}
+
+/* ==== entry points ============================================================ */
+
+/* Checks the options and that every source exists. */
+static bool check_opts(const build_opts *o, ctg_err *e)
+{
+    if (o->n_sources < 1 || !o->sources)
+        return err_set(e, "no source file given; name the C file to test");
+    if (o->arch_bits != 32 && o->arch_bits != 64)
+        return err_set(e, "--arch %d: unsupported; use 32 or 64", o->arch_bits);
+    for (int i = 0; i < o->n_sources; i++) {
+        if (!fs_exists(o->sources[i]))
+            return err_set(e, "%s: no such file", o->sources[i]);
+        if (fs_is_dir(o->sources[i]) || access(o->sources[i], R_OK) != 0)
+            return err_set(e, "%s: not a readable file", o->sources[i]);
+    }
+    if (o->want_sym)
+        return err_set(e, "%s: concolic binaries are not available in this build; choose another "
+                          "--strategy", o->sources[0]);
+    return true;
+}
+
+/* Path of the runtime archive for the build's architecture (ctg_free). */
+static char *runtime_archive(const build_opts *o, ctg_err *e)
+{
+    char name[32];
+    snprintf(name, sizeof name, "libctg_rt%d.a", o->arch_bits);
+    char *p = fs_join(build_runtime_dir(), name);
+    if (p && fs_exists(p))
+        return p;
+    if (o->arch_bits == 32)
+        err_set(e, "%s: not found; 32-bit builds need gcc-multilib (install it and rebuild "
+                   "ctestgen)", p ? p : name);
+    else
+        err_set(e, "%s: not found; build ctestgen with cmake or set CTESTGEN_RUNTIME_DIR",
+                p ? p : name);
+    ctg_free(p);
+    return NULL;
+}
+
+/* Fills r from a finished entry directory (takes dir and db). */
+static bool fill_result(build_result *r, char *dir, progdb *db, ctg_err *e)
+{
+    r->dir = dir;
+    r->cov_bin = fs_join(dir, "prog.cov");
+    r->db_path = fs_join(dir, "progdb.json");
+    r->bitcode = fs_join(dir, "prog.bc");
+    if (!r->cov_bin || !r->db_path || !r->bitcode)
+        return err_set(e, "out of memory");
+    if (!db && !(db = progdb_load(r->db_path, e)))
+        return false;
+    r->db = db;
+    r->warnings = db->n_inline_asm;
+    if (db->n_inline_asm) {
+        sbuf w = SBUF_INIT;
+        sbuf_printf(&w, "%u inline assembly statement%s left uninstrumented (the branches inside "
+                        "are not counted)", db->n_inline_asm, db->n_inline_asm == 1 ? "" : "s");
+        r->warning = sbuf_take(&w);
+    }
+    return true;
+}
+
+/* Builds into a fresh temporary entry next to `final` and publishes it
+ * (replacing a valid entry there when `replace`). */
+static bool build_entry(const build_opts *o, const char *rt, const char *final,
+                        const sbuf *material, bool replace, build_result *r, ctg_err *e)
+{
+    sbuf tmpl = SBUF_INIT;
+    sbuf_printf(&tmpl, "%s.tmp.XXXXXX", final);
+    if (!sbuf_ok(&tmpl))
+        return err_set(e, "out of memory");
+    if (!mkdtemp(tmpl.data)) {
+        err_sys(e, "%s: cannot create a build directory", tmpl.data);
+        sbuf_release(&tmpl);
+        return false;
+    }
+    bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .e = e};
+    char *key_txt = in_dir(&B, "key.txt");
+    bool ok = key_txt && fs_write_atomic(key_txt, material->data, material->len, e) &&
+              build_fresh(&B);
+    ctg_free(key_txt);
+    remove_intermediates(&B);
+    char *dir = ok ? bcache_publish(tmpl.data, final, replace, e) : NULL;
+    if (!dir)
+        fs_rm_rf(tmpl.data, NULL);
+    ok = dir && fill_result(r, dir, B.db, e); /* r owns dir from here on */
+    if (ok)
+        B.db = NULL;
+    progdb_free(B.db);
+    bctx_release(&B);
+    sbuf_release(&tmpl);
+    return ok || err_set(e, "out of memory while building");
+}
+
+typedef enum cache_state { CACHE_MISS, CACHE_HIT, CACHE_BROKEN } cache_state;
+
+/* Fills r from the cache entry `final` when it is valid (CACHE_HIT).  An
+ * entry that cannot be loaded is CACHE_BROKEN (r released): the rebuild
+ * replaces it. */
+static cache_state use_cached(const char *final, build_result *r)
+{
+    if (!bcache_valid(final))
+        return CACHE_MISS;
+    ctg_err ignored = {{0}};
+    char *dir = ctg_strdup(final);
+    if (!dir)
+        return CACHE_BROKEN;
+    if (fill_result(r, dir, NULL, &ignored)) { /* r owns dir */
+        r->cached = true;
+        return CACHE_HIT;
+    }
+    build_result_release(r);
+    return CACHE_BROKEN;
+}
+
+/* The options with arch_bits following a -m32/-m64 among the flags (the
+ * last one wins, as in clang) and 0 taken as 64. */
+static build_opts effective_opts(const build_opts *o)
+{
+    build_opts c = *o;
+    if (!c.arch_bits)
+        c.arch_bits = 64;
+    for (int i = 0; i < c.n_cflags; i++)
+        if (!strcmp(c.cflags[i], "-m32") || !strcmp(c.cflags[i], "-m64"))
+            c.arch_bits = c.cflags[i][2] == '3' ? 32 : 64;
+    return c;
+}
+
+bool build_program(const build_opts *opts, build_result *r, ctg_err *e)
+{
+    memset(r, 0, sizeof *r);
+    build_opts eff = effective_opts(opts), *o = &eff;
+    if (!check_opts(o, e))
+        return false;
+    char *rt = runtime_archive(o, e), *root = rt ? bcache_root(o, e) : NULL, *final = NULL;
+    char key[BCACHE_HEX];
+    sbuf material = SBUF_INIT;
+    bool ok = root && fs_mkdir_p(root, e) && bcache_key(o, rt, &material, key, e);
+    if (ok && !(final = fs_join(root, key)))
+        ok = err_set(e, "out of memory");
+    cache_state cs = ok && !o->no_cache ? use_cached(final, r) : CACHE_MISS;
+    if (ok && cs != CACHE_HIT) {
+        bcache_sweep(root, key);
+        ok = build_entry(o, rt, final, &material, o->no_cache || cs == CACHE_BROKEN, r, e);
+    }
+    ctg_free(final), ctg_free(root), ctg_free(rt);
+    sbuf_release(&material);
+    if (!ok)
+        build_result_release(r);
+    return ok;
+}
+
+void build_result_release(build_result *r)
+{
+    if (!r)
+        return;
+    ctg_free(r->dir);
+    ctg_free(r->cov_bin);
+    ctg_free(r->sym_bin);
+    ctg_free(r->db_path);
+    ctg_free(r->bitcode);
+    ctg_free(r->warning);
+    progdb_free(r->db);
+    memset(r, 0, sizeof *r);
+}

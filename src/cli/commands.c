@@ -1,0 +1,137 @@
+/*
+ * commands.c - run, build and replay: glue from the options to the build,
+ * the engine and the replay, and the human-readable summaries.
+ */
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/sbuf.h"
+#include "../build/build.h"
+#include "../report/replay.h"
+#include "../search/engine.h"
+
+#define EXIT_ERR 1
+#define EXIT_USAGE 2
+
+/* Fills build options from the command line (sources from `first` on). */
+static void build_opts_from(const ctg_options *o, int first, build_opts *b)
+{
+    memset(b, 0, sizeof *b);
+    b->sources = o->positional.items + first;
+    b->n_sources = o->positional.n - first;
+    b->cflags = o->build.cflags.items;
+    b->n_cflags = o->build.cflags.n;
+    b->arch_bits = o->build.arch_bits;
+    b->cache_dir = o->build.cache_dir;
+    b->no_cache = o->build.no_cache;
+    b->verbose = o->ui.verbose;
+}
+
+/* Percentage, 0 when total is 0. */
+static double pct(double part, double total) { return total > 0 ? 100.0 * part / total : 0.0; }
+
+/* Prints the end-of-run summary (stdout). */
+static void print_summary(const ctg_options *o, const char *prog, const engine_summary *s)
+{
+    printf("ctestgen: %s: %llu executions in %.1fs (%.0f/s); stopped: %s\n", prog,
+           (unsigned long long)s->execs, s->secs, s->secs > 0 ? (double)s->execs / s->secs : 0.0,
+           s->stop_reason);
+    printf("  branches covered  %u/%u (%.1f%%)\n", s->edges_covered, s->n_edges,
+           pct(s->edges_covered, s->n_edges));
+    printf("  errors reached    %u/%u\n", s->errors_reached, s->n_errors);
+    printf("  tests kept        %u\n", s->tests);
+    printf("  crashes recorded  %u\n", s->crashes);
+    printf("  runs by result   ");
+    for (int k = 0; k < EXEC__COUNT; k++)
+        if (s->kinds[k])
+            printf(" %s %llu", exec_kind_name((exec_kind)k), (unsigned long long)s->kinds[k]);
+    printf("\n  output            %s/ (test-suite/, corpus/, crashes/, stats.json)\n",
+           o->out.out_dir);
+}
+
+/* Prints the build's one-line warning (inline assembly left alone) unless
+ * quiet. */
+static void print_build_warning(const ctg_options *o, const build_result *br)
+{
+    if (br->warning && !o->ui.quiet)
+        fprintf(stderr, "ctestgen: %s: warning: %s\n", o->positional.items[0], br->warning);
+}
+
+int cmd_run(const ctg_options *o, ctg_err *e)
+{
+    if (o->positional.n < 1) {
+        err_set(e, "run: no program given; usage: ctestgen run PROG.c [MORE.c ...] [options]");
+        return EXIT_USAGE;
+    }
+    if (o->build.function) {
+        err_set(e, "--function: unit-level drivers are not available in this build");
+        return EXIT_ERR;
+    }
+    build_opts bo;
+    build_opts_from(o, 0, &bo);
+    build_result br;
+    if (!build_program(&bo, &br, e))
+        return EXIT_ERR;
+    print_build_warning(o, &br);
+    engine_summary s;
+    memset(&s, 0, sizeof s);
+    bool ok = engine_run(o, o->positional.items[0], &br, &s, e);
+    if (s.stop_reason && !o->ui.quiet)
+        print_summary(o, o->positional.items[0], &s);
+    build_result_release(&br);
+    return ok ? 0 : EXIT_ERR;
+}
+
+int cmd_build(const ctg_options *o, ctg_err *e)
+{
+    if (o->positional.n < 1) {
+        err_set(e, "build: no program given; usage: ctestgen build PROG.c [MORE.c ...]");
+        return EXIT_USAGE;
+    }
+    build_opts bo;
+    build_opts_from(o, 0, &bo);
+    bo.no_cache = o->build.no_cache;
+    build_result br;
+    if (!build_program(&bo, &br, e))
+        return EXIT_ERR;
+    print_build_warning(o, &br);
+    printf("binary    %s%s\n", br.cov_bin, br.cached ? " (cached)" : "");
+    if (br.sym_bin)
+        printf("concolic  %s\n", br.sym_bin);
+    printf("database  %s\n", br.db_path);
+    printf("branches  %u (%u edges), comparison sites %u, error sites %u\n", br.db->n_branches,
+           br.db->n_edges, br.db->n_cmp, br.db->n_errors);
+    build_result_release(&br);
+    return 0;
+}
+
+int cmd_replay(const ctg_options *o, ctg_err *e)
+{
+    if (o->positional.n < 2) {
+        err_set(e, "replay: usage: ctestgen replay DIR PROG.c [MORE.c ...]");
+        return EXIT_USAGE;
+    }
+    replay_opts ro = {
+        .out_dir = o->positional.items[0],
+        .sources = o->positional.items + 1,
+        .n_sources = o->positional.n - 1,
+        .cflags = o->build.cflags.items,
+        .n_cflags = o->build.cflags.n,
+        .arch_bits = 0,
+        .timeout_s = o->exec.timeout_ms / 1000.0 < 5 ? 5 : o->exec.timeout_ms / 1000.0,
+        .mem_limit_mb = (long)o->exec.mem_mb,
+    };
+    replay_result rr;
+    if (!replay_suite(&ro, &rr, e)) {
+        replay_result_release(&rr);
+        return EXIT_ERR;
+    }
+    sbuf b = SBUF_INIT;
+    replay_format(&rr, &b);
+    fputs(sbuf_str(&b), stdout);
+    sbuf_release(&b);
+    replay_result_release(&rr);
+    return 0;
+}

@@ -1,0 +1,15 @@
+/*
+ * commands.h - the subcommands of ctestgen.  Each returns the exit code
+ * (0 done, 1 error, 2 usage) and fills e with the one-line reason.
+ */
+#ifndef CTG_COMMANDS_H
+#define CTG_COMMANDS_H
+
+#include "../base/err.h"
+#include "options.h"
+
+int cmd_run(const ctg_options *o, ctg_err *e);
+int cmd_build(const ctg_options *o, ctg_err *e);
+int cmd_replay(const ctg_options *o, ctg_err *e);
+
+#endif

@@ -1,0 +1,420 @@
+/*
+ * options.c - the common options table, its parser (getopt_long built from
+ * the tables) and --help.  See options.h for the model.
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/mem.h"
+#include "../base/sbuf.h"
+#include "../search/strategy.h"
+
+#define OFF(field) offsetof(ctg_options, field)
+
+/* The common options.  Order = order in --help. */
+static const opt_desc common_options[] = {
+    {"strategy", 's', OPT_STR, OFF(search.strategy), "NAME", "auto",
+     "search strategy (see below)"},
+    {"time", 't', OPT_DOUBLE, OFF(search.time_s), "SEC", "60",
+     "time budget in seconds (0: none)"},
+    {"max-execs", 'n', OPT_U64, OFF(search.max_execs), "N", "0",
+     "execution budget (0: none); the first budget reached stops the run"},
+    {"seed", 0, OPT_U64, OFF(search.seed), "N", "1", "random seed: same seed, same run"},
+    {"output", 'o', OPT_STR, OFF(out.out_dir), "DIR", "ctestgen-out", "output directory"},
+    {"force", 'f', OPT_FLAG, OFF(out.force), NULL, NULL,
+     "replace an earlier run in the output directory"},
+    {"input", 'i', OPT_STR, OFF(search.input_dir), "DIR", NULL,
+     "initial inputs (AFL/libFuzzer corpus directory of raw files)"},
+    {"stop-on-error", 0, OPT_FLAG, OFF(search.stop_on_error), NULL, NULL,
+     "stop at the first test that reaches an error"},
+    {"keep-going", 0, OPT_FLAG, OFF(search.keep_going), NULL, NULL,
+     "keep searching after every goal is covered"},
+    {"function", 0, OPT_STR, OFF(build.function), "NAME", NULL,
+     "unit level: test this function through a generated driver"},
+    {"depth", 0, OPT_INT, OFF(build.depth), "N", "2",
+     "with --function: how deep struct pointers are filled"},
+    {"arch", 0, OPT_INT, OFF(build.arch_bits), "32|64", "64", "target word size"},
+    {"cflag", 0, OPT_LIST, OFF(build.cflags), "FLAG", NULL,
+     "compiler flag for the program (-I DIR, -D X=1 are accepted directly too)"},
+    {"cache-dir", 0, OPT_STR, OFF(build.cache_dir), "DIR", "~/.cache/ctestgen",
+     "cache of instrumented binaries ($CTESTGEN_CACHE)"},
+    {"no-cache", 0, OPT_FLAG, OFF(build.no_cache), NULL, NULL, "rebuild the binaries"},
+    {"timeout-ms", 0, OPT_INT, OFF(exec.timeout_ms), "MS", "1000",
+     "per-run timeout of the program under test"},
+    {"mem-limit", 0, OPT_U64, OFF(exec.mem_mb), "MB", "2048",
+     "address-space limit of the program under test"},
+    {"quiet", 'q', OPT_FLAG, OFF(ui.quiet), NULL, NULL, "no progress line, no summary"},
+    {"verbose", 'v', OPT_FLAG, OFF(ui.verbose), NULL, NULL,
+     "show tool command lines and details"},
+    {"help", 'h', OPT_FLAG, OFF(ui.help), NULL, NULL, "this help"},
+    {"version", 'V', OPT_FLAG, OFF(ui.version), NULL, NULL, "print the version"},
+    {0},
+};
+
+static const struct {
+    const char *name, *args, *help;
+} commands[] = {
+    {"run", "PROG.c [MORE.c ...]", "generate a test suite into -o DIR"},
+    {"build", "PROG.c [MORE.c ...]", "only build the instrumented binaries; print where"},
+    {"replay", "DIR PROG.c [MORE.c ...]",
+     "run DIR/test-suite with gcc --coverage: independent branch coverage"},
+    {NULL, NULL, NULL},
+};
+
+void options_defaults(ctg_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->build.arch_bits = 64;
+    o->build.depth = 2;
+    o->search.strategy = "auto";
+    o->search.time_s = 60;
+    o->search.max_execs = 0;
+    o->search.seed = 1;
+    o->exec.timeout_ms = 1000;
+    o->exec.mem_mb = 2048;
+    o->out.out_dir = "ctestgen-out";
+}
+
+/* Appends s to a list; false on oom. */
+static bool list_add(str_list *l, const char *s)
+{
+    size_t cap = (size_t)l->cap;
+    if (ctg_grow((void **)&l->items, &cap, (size_t)l->n + 1, sizeof *l->items) != 0)
+        return false;
+    l->cap = (int)cap;
+    l->items[l->n++] = s;
+    return true;
+}
+
+void options_release(ctg_options *o)
+{
+    ctg_free(o->positional.items);
+    ctg_free(o->build.cflags.items);
+    for (int i = 0; i < o->kv.n; i++)
+        ctg_free((char *)o->kv.items[i]);
+    ctg_free(o->kv.items);
+    o->positional = (str_list){0};
+    o->build.cflags = (str_list){0};
+    o->kv = (str_list){0};
+}
+
+/* ---- the tables ----------------------------------------------------------- */
+
+typedef struct opt_ref {
+    const opt_desc *d;
+    const char *owner; /* strategy name, or NULL for common options */
+} opt_ref;
+
+/* Collects every option of every table into refs (n entries); NULL on oom. */
+static opt_ref *all_options(int *n)
+{
+    int count = 0;
+    for (const opt_desc *d = common_options; d->name; d++)
+        count++;
+    for (int s = 0; ctg_strategies[s]; s++)
+        for (const opt_desc *d = ctg_strategies[s]->options; d && d->name; d++)
+            count++;
+    opt_ref *refs = ctg_calloc((size_t)count + 1, sizeof *refs);
+    if (!refs)
+        return NULL;
+    int k = 0;
+    for (const opt_desc *d = common_options; d->name; d++)
+        refs[k++] = (opt_ref){d, NULL};
+    for (int s = 0; ctg_strategies[s]; s++)
+        for (const opt_desc *d = ctg_strategies[s]->options; d && d->name; d++)
+            refs[k++] = (opt_ref){d, ctg_strategies[s]->name};
+    *n = count;
+    return refs;
+}
+
+/* Finds a strategy option by name in every strategy's table. */
+static const opt_desc *find_kv_option(const char *name)
+{
+    for (int s = 0; ctg_strategies[s]; s++)
+        for (const opt_desc *d = ctg_strategies[s]->options; d && d->name; d++)
+            if (!strcmp(d->name, name))
+                return d;
+    return NULL;
+}
+
+/* ---- values ----------------------------------------------------------------- */
+
+/* Checks that text is a valid value of the option's kind. */
+static bool check_value(const opt_desc *d, const char *v, ctg_err *e)
+{
+    char *end;
+    errno = 0;
+    switch (d->kind) {
+    case OPT_INT:
+        (void)strtol(v, &end, 0);
+        break;
+    case OPT_U64:
+        if (*v == '-')
+            return err_set(e, "--%s: '%s' is not a non-negative number", d->name, v);
+        (void)strtoull(v, &end, 0);
+        break;
+    case OPT_DOUBLE: {
+        double x = strtod(v, &end);
+        if (!*end && (isnan(x) || x < 0))
+            return err_set(e, "--%s: '%s' must be a non-negative number", d->name, v);
+        break;
+    }
+    default:
+        return true;
+    }
+    if (errno || end == v || *end)
+        return err_set(e, "--%s: '%s' is not a valid number; see --help", d->name, v);
+    return true;
+}
+
+/* Stores a parsed value into the options struct or the kv store. */
+static bool store(ctg_options *o, const opt_desc *d, const char *v, ctg_err *e)
+{
+    if (v && !check_value(d, v, e))
+        return false;
+    if (d->offset == OPT_KV) {
+        sbuf b = SBUF_INIT;
+        sbuf_printf(&b, "%s=%s", d->name, d->kind == OPT_FLAG ? "1" : v);
+        char *s = sbuf_take(&b);
+        if (!s || !list_add(&o->kv, s)) {
+            ctg_free(s);
+            return err_set(e, "out of memory while parsing options");
+        }
+        return true;
+    }
+    void *field = (char *)o + d->offset;
+    switch (d->kind) {
+    case OPT_FLAG:
+        *(bool *)field = true;
+        break;
+    case OPT_STR:
+        *(const char **)field = v;
+        break;
+    case OPT_INT:
+        *(int *)field = (int)strtol(v, NULL, 0);
+        break;
+    case OPT_U64:
+        *(uint64_t *)field = strtoull(v, NULL, 0);
+        break;
+    case OPT_DOUBLE:
+        *(double *)field = strtod(v, NULL);
+        break;
+    case OPT_LIST:
+        if (!list_add((str_list *)field, v))
+            return err_set(e, "out of memory while parsing options");
+        break;
+    }
+    return true;
+}
+
+/* Checks combinations after parsing. */
+static bool validate(const ctg_options *o, ctg_err *e)
+{
+    if (o->build.arch_bits != 32 && o->build.arch_bits != 64)
+        return err_set(e, "--arch: must be 32 or 64, not %d", o->build.arch_bits);
+    if (o->exec.timeout_ms == 0 || o->exec.timeout_ms > 3600000)
+        return err_set(e, "--timeout-ms: must be between 1 and 3600000");
+    if (o->exec.mem_mb < 16)
+        return err_set(e, "--mem-limit: %llu MB is too small (at least 16)",
+                       (unsigned long long)o->exec.mem_mb);
+    if (o->build.depth < 0 || o->build.depth > 16)
+        return err_set(e, "--depth: must be between 0 and 16");
+    if (strcmp(o->search.strategy, "auto") && !strategy_find(o->search.strategy))
+        return err_set(e, "--strategy: unknown strategy '%s'; see --help for the list",
+                       o->search.strategy);
+    return true;
+}
+
+/* Handles -I/-D/-U/-std=/-m style compiler flags given directly. */
+static bool is_cflag(const char *a)
+{
+    return !strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) ||
+           !strncmp(a, "-std=", 5) || !strncmp(a, "-include", 8);
+}
+
+/* Builds the getopt_long tables from refs. */
+static bool make_getopt(const opt_ref *refs, int n, struct option **lo, char **so)
+{
+    *lo = ctg_calloc((size_t)n + 1, sizeof **lo);
+    *so = ctg_calloc((size_t)n * 2 + 2, 1);
+    if (!*lo || !*so)
+        return false;
+    char *p = *so;
+    *p++ = ':'; /* report a missing value as ':' */
+    for (int i = 0; i < n; i++) {
+        const opt_desc *d = refs[i].d;
+        (*lo)[i].name = d->name;
+        (*lo)[i].has_arg = d->kind == OPT_FLAG ? no_argument : required_argument;
+        (*lo)[i].flag = NULL;
+        (*lo)[i].val = 256 + i;
+        if (d->short_name) {
+            *p++ = d->short_name;
+            if (d->kind != OPT_FLAG)
+                *p++ = ':';
+        }
+    }
+    return true;
+}
+
+/* Index in refs of the option with this short name, -1 if none. */
+static int find_short(const opt_ref *refs, int n, int c)
+{
+    for (int i = 0; i < n; i++)
+        if (refs[i].d->short_name == c)
+            return i;
+    return -1;
+}
+
+/* Moves compiler flags (-I x, -Dx, ...) out of argv into o->build.cflags, so
+ * getopt never sees them.  Returns the new argc. */
+static int extract_cflags(ctg_options *o, int argc, char **argv, ctg_err *e)
+{
+    int w = 1;
+    for (int r = 1; r < argc; r++) {
+        const char *a = argv[r];
+        if (!strcmp(a, "--")) {
+            while (r < argc)
+                argv[w++] = argv[r++];
+            break;
+        }
+        if (is_cflag(a) || !strcmp(a, "-m32") || !strcmp(a, "-m64")) {
+            if (!strcmp(a, "-m32") || !strcmp(a, "-m64")) {
+                o->build.arch_bits = a[2] == '3' ? 32 : 64;
+                continue;
+            }
+            if ((!strcmp(a, "-I") || !strcmp(a, "-D") || !strcmp(a, "-U") ||
+                 !strcmp(a, "-include")) && r + 1 < argc) {
+                if (!list_add(&o->build.cflags, a) || !list_add(&o->build.cflags, argv[++r]))
+                    return err_set(e, "out of memory while parsing options"), -1;
+                continue;
+            }
+            if (!list_add(&o->build.cflags, a))
+                return err_set(e, "out of memory while parsing options"), -1;
+            continue;
+        }
+        argv[w++] = argv[r];
+    }
+    return w;
+}
+
+bool options_parse(ctg_options *o, int argc, char **argv, ctg_err *e)
+{
+    argc = extract_cflags(o, argc, argv, e);
+    if (argc < 0)
+        return false;
+    int n;
+    opt_ref *refs = all_options(&n);
+    struct option *lo = NULL;
+    char *so = NULL;
+    if (!refs || !make_getopt(refs, n, &lo, &so)) {
+        ctg_free(refs), ctg_free(lo), ctg_free(so);
+        return err_set(e, "out of memory while parsing options");
+    }
+    bool ok = true;
+    optind = 1;
+    opterr = 0;
+    for (;;) {
+        int idx = -1;
+        int c = getopt_long(argc, argv, so, lo, &idx);
+        if (c == -1)
+            break;
+        if (c == '?' || c == ':') {
+            const char *bad = argv[optind - 1];
+            ok = err_set(e, c == ':' ? "%s: needs a value; see --help"
+                                     : "%s: unknown option; see --help",
+                         bad);
+            break;
+        }
+        int i = c >= 256 ? c - 256 : find_short(refs, n, c);
+        if (i < 0 || !(ok = store(o, refs[i].d, optarg, e)))
+            break;
+    }
+    for (int k = optind; ok && k < argc; k++) {
+        if (!o->command)
+            o->command = argv[k];
+        else if (!list_add(&o->positional, argv[k]))
+            ok = err_set(e, "out of memory while parsing options");
+    }
+    ctg_free(refs);
+    ctg_free(lo);
+    ctg_free(so);
+    return ok && validate(o, e);
+}
+
+/* ---- --help ------------------------------------------------------------------ */
+
+/* Prints one option line: "  -o, --output DIR     help (default: x)". */
+static void help_line(FILE *f, const opt_desc *d)
+{
+    char head[64];
+    if (d->short_name)
+        snprintf(head, sizeof head, "-%c, --%s%s%s", d->short_name, d->name, d->metavar ? " " : "",
+                 d->metavar ? d->metavar : "");
+    else
+        snprintf(head, sizeof head, "    --%s%s%s", d->name, d->metavar ? " " : "",
+                 d->metavar ? d->metavar : "");
+    fprintf(f, "  %-28s %s", head, d->help);
+    if (d->def)
+        fprintf(f, " (default: %s)", d->def);
+    fputc('\n', f);
+}
+
+void options_help(FILE *f)
+{
+    fprintf(f, "ctestgen %s - test generation for C programs\n\nUsage:\n", CTG_VERSION);
+    for (int i = 0; commands[i].name; i++)
+        fprintf(f, "  ctestgen %-7s %-28s %s\n", commands[i].name, commands[i].args,
+                commands[i].help);
+    fprintf(f, "\nCompiler flags -I DIR, -D NAME[=VAL], -U NAME, -std=..., -m32 are passed to clang.\n");
+    fprintf(f, "\nOptions:\n");
+    for (const opt_desc *d = common_options; d->name; d++)
+        help_line(f, d);
+    fprintf(f, "\nStrategies (--strategy):\n");
+    fprintf(f, "  %-12s %s\n", "auto", "runs the strategies side by side and gives the budget to the one that pays");
+    for (int s = 0; ctg_strategies[s]; s++)
+        fprintf(f, "  %-12s %s\n", ctg_strategies[s]->name, ctg_strategies[s]->summary);
+    for (int s = 0; ctg_strategies[s]; s++) {
+        const opt_desc *t = ctg_strategies[s]->options;
+        if (!t || !t->name)
+            continue;
+        fprintf(f, "\nOptions of --strategy %s:\n", ctg_strategies[s]->name);
+        for (const opt_desc *d = t; d->name; d++)
+            help_line(f, d);
+    }
+    fprintf(f, "\nExit codes: 0 done, 1 error (bad input, build failure), 2 usage error.\n");
+}
+
+/* ---- strategy options ---------------------------------------------------------- */
+
+const char *opt_get_str(const ctg_options *o, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = o->kv.n - 1; i >= 0; i--)
+        if (!strncmp(o->kv.items[i], name, n) && o->kv.items[i][n] == '=')
+            return o->kv.items[i] + n + 1;
+    const opt_desc *d = find_kv_option(name);
+    return d ? d->def : NULL;
+}
+
+double opt_get_double(const ctg_options *o, const char *name)
+{
+    const char *v = opt_get_str(o, name);
+    return v ? strtod(v, NULL) : 0.0;
+}
+
+long opt_get_long(const ctg_options *o, const char *name)
+{
+    const char *v = opt_get_str(o, name);
+    return v ? strtol(v, NULL, 0) : 0;
+}
+
+bool opt_get_flag(const ctg_options *o, const char *name)
+{
+    const char *v = opt_get_str(o, name);
+    return v && strcmp(v, "0") && strcmp(v, "false") && strcmp(v, "no");
+}

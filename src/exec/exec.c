@@ -1,0 +1,401 @@
+/*
+ * exec.c - the executor (exec.h): drives the fork server of an instrumented
+ * binary through the protocol of rt_protocol.h and classifies each run.
+ *
+ * Life cycle: exec_new creates the shared memory (a memfd laid out by
+ * ctg_shm_layout_for), spawns the server and checks its hello.  exec_run
+ * resets what the last run dirtied, writes the input, sends CTG_CMD_RUN,
+ * reads the child's pid and then its wait status under the per-run timeout
+ * (SO_RCVTIMEO on the status channel, so a run costs three system calls
+ * here), kills the child's process group on expiry, and classifies.  A
+ * server that died is restarted and the input run again.
+ *
+ * Classification order: error > assume > oom > timeout/signal/exit.  The
+ * runtime's status bits are authoritative; exit codes are only reported.
+ */
+#include "exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../base/mem.h"
+#include "exec_os.h"
+
+extern char **environ;
+
+#define EXEC_HELLO_MS 10000u          /* start-up budget of the fork server   */
+#define EXEC_KILL_GRACE_MS 5000u      /* status after SIGKILL must come by then */
+#define EXEC_LOG_CAP (1u << 20)       /* stderr bytes per fork server          */
+#define EXEC_MAX_RESTARTS_PER_RUN 3
+
+struct exec {
+    char *binary;
+    char *stderr_log;
+    uint32_t n_edges, n_cmp;
+    uint32_t timeout_ms;
+    uint64_t mem_limit_mb;
+    char *argv[2];
+    char **envp;
+
+    int shm_fd;
+    uint8_t *shm;
+    ctg_shm_layout lay;
+    ctg_shm_hdr *hdr;
+
+    pid_t srv_pid; /* 0: no server running */
+    int ctl_fd, st_fd;
+    int log_fd;
+    uint32_t harness;
+
+    uint64_t runs, restarts;
+};
+
+static const char *const kind_names[EXEC__COUNT] = {
+    [EXEC_NORMAL] = "normal", [EXEC_ERROR] = "error",     [EXEC_ASSUME] = "assume",
+    [EXEC_ABORT] = "abort",   [EXEC_CRASH] = "crash",     [EXEC_TIMEOUT] = "timeout",
+    [EXEC_OOM] = "oom",
+};
+
+const char *exec_kind_name(exec_kind k)
+{
+    return (unsigned)k < EXEC__COUNT ? kind_names[k] : "?";
+}
+
+/* ==== set-up ================================================================ */
+
+/* Frees a NULL-terminated string array made by make_env. */
+static void free_env(char **env)
+{
+    for (size_t i = 0; env && env[i]; i++)
+        ctg_free(env[i]);
+    ctg_free(env);
+}
+
+/* The server's environment: a copy of ours, minus stale CTESTGEN_FORKSRV
+ * and CTESTGEN_INPUT, plus CTESTGEN_FORKSRV=1 (each string owned). */
+static char **make_env(void)
+{
+    size_t n = 0;
+    while (environ && environ[n])
+        n++;
+    char **env = ctg_calloc(n + 2u, sizeof *env);
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], CTG_ENV_FORKSRV "=", sizeof CTG_ENV_FORKSRV) != 0 &&
+            strncmp(environ[i], CTG_ENV_INPUT "=", sizeof CTG_ENV_INPUT) != 0 &&
+            !(env[k++] = ctg_strdup(environ[i])))
+            goto oom;
+    if (!(env[k] = ctg_strdup(CTG_ENV_FORKSRV "=1")))
+        goto oom;
+    return env;
+oom:
+    free_env(env);
+    return NULL;
+}
+
+/* Writes the executor's fields of the header that never change. */
+static void init_header(exec_t *x)
+{
+    ctg_shm_hdr *h = x->hdr;
+    h->magic = CTG_SHM_MAGIC;
+    h->version = CTG_PROTOCOL_VERSION;
+    h->n_edges = x->n_edges;
+    h->n_cmp = x->n_cmp;
+}
+
+/* Closes the channels and kills the server, if any. */
+static void server_stop(exec_t *x)
+{
+    if (x->ctl_fd >= 0)
+        close(x->ctl_fd);
+    if (x->st_fd >= 0)
+        close(x->st_fd);
+    x->ctl_fd = x->st_fd = -1;
+    exec_os_reap(x->srv_pid);
+    x->srv_pid = 0;
+}
+
+/* Reads and checks the hello of a freshly spawned server. */
+static bool check_hello(exec_t *x, ctg_err *e)
+{
+    ctg_hello h;
+    int rc = exec_os_recv(x->st_fd, &h, sizeof h);
+    if (rc < 0)
+        return err_set(e, "%s: the fork server did not answer within %u s (does a global "
+                          "constructor hang?)", x->binary, EXEC_HELLO_MS / 1000u);
+    if (rc == 0)
+        return err_set(e, "%s: not built by this ctestgen (no fork-server hello: not "
+                          "instrumented, or it crashed at start-up); rebuild", x->binary);
+    if (h.magic != CTG_HELLO_MAGIC || h.version != CTG_PROTOCOL_VERSION ||
+        h.n_edges != x->n_edges || h.n_cmp != x->n_cmp)
+        return err_set(e, "%s: not built by this ctestgen (protocol mismatch); rebuild",
+                       x->binary);
+    x->harness = h.harness;
+    return true;
+}
+
+/* Opens the stderr log for a server start and returns the RLIMIT_FSIZE that
+ * lets it grow by EXEC_LOG_CAP bytes.  -1 when there is no log. */
+static int open_log(exec_t *x, bool first, uint64_t *fsize, ctg_err *e)
+{
+    *fsize = 0;
+    if (!x->stderr_log)
+        return -1;
+    int fd = open(x->stderr_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (first ? O_TRUNC : 0),
+                  0644);
+    if (fd < 0) {
+        err_sys(e, "%s: cannot open the stderr log", x->stderr_log);
+        return -2;
+    }
+    struct stat st;
+    *fsize = (fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0u) + EXEC_LOG_CAP;
+    return fd;
+}
+
+/* Spawns the fork server and waits for its hello. */
+static bool server_start(exec_t *x, bool first, ctg_err *e)
+{
+    int ctl[2], st[2];
+    uint64_t fsize;
+    int log = open_log(x, first, &fsize, e);
+    if (log == -2)
+        return false;
+    if (!exec_os_channel(ctl, e)) {
+        if (log >= 0)
+            close(log);
+        return false;
+    }
+    if (!exec_os_channel(st, e)) {
+        close(ctl[0]);
+        close(ctl[1]);
+        if (log >= 0)
+            close(log);
+        return false;
+    }
+    exec_os_spawn s = {x->binary, x->argv, x->envp, ctl[1], st[1], x->shm_fd, log,
+                       x->mem_limit_mb, fsize};
+    bool ok = exec_os_spawn_server(&s, &x->srv_pid, e);
+    close(ctl[1]);
+    close(st[1]);
+    if (log >= 0)
+        close(log);
+    x->ctl_fd = ctl[0];
+    x->st_fd = st[0];
+    if (ok && !exec_os_set_timeout(x->st_fd, EXEC_HELLO_MS))
+        ok = err_sys(e, "executor: cannot set a receive timeout");
+    if (ok)
+        ok = check_hello(x, e);
+    if (ok && !exec_os_set_timeout(x->st_fd, x->timeout_ms))
+        ok = err_sys(e, "executor: cannot set a receive timeout");
+    if (!ok)
+        server_stop(x);
+    return ok;
+}
+
+exec_t *exec_new(const exec_config *c, ctg_err *e)
+{
+    exec_t *x = ctg_calloc(1, sizeof *x);
+    if (!x) {
+        err_set(e, "%s: out of memory starting the executor", c->binary);
+        return NULL;
+    }
+    x->shm_fd = x->ctl_fd = x->st_fd = -1;
+    x->binary = ctg_strdup(c->binary);
+    x->stderr_log = c->stderr_log ? ctg_strdup(c->stderr_log) : NULL;
+    x->envp = make_env();
+    x->n_edges = c->n_edges;
+    x->n_cmp = c->n_cmp;
+    x->timeout_ms = c->timeout_ms ? c->timeout_ms : 1000u;
+    x->mem_limit_mb = c->mem_limit_mb ? c->mem_limit_mb : 2048u;
+    x->lay = ctg_shm_layout_for(x->n_edges, x->n_cmp);
+    if (!x->binary || !x->envp || (c->stderr_log && !x->stderr_log)) {
+        err_set(e, "%s: out of memory starting the executor", c->binary);
+        exec_free(x);
+        return NULL;
+    }
+    x->argv[0] = x->binary;
+    if (!exec_os_shm_new((size_t)x->lay.size, &x->shm_fd, &x->shm, e)) {
+        exec_free(x);
+        return NULL;
+    }
+    x->hdr = (ctg_shm_hdr *)x->shm;
+    init_header(x);
+    if (!server_start(x, true, e)) {
+        exec_free(x);
+        return NULL;
+    }
+    return x;
+}
+
+void exec_free(exec_t *x)
+{
+    if (!x)
+        return;
+    server_stop(x);
+    exec_os_shm_free(x->shm_fd, x->shm, (size_t)x->lay.size);
+    free_env(x->envp);
+    ctg_free(x->binary);
+    ctg_free(x->stderr_log);
+    ctg_free(x);
+}
+
+/* ==== one run =============================================================== */
+
+/* Resets the shared memory for a run and writes the input. */
+static void prepare(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint64_t seed)
+{
+    ctg_shm_hdr *h = x->hdr;
+    if (len > CTG_MAX_INPUT)
+        len = CTG_MAX_INPUT;
+    if (len)
+        memcpy(x->shm + x->lay.input, input, len);
+    h->flags = flags;
+    h->input_len = (uint32_t)len;
+    h->rng_state = seed;
+    h->status = 0;
+    h->error_site = 0;
+    h->n_values = 0;
+    h->input_pos = 0;
+    h->oom_size = 0;
+    memset(x->shm + x->lay.cov, 0, (size_t)x->n_edges + 1u);
+    if (flags & CTG_FL_DIST)
+        memset(x->shm + x->lay.dist, 0, ((size_t)x->n_edges + 1u) * sizeof(double));
+    if (flags & CTG_FL_CMPLOG)
+        memset(x->shm + x->lay.cmp, 0, ((size_t)x->n_cmp + 1u) * sizeof(ctg_cmp_rec));
+}
+
+/* Outcomes of run_once. */
+enum { RUN_OK, RUN_NO_SERVER, RUN_LOST };
+
+/* Asks the server for one run and collects its wait status.  RUN_NO_SERVER:
+ * the server was gone before the child started; RUN_LOST: it died while the
+ * child ran (the child's group is killed).  The caller restarts it. */
+static int run_once(exec_t *x, int *ws, bool *timed_out)
+{
+    uint32_t cmd = CTG_CMD_RUN;
+    int32_t pid, w;
+    *timed_out = false;
+    if (!exec_os_send(x->ctl_fd, &cmd, sizeof cmd) || exec_os_recv(x->st_fd, &pid, sizeof pid) != 1)
+        return RUN_NO_SERVER;
+    int rc = exec_os_recv(x->st_fd, &w, sizeof w);
+    if (rc < 0) {
+        *timed_out = true;
+        exec_os_kill_group(pid);
+        exec_os_set_timeout(x->st_fd, EXEC_KILL_GRACE_MS);
+        rc = exec_os_recv(x->st_fd, &w, sizeof w);
+        exec_os_set_timeout(x->st_fd, x->timeout_ms);
+    }
+    if (rc != 1) {
+        exec_os_kill_group(pid);
+        return RUN_LOST;
+    }
+    *ws = w;
+    return RUN_OK;
+}
+
+/* Fills r from the status bits and the wait status. */
+static void classify(const exec_t *x, int ws, bool timed_out, exec_result *r)
+{
+    uint32_t st = x->hdr->status;
+    r->status = st;
+    r->exit_code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 0;
+    r->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+    r->stack_overflow = (st & CTG_ST_STACK_OVF) != 0;
+    r->error_site = 0;
+    if (st & CTG_ST_ERROR) {
+        r->kind = EXEC_ERROR;
+        r->error_site = x->hdr->error_site;
+    } else if (st & CTG_ST_ASSUME) {
+        r->kind = EXEC_ASSUME;
+    } else if (st & CTG_ST_OOM) {
+        r->kind = EXEC_OOM;
+    } else if (WIFSIGNALED(ws)) {
+        if (r->signal == SIGKILL && timed_out)
+            r->kind = EXEC_TIMEOUT;
+        else if (r->signal == SIGABRT)
+            r->kind = EXEC_ABORT;
+        else
+            r->kind = EXEC_CRASH;
+    } else {
+        r->kind = EXEC_NORMAL;
+    }
+}
+
+bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint64_t rng_seed,
+              exec_result *r, ctg_err *e)
+{
+    int ws = 0, lost = 0;
+    bool timed_out = false;
+    double t0 = 0;
+    for (int attempt = 0;; attempt++) {
+        if (!x->srv_pid) {
+            if (attempt > EXEC_MAX_RESTARTS_PER_RUN)
+                return err_set(e, "%s: the fork server keeps dying; run the program alone "
+                                  "to see why", x->binary);
+            if (!server_start(x, false, e))
+                return false;
+            x->restarts++;
+        }
+        prepare(x, input, len, flags, rng_seed);
+        t0 = exec_os_now_us();
+        int rc = run_once(x, &ws, &timed_out);
+        if (rc == RUN_OK)
+            break;
+        server_stop(x);
+        if (rc == RUN_LOST && ++lost >= 2) {
+            /* this input kills the server itself: a crash of the run */
+            ws = SIGKILL;
+            break;
+        }
+    }
+    r->usecs = exec_os_now_us() - t0;
+    classify(x, ws, timed_out, r);
+    x->runs++;
+    return true;
+}
+
+/* ==== maps of the last run ================================================== */
+
+const uint8_t *exec_cov(const exec_t *x) { return x->shm + x->lay.cov; }
+const double *exec_dist(const exec_t *x) { return (const double *)(x->shm + x->lay.dist); }
+const ctg_cmp_rec *exec_cmp(const exec_t *x) { return (const ctg_cmp_rec *)(x->shm + x->lay.cmp); }
+
+/* The runtime writes the header from inside the program under test, so a
+ * wild write there must not send the tool out of bounds: clamp. */
+static uint32_t input_len(const exec_t *x)
+{
+    uint32_t n = x->hdr->input_len;
+    return n > CTG_MAX_INPUT ? CTG_MAX_INPUT : n;
+}
+
+const uint8_t *exec_input(const exec_t *x, size_t *len)
+{
+    *len = input_len(x);
+    return x->shm + x->lay.input;
+}
+
+size_t exec_consumed(const exec_t *x)
+{
+    uint32_t n = x->hdr->input_pos, max = input_len(x);
+    return n > max ? max : n;
+}
+
+const ctg_value_rec *exec_values(const exec_t *x, size_t *n)
+{
+    uint32_t k = x->hdr->n_values;
+    *n = k > CTG_MAX_VALUES ? CTG_MAX_VALUES : k;
+    return (const ctg_value_rec *)(x->shm + x->lay.values);
+}
+
+uint32_t exec_n_edges(const exec_t *x) { return x->n_edges; }
+uint32_t exec_n_cmp(const exec_t *x) { return x->n_cmp; }
+uint64_t exec_count(const exec_t *x) { return x->runs; }
+uint64_t exec_restarts(const exec_t *x) { return x->restarts; }
+uint32_t exec_harness(const exec_t *x) { return x->harness; }

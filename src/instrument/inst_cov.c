@@ -1,0 +1,229 @@
+/*
+ * inst_cov.c - the coverage and branch-distance pass that makes prog.cov
+ * (DESIGN.md section 4, seed 001's branch distances computed by the runtime).
+ *
+ * For every site of the canonical walk (inst_sites.c):
+ *   br i1 %c      inline  cov[base + !c] += 1 (saturating), then
+ *                 __ctg_cmp / __ctg_fcmp / __ctg_cmp_str / __ctg_br by what
+ *                 feeds %c;
+ *   switch        __ctg_switch with a constant array of the case values
+ *                 (wider than 64 bits: inline coverage of the taken edge);
+ *   strcmp ...    replaced by the __ctg_ wrapper with the site id;
+ *   reach_error   __ctg_error(site) inserted before the call;
+ *   inline asm    left alone, counted.
+ * Then fork/vfork/malloc/calloc/realloc are redirected to the runtime and the
+ * __ctg_n_* constants defined.
+ */
+#include <llvm-c/DebugInfo.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/mem.h"
+#include "inst_hooks.h"
+#include "inst_sites.h"
+#include "instrument.h"
+
+/* Pass state. */
+typedef struct cov_pass {
+    inst_hooks h;
+    LLVMBuilderRef b;
+    inst_stats *st;
+} cov_pass;
+
+static LLVMValueRef c32(cov_pass *P, uint64_t v) { return LLVMConstInt(P->h.t_i32, v, 0); }
+
+/* Integer or pointer v as an i64 (zero- or sign-extended). */
+static LLVMValueRef to_i64(cov_pass *P, LLVMValueRef v, bool sign)
+{
+    if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+        return LLVMBuildPtrToInt(P->b, v, P->h.t_i64, "");
+    return LLVMBuildIntCast2(P->b, v, P->h.t_i64, sign, "");
+}
+
+/* Bit width of an integer or pointer value. */
+static unsigned width_of(cov_pass *P, LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    return LLVMGetTypeKind(t) == LLVMPointerTypeKind ? P->h.ptr_bits : LLVMGetIntTypeWidth(t);
+}
+
+/* Puts the builder before inst, with inst's debug location. */
+static void position(cov_pass *P, LLVMValueRef inst)
+{
+    LLVMPositionBuilderBefore(P->b, inst);
+    LLVMSetCurrentDebugLocation2(P->b, LLVMInstructionGetDebugLoc(inst));
+}
+
+/* ==== branches ============================================================== */
+
+/* Distance hook of a br whose condition is c. */
+static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c)
+{
+    LLVMValueRef base = c32(P, s->first_edge);
+    if (s->cond == COND_ICMP) {
+        LLVMValueRef a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
+        LLVMValueRef args[6] = {base,
+                                c32(P, LLVMGetICmpPredicate(c)),
+                                to_i64(P, a, false),
+                                to_i64(P, b, false),
+                                c32(P, width_of(P, a)),
+                                c32(P, (uint32_t)s->cmp_site)};
+        inst_hook_call(&P->h, P->b, HOOK_CMP, args);
+        P->st->cmp_hooks++;
+    } else if (s->cond == COND_FCMP) {
+        LLVMValueRef args[5] = {base, c32(P, LLVMGetFCmpPredicate(c)),
+                                LLVMBuildFPCast(P->b, LLVMGetOperand(c, 0), P->h.t_double, ""),
+                                LLVMBuildFPCast(P->b, LLVMGetOperand(c, 1), P->h.t_double, ""),
+                                c32(P, (uint32_t)s->cmp_site)};
+        inst_hook_call(&P->h, P->b, HOOK_FCMP, args);
+        P->st->cmp_hooks++;
+    } else if (s->cond == COND_STR) {
+        LLVMValueRef res = LLVMGetOperand(c, (unsigned)s->str_operand);
+        LLVMValueRef rhs = LLVMGetOperand(c, (unsigned)(1 - s->str_operand));
+        LLVMValueRef args[5] = {base, c32(P, s->str_pred), to_i64(P, res, true),
+                                to_i64(P, rhs, true), c32(P, (uint32_t)s->cmp_site)};
+        inst_hook_call(&P->h, P->b, HOOK_CMP_STR, args);
+    } else {
+        LLVMValueRef args[2] = {base, LLVMBuildZExt(P->b, c, P->h.t_i32, "")};
+        inst_hook_call(&P->h, P->b, HOOK_BR, args);
+    }
+}
+
+/* Inline coverage and the distance hook of a conditional br. */
+static void cov_br(cov_pass *P, const inst_site *s)
+{
+    position(P, s->inst);
+    LLVMValueRef c = LLVMGetCondition(s->inst);
+    LLVMValueRef idx = LLVMBuildSelect(P->b, c, c32(P, s->first_edge), c32(P, s->first_edge + 1),
+                                       "ctg.edge");
+    inst_hook_cov(&P->h, P->b, idx);
+    br_distance(P, s, c);
+    P->st->branches++;
+}
+
+/* Constant i64* to a private array of the switch's case values. */
+static LLVMValueRef case_array(cov_pass *P, LLVMValueRef sw, uint32_t ncases)
+{
+    if (!ncases)
+        return LLVMConstNull(P->h.t_ptr64);
+    LLVMValueRef *vals = ctg_calloc(ncases, sizeof *vals);
+    if (!vals)
+        return LLVMConstNull(P->h.t_ptr64);
+    for (uint32_t k = 0; k < ncases; k++) {
+        long long v = LLVMConstIntGetSExtValue(LLVMGetOperand(sw, 2 + 2 * k));
+        vals[k] = LLVMConstInt(P->h.t_i64, (unsigned long long)v, 1);
+    }
+    LLVMValueRef init = LLVMConstArray(P->h.t_i64, vals, ncases);
+    ctg_free(vals);
+    LLVMValueRef g = LLVMAddGlobal(P->h.m, LLVMTypeOf(init), "ctg.cases");
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+    return LLVMConstBitCast(g, P->h.t_ptr64);
+}
+
+/* Inline coverage of a switch wider than 64 bits: the taken edge by a chain
+ * of selects (default unless a case matches). */
+static void cov_wide_switch(cov_pass *P, const inst_site *s, LLVMValueRef v, uint32_t ncases)
+{
+    LLVMValueRef idx = c32(P, s->first_edge + ncases);
+    for (uint32_t k = ncases; k-- > 0;) {
+        LLVMValueRef eq = LLVMBuildICmp(P->b, LLVMIntEQ, v, LLVMGetOperand(s->inst, 2 + 2 * k), "");
+        idx = LLVMBuildSelect(P->b, eq, c32(P, s->first_edge + k), idx, "");
+    }
+    inst_hook_cov(&P->h, P->b, idx);
+}
+
+/* The switch hook (it counts the taken edge and records case distances). */
+static void cov_switch(cov_pass *P, const inst_site *s)
+{
+    position(P, s->inst);
+    LLVMValueRef v = LLVMGetOperand(s->inst, 0);
+    uint32_t ncases = s->n_edges - 1;
+    unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+    P->st->switches++;
+    if (bits > 64) {
+        cov_wide_switch(P, s, v, ncases);
+        return;
+    }
+    LLVMValueRef args[5] = {c32(P, s->first_edge), to_i64(P, v, true), c32(P, ncases),
+                            case_array(P, s->inst, ncases), c32(P, bits)};
+    inst_hook_call(&P->h, P->b, HOOK_SWITCH, args);
+}
+
+/* ==== calls ================================================================= */
+
+/* Replaces a strcmp/strncmp/memcmp call by the runtime wrapper with its site. */
+static void cov_strcall(cov_pass *P, const inst_site *s)
+{
+    static const inst_hook hooks[] = {HOOK_STRCMP, HOOK_STRNCMP, HOOK_MEMCMP};
+    position(P, s->inst);
+    LLVMValueRef args[4] = {c32(P, (uint32_t)s->cmp_site),
+                            LLVMBuildPointerCast(P->b, LLVMGetOperand(s->inst, 0), P->h.t_ptr8, ""),
+                            LLVMBuildPointerCast(P->b, LLVMGetOperand(s->inst, 1), P->h.t_ptr8, ""),
+                            NULL};
+    if (s->str != STR_STRCMP)
+        args[3] = LLVMBuildIntCast2(P->b, LLVMGetOperand(s->inst, 2), P->h.t_intptr, 0, "");
+    LLVMValueRef call = inst_hook_call(&P->h, P->b, hooks[s->str], args);
+    LLVMValueRef res = LLVMBuildIntCast2(P->b, call, LLVMTypeOf(s->inst), 1, "");
+    LLVMReplaceAllUsesWith(s->inst, res);
+    LLVMInstructionEraseFromParent(s->inst);
+    P->st->str_hooks++;
+}
+
+/* __ctg_error(site) right before a call of reach_error / __VERIFIER_error. */
+static void cov_error(cov_pass *P, const inst_site *s)
+{
+    position(P, s->inst);
+    LLVMValueRef arg = c32(P, s->error_site);
+    inst_hook_call(&P->h, P->b, HOOK_ERROR, &arg);
+    P->st->error_sites++;
+}
+
+/* ==== entry point ============================================================ */
+
+/* Checks that the walk agrees with the program database it must match. */
+static bool check_db(const inst_walk *w, const progdb *db, ctg_err *e)
+{
+    if (w->n_edges == db->n_edges && w->n_branches == db->n_branches && w->n_cmp == db->n_cmp &&
+        w->n_errors == db->n_errors)
+        return true;
+    return err_set(e, "instrumenter: module and program database disagree (%u/%u edges, %u/%u "
+                      "comparison sites); rebuild with --no-cache",
+                   w->n_edges, db->n_edges, w->n_cmp, db->n_cmp);
+}
+
+/* Instruments every site of the walk. */
+static void instrument_sites(cov_pass *P, const inst_walk *w)
+{
+    for (size_t i = 0; i < w->n_sites; i++) {
+        const inst_site *s = &w->sites[i];
+        switch (s->kind) {
+        case SITE_BR: cov_br(P, s); break;
+        case SITE_SWITCH: cov_switch(P, s); break;
+        case SITE_STRCALL: cov_strcall(P, s); break;
+        case SITE_ERROR: cov_error(P, s); break;
+        case SITE_ASM: P->st->inline_asm++; break;
+        }
+    }
+}
+
+bool inst_cov(LLVMModuleRef m, const progdb *db, inst_stats *st, ctg_err *e)
+{
+    inst_stats dummy;
+    cov_pass P = {.st = st ? st : &dummy};
+    memset(P.st, 0, sizeof *P.st);
+    inst_walk w = {0};
+    bool ok = inst_walk_module(m, &w, e) && check_db(&w, db, e) && inst_hooks_init(&P.h, m, e);
+    if (ok) {
+        P.b = LLVMCreateBuilderInContext(P.h.ctx);
+        instrument_sites(&P, &w);
+        LLVMDisposeBuilder(P.b);
+        inst_hooks_redirect(&P.h);
+        unsigned counts[4] = {w.n_edges, w.n_cmp, w.n_errors, (unsigned)db->harness};
+        ok = inst_hooks_define_counts(&P.h, counts, e);
+    }
+    inst_walk_release(&w);
+    return ok;
+}

@@ -1,0 +1,169 @@
+/*
+ * inst_hooks.c - declarations of the runtime's hooks in the instrumented
+ * module, driven by one table (see inst_hooks.h and rt_protocol.h).
+ */
+#include "inst_hooks.h"
+
+#include <llvm-c/Target.h>
+#include <string.h>
+
+#include "../runtime/rt_protocol.h"
+
+/* One runtime hook: name, return type and parameter types, one letter each:
+ *   v void, i i32, L i64, d double, p i8*, q i64*, z intptr (size_t). */
+typedef struct hook_spec {
+    const char *name;
+    char ret;
+    const char *params;
+} hook_spec;
+
+static const hook_spec hook_table[HOOK__COUNT] = {
+    [HOOK_CMP] = {CTG_HOOK_CMP, 'v', "iiLLii"},
+    [HOOK_FCMP] = {CTG_HOOK_FCMP, 'v', "iiddi"},
+    [HOOK_BR] = {CTG_HOOK_BR, 'v', "ii"},
+    [HOOK_SWITCH] = {CTG_HOOK_SWITCH, 'v', "iLiqi"},
+    [HOOK_ERROR] = {CTG_HOOK_ERROR, 'v', "i"},
+    [HOOK_STRCMP] = {CTG_HOOK_STRCMP, 'i', "ipp"},
+    [HOOK_STRNCMP] = {CTG_HOOK_STRNCMP, 'i', "ippz"},
+    [HOOK_MEMCMP] = {CTG_HOOK_MEMCMP, 'i', "ippz"},
+    [HOOK_CMP_STR] = {CTG_HOOK_CMP_STR, 'v', "iiLLi"},
+};
+
+/* Library functions whose calls go to a runtime wrapper of the same type. */
+static const struct {
+    const char *from, *to;
+} redirect_table[] = {
+    {"fork", CTG_HOOK_FORK},     {"vfork", CTG_HOOK_FORK},      {"malloc", CTG_HOOK_MALLOC},
+    {"calloc", CTG_HOOK_CALLOC}, {"realloc", CTG_HOOK_REALLOC},
+};
+
+/* Constants the pass defines, in the order of inst_hooks_define_counts. */
+static const char *const count_names[4] = {CTG_SYM_N_EDGES, CTG_SYM_N_CMP, CTG_SYM_N_ERRORS,
+                                           CTG_SYM_HARNESS};
+
+/* LLVM type of one table letter. */
+static LLVMTypeRef letter_type(const inst_hooks *h, char c)
+{
+    switch (c) {
+    case 'i': return h->t_i32;
+    case 'L': return h->t_i64;
+    case 'd': return h->t_double;
+    case 'p': return h->t_ptr8;
+    case 'q': return h->t_ptr64;
+    case 'z': return h->t_intptr;
+    default: return h->t_void;
+    }
+}
+
+/* Function type of a table entry. */
+static LLVMTypeRef spec_type(const inst_hooks *h, const hook_spec *s)
+{
+    LLVMTypeRef params[8];
+    unsigned n = (unsigned)strlen(s->params);
+    for (unsigned i = 0; i < n; i++)
+        params[i] = letter_type(h, s->params[i]);
+    return LLVMFunctionType(letter_type(h, s->ret), params, n, 0);
+}
+
+/* True when m has a global variable or alias called name. */
+static bool var_named(LLVMModuleRef m, const char *name)
+{
+    return LLVMGetNamedGlobal(m, name) || LLVMGetNamedGlobalAlias(m, name, strlen(name));
+}
+
+/* The error for a program that uses one of ctestgen's names. */
+static bool reserved(ctg_err *e, const char *name)
+{
+    return err_set(e, "program defines %s, a name ctestgen reserves; rename it", name);
+}
+
+bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e)
+{
+    memset(h, 0, sizeof *h);
+    h->m = m;
+    h->ctx = LLVMGetModuleContext(m);
+    LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
+    h->t_intptr = LLVMIntPtrTypeInContext(h->ctx, td);
+    h->ptr_bits = LLVMPointerSize(td) * 8;
+    LLVMDisposeTargetData(td);
+    h->t_void = LLVMVoidTypeInContext(h->ctx);
+    h->t_i1 = LLVMInt1TypeInContext(h->ctx);
+    h->t_i8 = LLVMInt8TypeInContext(h->ctx);
+    h->t_i32 = LLVMInt32TypeInContext(h->ctx);
+    h->t_i64 = LLVMInt64TypeInContext(h->ctx);
+    h->t_double = LLVMDoubleTypeInContext(h->ctx);
+    h->t_ptr8 = LLVMPointerType(h->t_i8, 0);
+    h->t_ptr64 = LLVMPointerType(h->t_i64, 0);
+    for (int i = 0; i < HOOK__COUNT; i++) {
+        h->types[i] = spec_type(h, &hook_table[i]);
+        LLVMValueRef f = LLVMGetNamedFunction(m, hook_table[i].name);
+        if ((f && LLVMGlobalGetValueType(f) != h->types[i]) || var_named(m, hook_table[i].name))
+            return reserved(e, hook_table[i].name);
+        h->fns[i] = f;
+    }
+    for (size_t i = 0; i < sizeof redirect_table / sizeof *redirect_table; i++)
+        if (var_named(m, redirect_table[i].to) ||
+            (LLVMGetNamedFunction(m, redirect_table[i].to) &&
+             !LLVMIsDeclaration(LLVMGetNamedFunction(m, redirect_table[i].to))))
+            return reserved(e, redirect_table[i].to);
+    if (LLVMGetNamedFunction(m, CTG_SYM_COV_PTR) || LLVMGetNamedGlobal(m, CTG_SYM_COV_PTR))
+        return reserved(e, CTG_SYM_COV_PTR);
+    for (int i = 0; i < 4; i++)
+        if (var_named(m, count_names[i]) || LLVMGetNamedFunction(m, count_names[i]))
+            return reserved(e, count_names[i]);
+    h->cov_ptr = LLVMAddGlobal(m, h->t_ptr8, CTG_SYM_COV_PTR);
+    unsigned id = LLVMLookupIntrinsicID("llvm.uadd.sat", 13);
+    h->sat_add = LLVMGetIntrinsicDeclaration(m, id, &h->t_i8, 1);
+    h->sat_type = LLVMIntrinsicGetType(h->ctx, id, &h->t_i8, 1);
+    return true;
+}
+
+LLVMValueRef inst_hook_call(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMValueRef *args)
+{
+    if (!h->fns[id])
+        h->fns[id] = LLVMAddFunction(h->m, hook_table[id].name, h->types[id]);
+    unsigned n = (unsigned)strlen(hook_table[id].params);
+    return LLVMBuildCall2(b, h->types[id], h->fns[id], args, n, "");
+}
+
+void inst_hook_cov(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx)
+{
+    LLVMValueRef map = LLVMBuildLoad2(b, h->t_ptr8, h->cov_ptr, "ctg.map");
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(b, h->t_i8, map, &idx, 1, "ctg.slot");
+    LLVMValueRef old = LLVMBuildLoad2(b, h->t_i8, slot, "ctg.hits");
+    LLVMValueRef args[2] = {old, LLVMConstInt(h->t_i8, 1, 0)};
+    LLVMValueRef inc = LLVMBuildCall2(b, h->sat_type, h->sat_add, args, 2, "ctg.inc");
+    LLVMBuildStore(b, inc, slot);
+}
+
+unsigned inst_hooks_redirect(inst_hooks *h)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < sizeof redirect_table / sizeof *redirect_table; i++) {
+        LLVMValueRef from = LLVMGetNamedFunction(h->m, redirect_table[i].from);
+        if (!from || !LLVMIsDeclaration(from) || !LLVMGetFirstUse(from))
+            continue;
+        LLVMTypeRef ty = LLVMGlobalGetValueType(from);
+        LLVMValueRef to = LLVMGetNamedFunction(h->m, redirect_table[i].to);
+        if (!to)
+            to = LLVMAddFunction(h->m, redirect_table[i].to, ty);
+        if (LLVMGlobalGetValueType(to) != ty)
+            to = LLVMConstBitCast(to, LLVMTypeOf(from));
+        LLVMReplaceAllUsesWith(from, to);
+        n++;
+    }
+    return n;
+}
+
+bool inst_hooks_define_counts(inst_hooks *h, const unsigned counts[4], ctg_err *e)
+{
+    for (int i = 0; i < 4; i++) {
+        if (var_named(h->m, count_names[i]) || LLVMGetNamedFunction(h->m, count_names[i]))
+            return reserved(e, count_names[i]);
+        LLVMValueRef g = LLVMAddGlobal(h->m, h->t_i32, count_names[i]);
+        LLVMSetInitializer(g, LLVMConstInt(h->t_i32, counts[i], 0));
+        LLVMSetGlobalConstant(g, 1);
+        LLVMSetLinkage(g, LLVMExternalLinkage);
+    }
+    return true;
+}

@@ -1,0 +1,58 @@
+/*
+ * inst_hooks.h - the table of runtime symbols the coverage pass emits
+ * (internal to src/instrument), as SymCC's Runtime.cpp: every hook of
+ * rt_protocol.h is declared in the module at most once, with the one type the
+ * table gives, and called through inst_hook_call().
+ */
+#ifndef CTG_INST_HOOKS_H
+#define CTG_INST_HOOKS_H
+
+#include <llvm-c/Core.h>
+#include <stdbool.h>
+
+#include "../base/err.h"
+
+typedef enum inst_hook {
+    HOOK_CMP = 0, /* void (i32 base, i32 pred, i64 a, i64 b, i32 bits, i32 site) */
+    HOOK_FCMP,    /* void (i32 base, i32 pred, double a, double b, i32 site)      */
+    HOOK_BR,      /* void (i32 base, i32 cond)                                   */
+    HOOK_SWITCH,  /* void (i32 base, i64 v, i32 ncases, i64 *cases, i32 bits)    */
+    HOOK_ERROR,   /* void (i32 site)                                             */
+    HOOK_STRCMP,  /* i32 (i32 site, i8 *a, i8 *b)                                */
+    HOOK_STRNCMP, /* i32 (i32 site, i8 *a, i8 *b, intptr n)                      */
+    HOOK_MEMCMP,  /* i32 (i32 site, i8 *a, i8 *b, intptr n)                      */
+    HOOK_CMP_STR, /* void (i32 base, i32 pred, i64 res, i64 rhs, i32 site)       */
+    HOOK__COUNT
+} inst_hook;
+
+typedef struct inst_hooks {
+    LLVMModuleRef m;
+    LLVMContextRef ctx;
+    LLVMTypeRef t_void, t_i1, t_i8, t_i32, t_i64, t_double, t_ptr8, t_ptr64, t_intptr;
+    unsigned ptr_bits;              /* pointer width of the target        */
+    LLVMTypeRef types[HOOK__COUNT]; /* function types from the table      */
+    LLVMValueRef fns[HOOK__COUNT];  /* declarations, made on first use    */
+    LLVMValueRef cov_ptr;           /* external global i8* __ctg_cov_ptr  */
+    LLVMValueRef sat_add;           /* llvm.uadd.sat.i8                   */
+    LLVMTypeRef sat_type;
+} inst_hooks;
+
+/* Builds the types of the table for module m.  False with e set when the
+ * program already uses one of the hook names with another type. */
+bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e);
+
+/* Emits a call of hook id at the builder's position; args as the table says. */
+LLVMValueRef inst_hook_call(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMValueRef *args);
+
+/* Emits the inline coverage increment cov[idx] (saturating), idx an i32. */
+void inst_hook_cov(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx);
+
+/* Redirects every use of the declared fork/vfork/malloc/calloc/realloc to the
+ * runtime's wrappers; returns how many functions were redirected. */
+unsigned inst_hooks_redirect(inst_hooks *h);
+
+/* Defines the __ctg_n_edges/__ctg_n_cmp/__ctg_n_errors/__ctg_harness
+ * constants.  False with e set when the program defines one already. */
+bool inst_hooks_define_counts(inst_hooks *h, const unsigned counts[4], ctg_err *e);
+
+#endif

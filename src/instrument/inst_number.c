@@ -1,0 +1,267 @@
+/*
+ * inst_number.c - fills the program database from a prepared module: the
+ * functions with their CFGs (CSR), branches with edge ids, labels and source
+ * locations, comparison sites and error sites.  The ids come from the
+ * canonical walk of inst_sites.c, which inst_cov() repeats.
+ */
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/mem.h"
+#include "../runtime/rt_protocol.h"
+#include "inst_sites.h"
+#include "instrument.h"
+
+static const char *const icmp_names[] = {"eq",  "ne",  "ugt", "uge", "ult",
+                                         "ule", "sgt", "sge", "slt", "sle"};
+static const char *const fcmp_names[] = {"false", "oeq", "ogt", "oge", "olt", "ole",
+                                         "one",   "ord", "uno", "ueq", "ugt", "uge",
+                                         "ult",   "ule", "une", "true"};
+static const char *const str_names[] = {"strcmp", "strncmp", "memcmp"};
+
+/* Numbering state: the walk, the db being filled, the first oom. */
+typedef struct numberer {
+    inst_walk w;
+    progdb *db;
+    bool oom;
+} numberer;
+
+/* Interns s, remembering an out-of-memory failure. */
+static const char *intern(numberer *N, const char *s)
+{
+    const char *r = progdb_intern(N->db, s);
+    if (!r) {
+        N->oom = true;
+        return "";
+    }
+    return r;
+}
+
+/* Source location of an instruction or function from its debug info. */
+static pdb_loc loc_of(numberer *N, LLVMValueRef v)
+{
+    pdb_loc loc = {"", 0, 0};
+    unsigned len = 0;
+    const char *file = LLVMGetDebugLocFilename(v, &len);
+    if (!file || !len)
+        return loc;
+    char buf[4096];
+    unsigned dlen = 0;
+    const char *dir = LLVMGetDebugLocDirectory(v, &dlen);
+    if (file[0] != '/' && dir && dlen)
+        snprintf(buf, sizeof buf, "%.*s/%.*s", (int)dlen, dir, (int)len, file);
+    else
+        snprintf(buf, sizeof buf, "%.*s", (int)len, file);
+    loc.file = intern(N, buf);
+    loc.line = (int)LLVMGetDebugLocLine(v);
+    if (!LLVMIsAFunction(v))
+        loc.col = (int)LLVMGetDebugLocColumn(v);
+    return loc;
+}
+
+/* ==== functions and their CFGs ============================================ */
+
+/* True when succ[from..to) already holds b. */
+static bool has_succ(const uint32_t *succ, uint32_t from, uint32_t to, uint32_t b)
+{
+    for (uint32_t i = from; i < to; i++)
+        if (succ[i] == b)
+            return true;
+    return false;
+}
+
+/* Fills the CSR successor lists of function fi (duplicates removed). */
+static bool fill_cfg(numberer *N, uint32_t fi)
+{
+    const inst_fn *wf = &N->w.fns[fi];
+    pdb_func *f = &N->db->funcs[fi];
+    size_t total = 0;
+    for (uint32_t b = 0; b < wf->n_blocks; b++) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(wf->blocks[b]);
+        total += t ? LLVMGetNumSuccessors(t) : 0;
+    }
+    f->n_blocks = wf->n_blocks;
+    f->succ_start = ctg_calloc(wf->n_blocks + 1, sizeof *f->succ_start);
+    f->succ = ctg_calloc(total + 1, sizeof *f->succ);
+    f->block_branch = ctg_calloc(wf->n_blocks + 1, sizeof *f->block_branch);
+    if (!f->succ_start || !f->succ || !f->block_branch)
+        return false;
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < wf->n_blocks; b++) {
+        f->succ_start[b] = n;
+        f->block_branch[b] = -1;
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(wf->blocks[b]);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned k = 0; k < ns; k++) {
+            int32_t s = inst_block_index(wf, LLVMGetSuccessor(t, k));
+            if (s >= 0 && !has_succ(f->succ, f->succ_start[b], n, (uint32_t)s))
+                f->succ[n++] = (uint32_t)s;
+        }
+    }
+    f->succ_start[wf->n_blocks] = n;
+    return true;
+}
+
+/* Fills funcs[fi]: name (the user's main under its own name), location, CFG. */
+static bool fill_func(numberer *N, uint32_t fi)
+{
+    char name[1024];
+    LLVMValueRef fn = N->w.fns[fi].fn;
+    inst_name(fn, name, sizeof name);
+    pdb_func *f = &N->db->funcs[fi];
+    f->name = intern(N, strcmp(name, CTG_SYM_USER_MAIN) == 0 ? "main" : name);
+    f->loc = loc_of(N, fn);
+    return fill_cfg(N, fi);
+}
+
+/* ==== branches ============================================================== */
+
+/* Condition text of a br site ("icmp sle", "fcmp olt", "strcmp eq", "bool"). */
+static const char *cond_text(numberer *N, const inst_site *s)
+{
+    char buf[64];
+    LLVMValueRef c = LLVMGetCondition(s->inst);
+    switch (s->cond) {
+    case COND_ICMP:
+    case COND_WIDE:
+        snprintf(buf, sizeof buf, "icmp %s", icmp_names[LLVMGetICmpPredicate(c) - LLVMIntEQ]);
+        break;
+    case COND_FCMP:
+        snprintf(buf, sizeof buf, "fcmp %s", fcmp_names[LLVMGetFCmpPredicate(c)]);
+        break;
+    case COND_STR:
+        snprintf(buf, sizeof buf, "%s %s", N->db->cmps[s->cmp_site].kind,
+                 icmp_names[s->str_pred - LLVMIntEQ]);
+        break;
+    default:
+        snprintf(buf, sizeof buf, "bool");
+    }
+    return intern(N, buf);
+}
+
+/* Sets edge k of site s: target block and label. */
+static void set_edge(numberer *N, const inst_site *s, uint32_t k, LLVMBasicBlockRef target,
+                     const char *label)
+{
+    pdb_edge *ed = &N->db->edges[s->first_edge + k];
+    ed->branch = s->branch;
+    int32_t t = inst_block_index(&N->w.fns[s->func], target);
+    ed->target = t < 0 ? 0 : (uint32_t)t;
+    ed->label = intern(N, label);
+}
+
+/* Fills the branch of a br or switch site and its edges. */
+static void fill_branch(numberer *N, const inst_site *s)
+{
+    pdb_branch *b = &N->db->branches[s->branch];
+    b->func = s->func;
+    b->block = s->block;
+    b->first_edge = s->first_edge;
+    b->n_edges = s->n_edges;
+    b->cmp_site = s->cmp_site;
+    b->loc = loc_of(N, s->inst);
+    N->db->funcs[s->func].block_branch[s->block] = (int32_t)s->branch;
+    if (s->kind == SITE_BR) {
+        b->kind = PDB_BR;
+        b->cond = cond_text(N, s);
+        set_edge(N, s, 0, LLVMGetSuccessor(s->inst, 0), "true");
+        set_edge(N, s, 1, LLVMGetSuccessor(s->inst, 1), "false");
+        if (s->cmp_site >= 0 && s->cond != COND_STR) {
+            pdb_cmp *c = &N->db->cmps[s->cmp_site];
+            c->branch = (int32_t)s->branch;
+            c->kind = intern(N, s->cond == COND_FCMP ? "fcmp" : "icmp");
+            c->loc = loc_of(N, LLVMGetCondition(s->inst));
+        }
+        return;
+    }
+    b->kind = PDB_SWITCH;
+    b->cond = intern(N, "switch");
+    uint32_t ncases = s->n_edges - 1;
+    for (uint32_t k = 0; k < ncases; k++) {
+        char label[64];
+        LLVMValueRef v = LLVMGetOperand(s->inst, 2 + 2 * k);
+        if (LLVMGetIntTypeWidth(LLVMTypeOf(v)) <= 64)
+            snprintf(label, sizeof label, "case %lld", LLVMConstIntGetSExtValue(v));
+        else
+            snprintf(label, sizeof label, "case #%u", k);
+        set_edge(N, s, k, LLVMGetSuccessor(s->inst, k + 1), label);
+    }
+    set_edge(N, s, ncases, LLVMGetSwitchDefaultDest(s->inst), "default");
+}
+
+/* Records a str call site or an error site. */
+static void fill_call_site(numberer *N, const inst_site *s)
+{
+    char name[256];
+    if (s->kind == SITE_STRCALL) {
+        pdb_cmp *c = &N->db->cmps[s->cmp_site];
+        c->branch = -1;
+        c->kind = intern(N, str_names[s->str]);
+        c->loc = loc_of(N, s->inst);
+    } else if (s->kind == SITE_ERROR) {
+        pdb_error *er = &N->db->errors[s->error_site];
+        er->func = s->func;
+        er->block = s->block;
+        er->loc = loc_of(N, s->inst);
+        er->callee = intern(N, inst_name(inst_callee(s->inst), name, sizeof name));
+    }
+}
+
+/* Links string-compare sites to the branch consuming their result. */
+static void link_str_branches(numberer *N)
+{
+    for (size_t i = 0; i < N->w.n_sites; i++) {
+        const inst_site *s = &N->w.sites[i];
+        if (s->kind == SITE_BR && s->cond == COND_STR && N->db->cmps[s->cmp_site].branch < 0)
+            N->db->cmps[s->cmp_site].branch = (int32_t)s->branch;
+    }
+}
+
+/* ==== entry point ============================================================ */
+
+/* Pointer width of the module's target in bits (64 when unknown). */
+static int module_arch_bits(LLVMModuleRef m)
+{
+    LLVMTargetDataRef td = LLVMCreateTargetData(LLVMGetDataLayoutStr(m));
+    int bits = (int)LLVMPointerSize(td) * 8;
+    LLVMDisposeTargetData(td);
+    return bits == 32 ? 32 : 64;
+}
+
+/* Fills the db from the walk; false on oom. */
+static bool fill_db(numberer *N, LLVMModuleRef m)
+{
+    inst_walk *w = &N->w;
+    progdb *db = N->db;
+    if (!progdb_alloc(db, (uint32_t)w->n_fns, w->n_branches, w->n_edges, w->n_errors, w->n_cmp))
+        return false;
+    LLVMValueRef fuzz = LLVMGetNamedFunction(m, "LLVMFuzzerTestOneInput");
+    db->harness = fuzz && !LLVMIsDeclaration(fuzz) ? CTG_HARNESS_LIBFUZZER : CTG_HARNESS_TESTCOMP;
+    db->arch_bits = module_arch_bits(m);
+    db->n_inline_asm = w->n_asm;
+    for (uint32_t fi = 0; fi < w->n_fns; fi++)
+        if (!fill_func(N, fi))
+            return false;
+    for (size_t i = 0; i < w->n_sites; i++) {
+        const inst_site *s = &w->sites[i];
+        if (s->kind == SITE_BR || s->kind == SITE_SWITCH)
+            fill_branch(N, s);
+        else
+            fill_call_site(N, s);
+    }
+    link_str_branches(N);
+    return !N->oom;
+}
+
+bool inst_number(LLVMModuleRef m, progdb *db, ctg_err *e)
+{
+    if (db->funcs || db->branches)
+        return err_set(e, "instrumenter: program database already filled");
+    numberer N = {{0}, db, false};
+    bool ok = inst_walk_module(m, &N.w, e);
+    if (ok && !fill_db(&N, m))
+        ok = err_set(e, "instrumenter: out of memory while numbering the program");
+    inst_walk_release(&N.w);
+    return ok;
+}

@@ -1,0 +1,615 @@
+/*
+ * replay.c - `ctestgen replay` (see replay.h): gcc --coverage build of the
+ * program with the TestCov-style harness (src/runtime/replay_harness.c),
+ * one process per testcase, gcov's JSON output parsed with json-c.
+ *
+ * Work directory layout:
+ *   obj/<i>-<name>.o/.gcno/.gcda   the program's objects and coverage data
+ *   harness.o, prog                the harness and the linked program
+ *   values/<testcase>.txt          the inputs of each testcase, one a line
+ *   status                         events the harness reports for a run
+ * gcov data of earlier replays is removed first, so counts are this suite's.
+ */
+#include "replay.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/fsutil.h"
+#include "../base/hash.h"
+#include "../base/mem.h"
+#include "../base/proc.h"
+#include "../build/build.h"
+#include "../suite/suite.h"
+#include "../suite/test.h"
+
+#define HARNESS_FILE "replay_harness.c"
+
+typedef struct replay_ctx {
+    const replay_opts *o;
+    replay_result *r;
+    int arch;
+    char *suite_dir;   /* <out>/test-suite                          */
+    char *work;        /* absolute work directory                    */
+    bool work_is_tmp;
+    char **objs;       /* program objects (absolute), n_sources of them */
+    char *binary;
+    char *status;
+    char **cases;      /* testcase paths, sorted */
+    size_t n_cases;
+    suite_testcase *tcs;
+} replay_ctx;
+
+static const char *const outcome_names[REPLAY__COUNT] = {
+    "normal", "error", "assume", "ran-out", "crash", "timeout", "bad-input",
+};
+
+const char *replay_outcome_name(replay_outcome o)
+{
+    return (unsigned)o < REPLAY__COUNT ? outcome_names[o] : "?";
+}
+
+/* ==== set-up ============================================================== */
+
+/* Directory holding replay_harness.c (ctg_free): the option, else
+ * build_runtime_dir() ($CTESTGEN_RUNTIME_DIR, else next to the executable). */
+static char *runtime_dir(const replay_opts *o)
+{
+    return ctg_strdup(o->runtime_dir ? o->runtime_dir : build_runtime_dir());
+}
+
+/* Creates the work directory (a fresh temporary one when none is given)
+ * and clears coverage data of earlier replays. */
+static bool make_work_dir(replay_ctx *c, ctg_err *e)
+{
+    if (c->o->work_dir) {
+        if (!fs_mkdir_p(c->o->work_dir, e))
+            return false;
+        c->work = fs_realpath(c->o->work_dir, e);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        sbuf b = SBUF_INIT;
+        sbuf_printf(&b, "%s/ctestgen-replay-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        c->work = sbuf_take(&b);
+        if (c->work && !mkdtemp(c->work)) {
+            err_sys(e, "%s: cannot create a temporary directory", c->work);
+            ctg_free(c->work);
+            c->work = NULL;
+            return false;
+        }
+        c->work_is_tmp = true;
+    }
+    if (!c->work)
+        return err_set(e, "%s: cannot create the replay work directory", c->o->out_dir);
+    char *obj = fs_join(c->work, "obj"), *vals = fs_join(c->work, "values");
+    c->status = fs_join(c->work, "status");
+    c->binary = fs_join(c->work, "prog");
+    bool ok = obj && vals && c->status && c->binary && fs_rm_rf(obj, e) && fs_rm_rf(vals, e) &&
+              fs_mkdir_p(obj, e) && fs_mkdir_p(vals, e);
+    if (!ok)
+        err_set(e, "%s: out of memory", c->work);
+    ctg_free(obj);
+    ctg_free(vals);
+    return ok;
+}
+
+/* Checks one typed value of a testcase the way suite_read_testcase would;
+ * values without a known type are left to the harness, as in TestCov. */
+static bool check_input(const char *path, const suite_input *in, size_t i, int arch, ctg_err *e)
+{
+    enum ctg_type t;
+    if (!in->type || !ctg_type_from_name(in->type, &t))
+        return true;
+    uint8_t b[8];
+    ctg_err ve = {{0}};
+    if (test_value_parse(t, in->text, b, ctg_type_size(t, arch), &ve))
+        return true;
+    return err_set(e, "%s:%d: input %zu: %s; fix or remove the value", path, in->line, i + 1, ve.msg);
+}
+
+/* Reads metadata.xml (for the architecture) and every testcase before
+ * anything is built, so a broken file stops the replay at once. */
+static bool load_suite(replay_ctx *c, ctg_err *e)
+{
+    c->suite_dir = fs_join(c->o->out_dir, "test-suite");
+    if (!c->suite_dir)
+        return err_set(e, "%s: out of memory", c->o->out_dir);
+    if (!fs_is_dir(c->suite_dir))
+        return err_set(e, "%s: no test-suite directory; pass the output directory of 'ctestgen run'",
+                       c->o->out_dir);
+    char *mpath = fs_join(c->suite_dir, "metadata.xml");
+    suite_metadata md = {0};
+    bool have_md = mpath && fs_exists(mpath);
+    if (have_md && !suite_read_metadata(mpath, &md, e)) {
+        ctg_free(mpath);
+        return false;
+    }
+    ctg_free(mpath);
+    c->arch = c->o->arch_bits ? c->o->arch_bits : have_md ? md.arch_bits : 64;
+    char hex[HASH_HEX_LEN + 1];
+    if (have_md && md.program_hash && *md.program_hash && c->o->n_sources > 0 &&
+        hash_file(c->o->sources[0], hex, NULL))
+        c->r->program_changed = strcmp(hex, md.program_hash) != 0;
+    suite_metadata_release(&md);
+    if (!suite_list_testcases(c->suite_dir, &c->cases, &c->n_cases, e))
+        return false;
+    c->tcs = ctg_calloc(c->n_cases + 1, sizeof *c->tcs);
+    if (!c->tcs)
+        return err_set(e, "%s: out of memory", c->suite_dir);
+    for (size_t i = 0; i < c->n_cases; i++) {
+        if (!suite_parse_testcase(c->cases[i], &c->tcs[i], e))
+            return false;
+        for (size_t k = 0; k < c->tcs[i].n_inputs; k++)
+            if (!check_input(c->cases[i], &c->tcs[i].inputs[k], k, c->arch, e))
+                return false;
+    }
+    return true;
+}
+
+/* ==== building ============================================================ */
+
+static bool is_link_flag(const char *f)
+{
+    return !strncmp(f, "-l", 2) || !strncmp(f, "-L", 2) || !strncmp(f, "-Wl,", 4) ||
+           !strcmp(f, "-pthread");
+}
+
+/* The most telling line of compiler output for a one-line message: the
+ * first "error:" or "undefined reference" line that is not collect2's
+ * summary, else the first line. */
+static void first_error(const sbuf *out, char *buf, size_t cap)
+{
+    const char *s = sbuf_str(out), *pick = NULL;
+    for (const char *l = s; *l && !pick; l += strcspn(l, "\n"), l += *l == '\n') {
+        size_t n = strcspn(l, "\n");
+        char tmp[512];
+        snprintf(tmp, sizeof tmp, "%.*s", (int)(n < sizeof tmp ? n : sizeof tmp - 1), l);
+        if ((strstr(tmp, "error:") || strstr(tmp, "undefined reference")) &&
+            strncmp(tmp, "collect2", 8) != 0)
+            pick = l;
+    }
+    if (!pick)
+        pick = s;
+    size_t n = strcspn(pick, "\n");
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(buf, pick, n);
+    buf[n] = '\0';
+    if (!n)
+        snprintf(buf, cap, "no diagnostics");
+}
+
+/* Runs a tool; false with e set to "<what>: <problem> (<first error>)<fix>"
+ * when it cannot start or fails. */
+static bool run_tool(char *const argv[], const char *what, const char *problem, const char *fix,
+                     ctg_err *e)
+{
+    sbuf err = SBUF_INIT;
+    proc_opts po = {0};
+    po.err = &err;
+    po.out = &err;
+    proc_result pr;
+    bool ok = proc_run(argv, &po, &pr, e);
+    if (ok && !(pr.exited && pr.code == 0)) {
+        char line[300];
+        first_error(&err, line, sizeof line);
+        ok = err_set(e, "%s: %s (%s)%s", what, problem, line, fix);
+    }
+    sbuf_release(&err);
+    return ok;
+}
+
+/* Appends argument a to a NULL-terminated argv under construction. */
+static void push(const char **argv, int *n, const char *a) { argv[(*n)++] = a; }
+
+/* Compiles source i into obj/<i>-<name>.o with coverage instrumentation. */
+static bool compile_source(replay_ctx *c, int i, ctg_err *e)
+{
+    const replay_opts *o = c->o;
+    const char *src = o->sources[i], *base = strrchr(src, '/');
+    base = base ? base + 1 : src;
+    sbuf p = SBUF_INIT;
+    sbuf_printf(&p, "%s/obj/%d-%.*s.o", c->work, i, (int)strcspn(base, "."), base);
+    c->objs[i] = sbuf_take(&p);
+    char *abs_src = fs_realpath(src, e);
+    const char **argv = ctg_calloc((size_t)o->n_cflags + 16, sizeof *argv);
+    if (!c->objs[i] || !abs_src || !argv) {
+        ctg_free(abs_src);
+        ctg_free(argv);
+        return err_set(e, "%s: cannot read the program or out of memory", src);
+    }
+    char arch[8];
+    snprintf(arch, sizeof arch, "-m%d", c->arch);
+    int n = 0;
+    const char *fixed[] = {o->cc ? o->cc : "gcc", arch, "--coverage", "-O0", "-g",
+                           "-finstrument-functions", "-c", abs_src, "-o", c->objs[i]};
+    for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
+        push(argv, &n, fixed[k]);
+    for (int k = 0; k < o->n_cflags; k++)
+        if (!is_link_flag(o->cflags[k]))
+            push(argv, &n, o->cflags[k]);
+    bool ok = run_tool((char *const *)argv, src, "does not compile with gcc --coverage",
+                       "; fix the program or pass the -I/-D flags it needs", e);
+    ctg_free(abs_src);
+    ctg_free(argv);
+    return ok;
+}
+
+/* Compiles the harness (without coverage: only the program is measured). */
+static bool compile_harness(replay_ctx *c, char **obj, ctg_err *e)
+{
+    char *rt = runtime_dir(c->o);
+    char *src = rt ? fs_join(rt, HARNESS_FILE) : NULL;
+    *obj = fs_join(c->work, "harness.o");
+    ctg_free(rt);
+    bool ok = src && *obj;
+    if (ok && !fs_exists(src))
+        ok = err_set(e, "%s: missing; rebuild ctestgen (make) or set CTESTGEN_RUNTIME_DIR", src);
+    char arch[8];
+    snprintf(arch, sizeof arch, "-m%d", c->arch);
+    char *argv[] = {(char *)(c->o->cc ? c->o->cc : "gcc"), arch, "-O0", "-g", "-w", "-c", src,
+                    "-o", *obj, NULL};
+    ok = ok && run_tool(argv, src ? src : HARNESS_FILE, "does not compile with gcc",
+                        c->arch == 32 ? "; install gcc-multilib for --arch 32" : "", e);
+    ctg_free(src);
+    return ok || err_set(e, "%s: out of memory", c->work);
+}
+
+/* Compiles the program's sources and the harness and links them. */
+static bool build(replay_ctx *c, ctg_err *e)
+{
+    const replay_opts *o = c->o;
+    if (o->n_sources <= 0)
+        return err_set(e, "%s: no program given; pass the C file the suite was made for",
+                       o->out_dir);
+    c->objs = ctg_calloc((size_t)o->n_sources, sizeof *c->objs);
+    if (!c->objs)
+        return err_set(e, "%s: out of memory", o->out_dir);
+    for (int i = 0; i < o->n_sources; i++)
+        if (!compile_source(c, i, e))
+            return false;
+    char *harness = NULL;
+    bool ok = compile_harness(c, &harness, e);
+    const char **argv = ctg_calloc((size_t)(o->n_sources + o->n_cflags) + 12, sizeof *argv);
+    char arch[8];
+    snprintf(arch, sizeof arch, "-m%d", c->arch);
+    if (ok && argv) {
+        int n = 0;
+        push(argv, &n, o->cc ? o->cc : "gcc");
+        push(argv, &n, arch);
+        push(argv, &n, "--coverage");
+        for (int i = 0; i < o->n_sources; i++)
+            push(argv, &n, c->objs[i]);
+        push(argv, &n, harness);
+        push(argv, &n, "-o");
+        push(argv, &n, c->binary);
+        for (int k = 0; k < o->n_cflags; k++)
+            if (is_link_flag(o->cflags[k]))
+                push(argv, &n, o->cflags[k]);
+        push(argv, &n, "-lm");
+        ok = run_tool((char *const *)argv, o->sources[0], "does not link with gcc",
+                      "; pass all of the program's source files and -l flags", e);
+    } else if (ok) {
+        ok = err_set(e, "%s: out of memory", o->out_dir);
+    }
+    ctg_free(argv);
+    ctg_free(harness);
+    return ok;
+}
+
+/* ==== running ============================================================= */
+
+/* Writes the values of testcase i, one a line, and returns the file's path
+ * (ctg_free). */
+static char *write_values(replay_ctx *c, size_t i, ctg_err *e)
+{
+    const char *name = strrchr(c->cases[i], '/') + 1;
+    sbuf path = SBUF_INIT, text = SBUF_INIT;
+    sbuf_printf(&path, "%s/values/%s.txt", c->work, name);
+    for (size_t k = 0; k < c->tcs[i].n_inputs; k++)
+        sbuf_printf(&text, "%s\n", c->tcs[i].inputs[k].text);
+    char *p = NULL;
+    if (!sbuf_ok(&path) || !sbuf_ok(&text))
+        err_set(e, "%s: out of memory", c->work);
+    else if (fs_write_atomic(path.data, text.data ? text.data : "", text.len, e))
+        p = sbuf_take(&path);
+    sbuf_release(&path);
+    sbuf_release(&text);
+    return p;
+}
+
+/* Classifies a run from the harness's events and how the process ended. */
+static void classify(replay_test *t, const char *events, const proc_result *pr)
+{
+    bool timeout = strstr(events, "timeout\n") || pr->timed_out;
+    t->reached_error = strstr(events, "error\n") != NULL;
+    t->signal = pr->exited ? 0 : pr->signal;
+    t->exit_code = pr->exited ? pr->code : 0;
+    if (t->reached_error)
+        t->outcome = REPLAY_ERROR;
+    else if (timeout)
+        t->outcome = REPLAY_TIMEOUT;
+    else if (!pr->exited)
+        t->outcome = REPLAY_CRASH;
+    else if (strstr(events, "badinput\n"))
+        t->outcome = REPLAY_BAD_INPUT;
+    else if (strstr(events, "ranout\n"))
+        t->outcome = REPLAY_RAN_OUT;
+    else if (strstr(events, "assume\n"))
+        t->outcome = REPLAY_ASSUME;
+    else
+        t->outcome = REPLAY_NORMAL;
+}
+
+/* Runs testcase i in its own process and records its outcome. */
+static bool run_test(replay_ctx *c, size_t i, ctg_err *e)
+{
+    replay_test *t = &c->r->tests[i];
+    t->name = ctg_strdup(strrchr(c->cases[i], '/') + 1);
+    t->covers_error = c->tcs[i].covers_error;
+    char *vals = write_values(c, i, e);
+    if (!t->name || !vals) {
+        ctg_free(vals);
+        return err_set(e, "%s: out of memory", c->work);
+    }
+    double timeout = c->o->timeout_s > 0 ? c->o->timeout_s : 5.0;
+    sbuf env[3] = {SBUF_INIT, SBUF_INIT, SBUF_INIT};
+    sbuf_printf(&env[0], "CTESTGEN_REPLAY_VALUES=%s", vals);
+    sbuf_printf(&env[1], "CTESTGEN_REPLAY_STATUS=%s", c->status);
+    sbuf_printf(&env[2], "CTESTGEN_REPLAY_TIMEOUT_MS=%ld", (long)(timeout * 1000));
+    char *env_add[] = {env[0].data, env[1].data, env[2].data, NULL};
+    proc_opts po = {0};
+    po.cwd = c->work;
+    po.env_add = env_add;
+    po.timeout_s = timeout + 5; /* backstop: the harness's alarm flushes coverage first */
+    po.mem_limit_mb = c->o->mem_limit_mb > 0 ? c->o->mem_limit_mb : 4096;
+    char *argv[] = {c->binary, NULL};
+    proc_result pr;
+    unlink(c->status);
+    bool ok = sbuf_ok(&env[0]) && sbuf_ok(&env[1]) && sbuf_ok(&env[2]) &&
+              proc_run(argv, &po, &pr, e);
+    char *events = NULL;
+    if (ok && !fs_read(c->status, &events, NULL, NULL))
+        events = NULL;
+    if (ok && events && strstr(events, "nomain\n"))
+        ok = err_set(e, "%s: defines neither main nor LLVMFuzzerTestOneInput; nothing to replay",
+                     c->o->sources[0]);
+    if (ok)
+        classify(t, events ? events : "", &pr);
+    ctg_free(events);
+    ctg_free(vals);
+    for (int k = 0; k < 3; k++)
+        sbuf_release(&env[k]);
+    return ok;
+}
+
+/* ==== gcov ================================================================= */
+
+/* The entry for a source file in r->files, added when new (NULL on oom). */
+static replay_file *file_entry(replay_result *r, size_t *cap, const char *path)
+{
+    for (size_t i = 0; i < r->n_files; i++)
+        if (!strcmp(r->files[i].path, path))
+            return &r->files[i];
+    if (ctg_grow((void **)&r->files, cap, r->n_files + 1, sizeof *r->files) < 0)
+        return NULL;
+    replay_file *f = &r->files[r->n_files];
+    memset(f, 0, sizeof *f);
+    f->path = ctg_strdup(path);
+    if (!f->path)
+        return NULL;
+    r->n_files++;
+    return f;
+}
+
+static long long get_int(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
+}
+
+static json_object *get_array(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_array) ? v
+                                                                                            : NULL;
+}
+
+/* Adds the counts of one file of gcov's JSON output to r.  A file that
+ * appears in several objects (a header) is counted once per object. */
+static bool add_gcov_file(replay_result *r, size_t *cap, json_object *jf)
+{
+    json_object *name;
+    if (!json_object_object_get_ex(jf, "file", &name))
+        return true;
+    replay_file *f = file_entry(r, cap, json_object_get_string(name));
+    if (!f)
+        return false;
+    json_object *lines = get_array(jf, "lines"), *funcs = get_array(jf, "functions");
+    for (size_t i = 0; lines && i < json_object_array_length(lines); i++) {
+        json_object *l = json_object_array_get_idx(lines, i), *br = get_array(l, "branches");
+        f->lines++;
+        f->lines_covered += get_int(l, "count") > 0;
+        for (size_t k = 0; br && k < json_object_array_length(br); k++) {
+            f->branches++;
+            f->branches_covered += get_int(json_object_array_get_idx(br, k), "count") > 0;
+        }
+    }
+    for (size_t i = 0; funcs && i < json_object_array_length(funcs); i++) {
+        json_object *fn = json_object_array_get_idx(funcs, i), *fname;
+        if (json_object_object_get_ex(fn, "name", &fname) &&
+            !strcmp(json_object_get_string(fname), "reach_error")) {
+            r->reach_error_defined = true;
+            r->reach_error_calls += (unsigned long)get_int(fn, "execution_count");
+        }
+    }
+    return true;
+}
+
+/* Runs gcov on one object and adds its counts to r. */
+static bool gcov_object(replay_ctx *c, const char *obj, size_t *cap, ctg_err *e)
+{
+    sbuf out = SBUF_INIT, err = SBUF_INIT;
+    proc_opts po = {0};
+    po.cwd = c->work;
+    po.out = &out;
+    po.err = &err;
+    char *argv[] = {(char *)(c->o->gcov ? c->o->gcov : "gcov"), "-b", "--json-format", "--stdout",
+                    (char *)obj, NULL};
+    proc_result pr;
+    bool ok = proc_run(argv, &po, &pr, e);
+    json_object *root = ok ? json_tokener_parse(sbuf_str(&out)) : NULL;
+    json_object *files = root ? get_array(root, "files") : NULL;
+    if (ok && !files) {
+        char line[300];
+        first_error(&err, line, sizeof line);
+        ok = err_set(e, "%s: gcov gave no JSON coverage (%s); check that gcov matches gcc", obj, line);
+    }
+    for (size_t i = 0; ok && i < json_object_array_length(files); i++)
+        if (!add_gcov_file(c->r, cap, json_object_array_get_idx(files, i)))
+            ok = err_set(e, "%s: out of memory", c->work);
+    json_object_put(root);
+    sbuf_release(&out);
+    sbuf_release(&err);
+    return ok;
+}
+
+/* Collects coverage of every object and the totals. */
+static bool collect_coverage(replay_ctx *c, ctg_err *e)
+{
+    size_t cap = 0;
+    replay_result *r = c->r;
+    for (int i = 0; i < c->o->n_sources; i++)
+        if (!gcov_object(c, c->objs[i], &cap, e))
+            return false;
+    for (size_t i = 0; i < r->n_files; i++) {
+        r->branches += r->files[i].branches;
+        r->branches_covered += r->files[i].branches_covered;
+        r->lines += r->files[i].lines;
+        r->lines_covered += r->files[i].lines_covered;
+    }
+    for (size_t i = 0; i < r->n_tests; i++) {
+        r->n_outcome[r->tests[i].outcome]++;
+        r->error_reached |= r->tests[i].reached_error;
+    }
+    r->error_reached |= r->reach_error_calls > 0;
+    return true;
+}
+
+/* ==== the whole replay ===================================================== */
+
+static void ctx_release(replay_ctx *c)
+{
+    for (size_t i = 0; c->tcs && i < c->n_cases; i++)
+        suite_testcase_release(&c->tcs[i]);
+    ctg_free(c->tcs);
+    suite_free_list(c->cases, c->n_cases);
+    for (int i = 0; c->objs && i < c->o->n_sources; i++)
+        ctg_free(c->objs[i]);
+    ctg_free(c->objs);
+    if (c->work_is_tmp && c->work)
+        fs_rm_rf(c->work, NULL);
+    ctg_free(c->work);
+    ctg_free(c->suite_dir);
+    ctg_free(c->binary);
+    ctg_free(c->status);
+}
+
+bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e)
+{
+    memset(r, 0, sizeof *r);
+    replay_ctx c = {0};
+    c.o = o;
+    c.r = r;
+    bool ok = load_suite(&c, e) && make_work_dir(&c, e) && build(&c, e);
+    r->arch_bits = c.arch;
+    if (ok) {
+        r->tests = ctg_calloc(c.n_cases + 1, sizeof *r->tests);
+        ok = r->tests || err_set(e, "%s: out of memory", o->out_dir);
+    }
+    for (size_t i = 0; ok && i < c.n_cases; i++) {
+        ok = run_test(&c, i, e);
+        r->n_tests = i + 1;
+    }
+    ok = ok && collect_coverage(&c, e);
+    ctx_release(&c);
+    return ok;
+}
+
+void replay_result_release(replay_result *r)
+{
+    for (size_t i = 0; i < r->n_tests; i++)
+        ctg_free(r->tests[i].name);
+    for (size_t i = 0; i < r->n_files; i++)
+        ctg_free(r->files[i].path);
+    ctg_free(r->tests);
+    ctg_free(r->files);
+    memset(r, 0, sizeof *r);
+}
+
+/* ==== report ================================================================ */
+
+static double pct(unsigned a, unsigned b) { return b ? 100.0 * a / b : 100.0; }
+
+/* Appends "label: name (detail), name ..." for the tests with outcome o. */
+static void list_tests(const replay_result *r, sbuf *b, replay_outcome o, const char *label)
+{
+    if (!r->n_outcome[o])
+        return;
+    sbuf_printf(b, "%s (%u):", label, r->n_outcome[o]);
+    for (size_t i = 0; i < r->n_tests; i++) {
+        const replay_test *t = &r->tests[i];
+        if (t->outcome != o)
+            continue;
+        sbuf_printf(b, " %s", t->name);
+        if (o == REPLAY_CRASH)
+            sbuf_printf(b, " (signal %d)", t->signal);
+    }
+    sbuf_putc(b, '\n');
+}
+
+/* The reach_error verdict with the tests that reached it. */
+static void format_error(const replay_result *r, sbuf *b)
+{
+    if (!r->error_reached) {
+        sbuf_printf(b, "reach_error: not reached\n");
+        return;
+    }
+    sbuf_printf(b, "reach_error: reached");
+    if (r->reach_error_defined)
+        sbuf_printf(b, " (gcov: reach_error called %lu time%s)", r->reach_error_calls,
+                    r->reach_error_calls == 1 ? "" : "s");
+    bool any = false;
+    for (size_t i = 0; i < r->n_tests; i++) {
+        if (r->tests[i].reached_error) {
+            sbuf_printf(b, "%s %s", any ? "," : " by", r->tests[i].name);
+            any = true;
+        }
+    }
+    sbuf_putc(b, '\n');
+}
+
+void replay_format(const replay_result *r, sbuf *b)
+{
+    sbuf_printf(b, "replay: %zu test%s, %d-bit, gcc --coverage\n", r->n_tests,
+                r->n_tests == 1 ? "" : "s", r->arch_bits);
+    if (r->program_changed)
+        sbuf_printf(b, "warning: the program differs from the one the suite was generated for "
+                       "(SHA-256 of metadata.xml)\n");
+    sbuf_printf(b, "branches: %u/%u (%.2f%%), lines: %u/%u (%.2f%%)\n", r->branches_covered,
+                r->branches, pct(r->branches_covered, r->branches), r->lines_covered, r->lines,
+                pct(r->lines_covered, r->lines));
+    for (size_t i = 0; i < r->n_files; i++)
+        sbuf_printf(b, "  %s: branches %u/%u, lines %u/%u\n", r->files[i].path,
+                    r->files[i].branches_covered, r->files[i].branches,
+                    r->files[i].lines_covered, r->files[i].lines);
+    format_error(r, b);
+    list_tests(r, b, REPLAY_CRASH, "crashed");
+    list_tests(r, b, REPLAY_TIMEOUT, "timed out");
+    list_tests(r, b, REPLAY_RAN_OUT, "ran out of inputs");
+    list_tests(r, b, REPLAY_BAD_INPUT, "unparsable inputs");
+    list_tests(r, b, REPLAY_ASSUME, "assumption failed");
+}

@@ -1,0 +1,106 @@
+/*
+ * replay.h - `ctestgen replay OUT PROG.c`: independent check of a test suite.
+ *
+ * The program is compiled with gcc --coverage -O0 (-m32 for arch 32) and
+ * linked with src/runtime/replay_harness.c, which feeds each testcase's
+ * inputs to __VERIFIER_nondet_* exactly as TestCov does (or to
+ * LLVMFuzzerTestOneInput when the program has no main).  Every testcase of
+ * OUT/test-suite/ runs in its own process with a timeout; coverage is
+ * flushed even when a run aborts, crashes or times out.  gcov (JSON format,
+ * parsed with json-c) then gives branch and line coverage per file, and
+ * reach_error counts as reached when gcov says the program's reach_error
+ * ran or the harness saw reach_error/__VERIFIER_error called.
+ *
+ * Nothing of ctestgen's own instrumentation is involved: this is how users
+ * and tests check a suite.
+ */
+#ifndef CTG_REPLAY_H
+#define CTG_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../base/err.h"
+#include "../base/sbuf.h"
+
+typedef struct replay_opts {
+    const char *out_dir;        /* output directory holding test-suite/          */
+    const char *const *sources; /* the program's C files                          */
+    int n_sources;
+    const char *const *cflags;  /* -I/-D/... for gcc; -l/-L/-Wl go to the link   */
+    int n_cflags;
+    int arch_bits;              /* 32 or 64; 0: from test-suite/metadata.xml     */
+    double timeout_s;           /* per test; 0: 5 s                              */
+    long mem_limit_mb;          /* per test address-space limit; 0: 4096         */
+    const char *work_dir;       /* build/run directory; NULL: a temporary one,
+                                   removed afterwards                            */
+    const char *runtime_dir;    /* holds replay_harness.c; NULL:
+                                   build_runtime_dir() ($CTESTGEN_RUNTIME_DIR,
+                                   else <dir of the executable>/rt)              */
+    const char *cc;             /* NULL: "gcc"                                   */
+    const char *gcov;           /* NULL: "gcov"                                  */
+} replay_opts;
+
+typedef enum replay_outcome {
+    REPLAY_NORMAL = 0, /* ran to its end                                   */
+    REPLAY_ERROR,      /* reach_error / __VERIFIER_error called            */
+    REPLAY_ASSUME,     /* __VERIFIER_assume failed                         */
+    REPLAY_RAN_OUT,    /* asked for more values than the testcase holds    */
+    REPLAY_CRASH,      /* killed by a signal (abort, segfault, ...)        */
+    REPLAY_TIMEOUT,    /* still running after the timeout                  */
+    REPLAY_BAD_INPUT,  /* a value the harness could not parse              */
+    REPLAY__COUNT
+} replay_outcome;
+
+/* "normal", "error", "assume", "ran-out", "crash", "timeout", "bad-input". */
+const char *replay_outcome_name(replay_outcome o);
+
+typedef struct replay_test {
+    char *name;             /* file name, e.g. "test-00003.xml"           */
+    bool covers_error;      /* what the testcase file claims              */
+    replay_outcome outcome;
+    int signal;             /* REPLAY_CRASH / REPLAY_TIMEOUT              */
+    int exit_code;          /* REPLAY_NORMAL                              */
+    bool reached_error;     /* the run called reach_error/__VERIFIER_error */
+} replay_test;
+
+typedef struct replay_file {
+    char *path;             /* as gcov names it (absolute)                */
+    unsigned branches, branches_covered;
+    unsigned lines, lines_covered;
+} replay_file;
+
+typedef struct replay_result {
+    int arch_bits;
+    replay_test *tests;
+    size_t n_tests;
+    replay_file *files;
+    size_t n_files;
+    unsigned branches, branches_covered; /* over all files */
+    unsigned lines, lines_covered;
+    unsigned long reach_error_calls;     /* gcov call count of reach_error */
+    bool reach_error_defined;            /* the program defines reach_error */
+    bool error_reached;                  /* by any test (gcov or harness)  */
+    unsigned n_outcome[REPLAY__COUNT];   /* tests per outcome              */
+    bool program_changed;                /* SHA-256 differs from metadata  */
+} replay_result;
+
+/* Replays o->out_dir/test-suite against the program and fills r (release
+ * with replay_result_release, also after a failure).  Returns false with a
+ * one-line e when the suite or a testcase cannot be read (naming the file
+ * and line), the program does not compile or link with gcc, defines
+ * neither main nor LLVMFuzzerTestOneInput, or gcov fails.  Crashes and
+ * timeouts of tests are results, not failures. */
+bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e);
+void replay_result_release(replay_result *r);
+
+/* Appends the human-readable report (several lines) to b:
+ *   replay: 15 tests, 64-bit, gcc --coverage
+ *   branches: 32/32 (100.00%), lines: 21/21 (100.00%)
+ *     /abs/examples/triangle.c: branches 32/32, lines 21/21
+ *   reach_error: reached (called 1 time) by test-00010.xml
+ *   crashed: test-00003.xml (signal 11)
+ */
+void replay_format(const replay_result *r, sbuf *b);
+
+#endif

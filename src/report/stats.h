@@ -1,0 +1,69 @@
+/*
+ * stats.h - run statistics: coverage over time and named counters, written
+ * to <out>/stats.json (json-c, atomically) during and at the end of a run,
+ * and read back by `ctestgen report` and `ctestgen compare`.
+ *
+ * Samples: (time, executions, covered edges, errors reached, tests kept),
+ * at most max_samples of them.  When more arrive the series is thinned
+ * (every other sample dropped, the minimal time gap doubled), so a long run
+ * keeps an evenly spread curve; the latest sample is always kept exactly.
+ *
+ * Counters are set by name ("solver.queries", "exec.restarts", ...) by any
+ * strategy; info entries are strings ("program", "strategy", "seed").
+ *
+ * stats.json:
+ *   { "format": "ctestgen-stats-1",
+ *     "info":     { "<name>": "<string>", ... },
+ *     "final":    { "time_s": 1.5, "execs": 1000, "edges": 20, "errors": 1, "tests": 7 },
+ *     "counters": { "<name>": <number>, ... },
+ *     "samples":  [ { "t": 0.0, "execs": 0, "edges": 0, "errors": 0, "tests": 0 }, ... ] }
+ * Counters holding whole numbers are written as JSON integers.
+ */
+#ifndef CTG_STATS_H
+#define CTG_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/err.h"
+
+typedef struct stats_sample {
+    double t;        /* seconds since the start of the run */
+    uint64_t execs;  /* executions so far                  */
+    uint32_t edges;  /* branch edges covered               */
+    uint32_t errors; /* error sites reached                */
+    uint32_t tests;  /* tests kept in the suite            */
+} stats_sample;
+
+typedef struct stats stats_t;
+
+/* max_samples: bound of the series (0: 512; at least 4).  NULL on oom. */
+stats_t *stats_new(unsigned max_samples);
+void stats_free(stats_t *s);
+
+/* Records the state of the run at time x->t (times must not decrease).
+ * Cheap enough to call after every kept test. */
+void stats_record(stats_t *s, const stats_sample *x);
+size_t stats_n_samples(const stats_t *s);
+const stats_sample *stats_samples(const stats_t *s);
+/* The latest sample (all zero before the first). */
+stats_sample stats_last(const stats_t *s);
+
+/* Named counters; false on oom.  Names are copied. */
+bool stats_set(stats_t *s, const char *name, double value);
+bool stats_add(stats_t *s, const char *name, double delta);
+/* Value of a counter; 0 when it was never set. */
+double stats_get(const stats_t *s, const char *name);
+/* Named strings ("strategy": "random"); false on oom. */
+bool stats_set_info(stats_t *s, const char *name, const char *value);
+/* NULL when never set. */
+const char *stats_get_info(const stats_t *s, const char *name);
+
+/* Writes stats.json to path atomically; false with e set. */
+bool stats_write(const stats_t *s, const char *path, ctg_err *e);
+/* Reads a stats.json written by stats_write; NULL with e set naming the
+ * file when it is missing or not a ctestgen stats file. */
+stats_t *stats_load(const char *path, ctg_err *e);
+
+#endif

@@ -1,0 +1,294 @@
+/*
+ * rt_hooks.c - branch-distance, comparison-logging and string-compare hooks
+ * the instrumenter emits (rt_protocol.h, "hooks").
+ *
+ * Branch distances follow seed 001 (search-based test generation, the
+ * evaluate_condition of the triangle example): for a branch with edges
+ * base (true) and base + 1 (false) the taken side gets distance 0 and the
+ * other side how far the operands are from flipping the outcome:
+ *     a == b   true: |a - b|        false: 1
+ *     a <  b   true: a - b + 1      false: b - a
+ *     a <= b   true: a - b          false: b - a + 1
+ * (and symmetrically for >, >=, !=).  Orderings use the predicate's
+ * signedness on the operand width; == and != have none and use the
+ * wrap-around distance min(a - b, b - a) modulo 2^bits, so -1 == 0 is at
+ * distance 1 whatever the signedness.  dist[e] keeps 1 + the smallest raw
+ * distance seen in the run (0 = not reached); normalisation is the tool's.
+ * Differences are computed exactly in 64-bit unsigned arithmetic and only
+ * then converted to double, so no operand pair overflows.
+ *
+ * Every hook first checks the cached request flags, so a run without
+ * CTG_FL_DIST / CTG_FL_CMPLOG pays one load and one branch per hook.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "rt_state.h"
+
+/* LLVMIntPredicate and LLVMRealPredicate numbers (llvm-c/Core.h). */
+enum {
+    RT_ICMP_EQ = 32, RT_ICMP_NE, RT_ICMP_UGT, RT_ICMP_UGE, RT_ICMP_ULT, RT_ICMP_ULE,
+    RT_ICMP_SGT, RT_ICMP_SGE, RT_ICMP_SLT, RT_ICMP_SLE
+};
+enum { RT_FCMP_FALSE = 0, RT_FCMP_ORD = 7, RT_FCMP_UNO = 8, RT_FCMP_TRUE = 15 };
+
+/* The six relations, shared by integer and real predicates. */
+enum rt_rel { RT_EQ = 1, RT_GT, RT_GE, RT_LT, RT_LE, RT_NE };
+
+/* Relation of an integer predicate (0 for an unknown one). */
+static const uint8_t rt_icmp_rel[10] = {RT_EQ, RT_NE, RT_GT, RT_GE, RT_LT,
+                                        RT_LE, RT_GT, RT_GE, RT_LT, RT_LE};
+
+/* Records distance d for edge e: dist[e] = min(dist[e], 1 + d). */
+static inline void rt_dist_put(uint32_t e, double d)
+{
+    if (e > rt_g.n_edges)
+        return;
+    double v = 1.0 + d;
+    double *p = &rt_g.dist[e];
+    if (*p == 0.0 || v < *p)
+        *p = v;
+}
+
+/* Distances to the true and false side of relation `rel` given the outcome
+ * flags (lt, eq) and the absolute difference d of the operands. */
+static void rt_rel_dist(int rel, int lt, int eq, double d, double *dt, double *df)
+{
+    int gt = !lt && !eq;
+    switch (rel) {
+    case RT_EQ: *dt = eq ? 0.0 : d; *df = eq ? 1.0 : 0.0; break;
+    case RT_NE: *dt = eq ? 1.0 : 0.0; *df = eq ? 0.0 : d; break;
+    case RT_GT: *dt = gt ? 0.0 : d + 1.0; *df = gt ? d : 0.0; break;
+    case RT_GE: *dt = gt || eq ? 0.0 : d; *df = gt || eq ? d + 1.0 : 0.0; break;
+    case RT_LT: *dt = lt ? 0.0 : d + 1.0; *df = lt ? d : 0.0; break;
+    default: /* RT_LE */ *dt = lt || eq ? 0.0 : d; *df = lt || eq ? d + 1.0 : 0.0; break;
+    }
+}
+
+/* Sign-extends the low `bits` bits of v. */
+static inline uint64_t rt_sext(uint64_t v, uint32_t bits)
+{
+    unsigned sh = 64u - bits;
+    return (uint64_t)((int64_t)(v << sh) >> sh);
+}
+
+/* Distances of an integer comparison of two 64-bit patterns. */
+static void rt_int_dist(uint32_t base, int rel, int sgn, uint64_t a, uint64_t b)
+{
+    int lt = sgn ? (int64_t)a < (int64_t)b : a < b;
+    int eq = a == b;
+    uint64_t diff = lt ? b - a : a - b; /* exact: the true difference fits */
+    double dt, df;
+    rt_rel_dist(rel, lt, eq, (double)diff, &dt, &df);
+    rt_dist_put(base, dt);
+    rt_dist_put(base + 1u, df);
+}
+
+/* Records the operands of a comparison site (CTG_FL_CMPLOG). */
+static inline void rt_cmplog(uint32_t site, uint64_t a, uint64_t b, uint32_t bits)
+{
+    if (site >= rt_g.n_cmp)
+        return;
+    ctg_cmp_rec *c = &rt_g.cmp[site];
+    c->a = a;
+    c->b = b;
+    c->hits++;
+    c->bits = bits;
+}
+
+void __ctg_cmp(uint32_t base, uint32_t pred, uint64_t a, uint64_t b, uint32_t bits,
+               uint32_t cmp_site);
+void __ctg_cmp(uint32_t base, uint32_t pred, uint64_t a, uint64_t b, uint32_t bits,
+               uint32_t cmp_site)
+{
+    uint32_t fl = rt_g.flags;
+    if (__builtin_expect(!(fl & (CTG_FL_DIST | CTG_FL_CMPLOG)), 1))
+        return;
+    if (bits - 1u >= 64u || pred - RT_ICMP_EQ >= 10u)
+        return;
+    uint64_t m = bits == 64u ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1u);
+    a &= m;
+    b &= m;
+    if (fl & CTG_FL_CMPLOG)
+        rt_cmplog(cmp_site, a, b, bits);
+    if (!(fl & CTG_FL_DIST))
+        return;
+    int rel = rt_icmp_rel[pred - RT_ICMP_EQ];
+    if (rel == RT_EQ || rel == RT_NE) {
+        /* no signedness: the distance on the ring of `bits`-bit values,
+         * min(|a - b| unsigned, |a - b| signed) */
+        uint64_t diff = (a - b) & m, back = (b - a) & m;
+        double dt, df;
+        rt_rel_dist(rel, 0, a == b, (double)(diff < back ? diff : back), &dt, &df);
+        rt_dist_put(base, dt);
+        rt_dist_put(base + 1u, df);
+        return;
+    }
+    int sgn = pred >= RT_ICMP_SGT;
+    if (sgn) {
+        a = rt_sext(a, bits);
+        b = rt_sext(b, bits);
+    }
+    rt_int_dist(base, rel, sgn, a, b);
+}
+
+/* Distances of a real comparison.  A nan operand makes every ordered
+ * predicate false and every unordered one true; the side that cannot be
+ * reached by moving the operands gets distance 1. */
+void __ctg_fcmp(uint32_t base, uint32_t pred, double a, double b, uint32_t cmp_site);
+void __ctg_fcmp(uint32_t base, uint32_t pred, double a, double b, uint32_t cmp_site)
+{
+    uint32_t fl = rt_g.flags;
+    if (__builtin_expect(!(fl & (CTG_FL_DIST | CTG_FL_CMPLOG)), 1))
+        return;
+    if (fl & CTG_FL_CMPLOG) {
+        uint64_t ua, ub;
+        memcpy(&ua, &a, 8);
+        memcpy(&ub, &b, 8);
+        rt_cmplog(cmp_site, ua, ub, 64u);
+    }
+    if (!(fl & CTG_FL_DIST) || pred > RT_FCMP_TRUE)
+        return;
+    int uno = a != a || b != b;
+    double dt, df;
+    if (pred == RT_FCMP_FALSE || pred == RT_FCMP_TRUE || pred == RT_FCMP_ORD ||
+        pred == RT_FCMP_UNO || uno) {
+        int res = pred == RT_FCMP_TRUE || (pred == RT_FCMP_ORD && !uno) ||
+                  (pred == RT_FCMP_UNO && uno) || (uno && pred > RT_FCMP_UNO);
+        dt = res ? 0.0 : 1.0;
+        df = res ? 1.0 : 0.0;
+    } else {
+        int rel = (int)(pred > RT_FCMP_UNO ? pred - RT_FCMP_UNO : pred);
+        double d = a > b ? a - b : b - a;
+        if (!(d <= 1.7976931348623157e308)) /* inf - inf, overflow */
+            d = 1.7976931348623157e308;
+        rt_rel_dist(rel, a < b, a == b, d, &dt, &df);
+    }
+    rt_dist_put(base, dt);
+    rt_dist_put(base + 1u, df);
+}
+
+void __ctg_br(uint32_t base, uint32_t cond);
+void __ctg_br(uint32_t base, uint32_t cond)
+{
+    if (__builtin_expect(!(rt_g.flags & CTG_FL_DIST), 1))
+        return;
+    rt_dist_put(base, cond ? 0.0 : 1.0);
+    rt_dist_put(base + 1u, cond ? 1.0 : 0.0);
+}
+
+/* Counts the taken edge of a switch (case k is base + k, default
+ * base + ncases) and, with CTG_FL_DIST, records |v - case_k| for every case
+ * on the sign-extended values and 0/1 for the default edge. */
+void __ctg_switch(uint32_t base, uint64_t v, uint32_t ncases, const uint64_t *cases,
+                  uint32_t bits);
+void __ctg_switch(uint32_t base, uint64_t v, uint32_t ncases, const uint64_t *cases,
+                  uint32_t bits)
+{
+    if (bits - 1u >= 64u)
+        bits = 64u;
+    uint64_t m = bits == 64u ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1u);
+    uint64_t sv = rt_sext(v & m, bits);
+    uint32_t k = 0;
+    while (k < ncases && rt_sext(cases[k] & m, bits) != sv)
+        k++;
+    uint8_t *c = &__ctg_cov_ptr[base + k];
+    *c = (uint8_t)(*c + 1u + (*c == 255u)); /* never wraps to 0 */
+    if (__builtin_expect(!(rt_g.flags & CTG_FL_DIST), 1))
+        return;
+    for (uint32_t i = 0; i < ncases; i++) {
+        uint64_t sc = rt_sext(cases[i] & m, bits);
+        uint64_t d = (int64_t)sv < (int64_t)sc ? sc - sv : sv - sc;
+        rt_dist_put(base + i, (double)d);
+    }
+    rt_dist_put(base + ncases, k == ncases ? 0.0 : 1.0);
+}
+
+/* ---- string comparisons ------------------------------------------------------ */
+/*
+ * Character distance of a compare call over its first m positions: 0 when
+ * equal, else (m - i) + |a[i] - b[i]| / 256 where i is the first differing
+ * position.  It lies in (m - i, m - i + 1), so it shrinks strictly with every
+ * further matching leading character and, at the same prefix, with a closer
+ * character at the first difference.
+ */
+static double rt_bytes_dist(const uint8_t *a, const uint8_t *b, size_t m)
+{
+    for (size_t i = 0; i < m; i++)
+        if (a[i] != b[i]) {
+            int d = (int)a[i] - (int)b[i];
+            return (double)(m - i) + (double)(d < 0 ? -d : d) / 256.0;
+        }
+    return 0.0;
+}
+
+/* Distances of the last compare call per site, direct mapped. */
+#define RT_STR_SLOTS 256u
+static struct {
+    uint32_t site_plus1; /* 0: empty */
+    double d;
+} rt_str_cache[RT_STR_SLOTS];
+
+static inline void rt_str_put(uint32_t site, double d)
+{
+    rt_str_cache[site % RT_STR_SLOTS].site_plus1 = site + 1u;
+    rt_str_cache[site % RT_STR_SLOTS].d = d;
+}
+
+int __ctg_strcmp(uint32_t site, const char *a, const char *b);
+int __ctg_strcmp(uint32_t site, const char *a, const char *b)
+{
+    int r = strcmp(a, b);
+    if (rt_g.flags & CTG_FL_DIST) {
+        size_t la = strlen(a), lb = strlen(b);
+        rt_str_put(site, rt_bytes_dist((const uint8_t *)a, (const uint8_t *)b,
+                                       (la > lb ? la : lb) + 1u));
+    }
+    return r;
+}
+
+int __ctg_strncmp(uint32_t site, const char *a, const char *b, size_t n);
+int __ctg_strncmp(uint32_t site, const char *a, const char *b, size_t n)
+{
+    int r = strncmp(a, b, n);
+    if (rt_g.flags & CTG_FL_DIST) {
+        size_t la = strnlen(a, n), lb = strnlen(b, n);
+        size_t m = (la > lb ? la : lb) + 1u;
+        rt_str_put(site, rt_bytes_dist((const uint8_t *)a, (const uint8_t *)b, m < n ? m : n));
+    }
+    return r;
+}
+
+int __ctg_memcmp(uint32_t site, const void *a, const void *b, size_t n);
+int __ctg_memcmp(uint32_t site, const void *a, const void *b, size_t n)
+{
+    int r = memcmp(a, b, n);
+    if (rt_g.flags & CTG_FL_DIST)
+        rt_str_put(site, rt_bytes_dist(a, b, n));
+    return r;
+}
+
+/* `cmp(x, y) == 0` and `!= 0` take their distance from the character
+ * distance of the call; any other comparison of the result is an ordinary
+ * signed comparison. */
+void __ctg_cmp_str(uint32_t base, uint32_t pred, int64_t result, int64_t rhs, uint32_t str_site);
+void __ctg_cmp_str(uint32_t base, uint32_t pred, int64_t result, int64_t rhs, uint32_t str_site)
+{
+    if (__builtin_expect(!(rt_g.flags & CTG_FL_DIST), 1) || pred - RT_ICMP_EQ >= 10u)
+        return;
+    int rel = rt_icmp_rel[pred - RT_ICMP_EQ];
+    unsigned slot = str_site % RT_STR_SLOTS;
+    if ((rel == RT_EQ || rel == RT_NE) && rhs == 0 &&
+        rt_str_cache[slot].site_plus1 == str_site + 1u) {
+        double d = rt_str_cache[slot].d, dt, df;
+        rt_rel_dist(rel, 0, result == 0, d, &dt, &df);
+        rt_dist_put(base, dt);
+        rt_dist_put(base + 1u, df);
+        return;
+    }
+    int sgn = pred >= RT_ICMP_SGT || rel == RT_EQ || rel == RT_NE;
+    rt_int_dist(base, rel, sgn, (uint64_t)result, (uint64_t)rhs);
+}

@@ -1,0 +1,290 @@
+/*
+ * rt_main.c - the runtime's entry point: main(), the fork server and the
+ * harness dispatch (DESIGN.md section 5, rt_protocol.h).
+ *
+ * The instrumenter renames the program's main to __ctg_user_main.  Our main:
+ *   1. installs the stack-overflow handler;
+ *   2. with CTESTGEN_FORKSRV=1: maps the executor's shared memory (fd 222),
+ *      says hello on fd 221 and serves CTG_CMD_RUN commands from fd 220: each
+ *      forks a child that leaves the loop and runs the harness in its own
+ *      process group, while the server reports the child's pid and wait
+ *      status.  The server exits when the control channel closes.
+ *   3. without it (reproduce mode): maps a private region and loads the input
+ *      from the file named by CTESTGEN_INPUT (empty input when unset);
+ *   4. runs __ctg_user_main(argc, argv, envp), or LLVMFuzzerTestOneInput on a
+ *      malloc'ed copy of the input for a libFuzzer target.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_state.h"
+
+_Static_assert(sizeof(ctg_shm_hdr) == 56, "header layout must agree between -m32 and -m64");
+_Static_assert(sizeof(ctg_cmp_rec) == 24, "cmp record layout must agree between -m32 and -m64");
+_Static_assert(sizeof(ctg_value_rec) == 8, "value record layout");
+_Static_assert(sizeof(ctg_hello) == 24, "hello layout");
+
+/* Edge map used before the shared memory is mapped (constructors); larger
+ * programs get an anonymous mapping in rt_early_init. */
+#define RT_DUMMY_EDGES 65536u
+static uint8_t rt_dummy_cov[RT_DUMMY_EDGES];
+static ctg_shm_hdr rt_dummy_hdr;
+
+uint8_t *__ctg_cov_ptr = rt_dummy_cov;
+rt_state rt_g = {.hdr = &rt_dummy_hdr};
+
+/* Harness entry points, whichever the program defines. */
+extern int __ctg_user_main(int argc, char **argv, char **envp) __attribute__((weak));
+extern int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) __attribute__((weak));
+extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+
+/* Runs before the program's own constructors: makes sure the dummy edge map
+ * is large enough for every edge id of the binary.  No allocation unless the
+ * binary has more than RT_DUMMY_EDGES edges. */
+__attribute__((constructor(101))) static void rt_early_init(void)
+{
+    if (__ctg_n_edges + 1u <= RT_DUMMY_EDGES)
+        return;
+    void *m = mmap(NULL, (size_t)__ctg_n_edges + 1u, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m != MAP_FAILED)
+        __ctg_cov_ptr = m;
+}
+
+/* Writes a message to stderr without stdio. */
+static void rt_say(const char *msg)
+{
+    size_t n = strlen(msg);
+    while (n > 0) {
+        ssize_t w = write(2, msg, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        msg += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Writes all of buf to fd, retrying after EINTR.  Returns 0 on failure. */
+static int rt_write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return 0;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 1;
+}
+
+/* Reads exactly n bytes, retrying after EINTR.  Returns 0 on EOF or error. */
+static int rt_read_all(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    while (n > 0) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return 0;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 1;
+}
+
+/* Points the runtime's maps into a region laid out as in rt_protocol.h. */
+static void rt_bind(uint8_t *base, const ctg_shm_layout *l)
+{
+    rt_g.hdr = (ctg_shm_hdr *)base;
+    rt_g.input = base + l->input;
+    rt_g.values = (ctg_value_rec *)(base + l->values);
+    rt_g.dist = (double *)(base + l->dist);
+    rt_g.cmp = (ctg_cmp_rec *)(base + l->cmp);
+    rt_g.n_edges = __ctg_n_edges;
+    rt_g.n_cmp = __ctg_n_cmp;
+    __ctg_cov_ptr = base + l->cov;
+}
+
+/* Maps the executor's shared memory.  Returns 0 when the region is missing,
+ * too small or laid out for different counts (the hello tells the executor). */
+static int rt_attach_shm(void)
+{
+    ctg_shm_layout l = ctg_shm_layout_for(__ctg_n_edges, __ctg_n_cmp);
+    struct stat st;
+    if (fstat(CTG_FD_SHM, &st) != 0 || (uint64_t)st.st_size < l.size)
+        return 0;
+    void *m = mmap(NULL, (size_t)l.size, PROT_READ | PROT_WRITE, MAP_SHARED, CTG_FD_SHM, 0);
+    if (m == MAP_FAILED)
+        return 0;
+    close(CTG_FD_SHM);
+    const ctg_shm_hdr *h = m;
+    if (h->magic != CTG_SHM_MAGIC || h->version != CTG_PROTOCOL_VERSION ||
+        h->n_edges != __ctg_n_edges || h->n_cmp != __ctg_n_cmp) {
+        munmap(m, (size_t)l.size);
+        return 0;
+    }
+    rt_bind(m, &l);
+    return 1;
+}
+
+/* Forks a child, retrying a few times when the system is short of
+ * processes. */
+static pid_t rt_fork_retry(void)
+{
+    for (int i = 0; i < 50; i++) {
+        pid_t p = fork();
+        if (p >= 0 || errno != EAGAIN)
+            return p;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return -1;
+}
+
+/* The fork-server loop.  Returns only in a child, which then runs the
+ * harness; the server itself ends when the executor closes the control
+ * channel. */
+static void rt_fork_server(int attached)
+{
+    ctg_hello h = {CTG_HELLO_MAGIC, CTG_PROTOCOL_VERSION, __ctg_n_edges, __ctg_n_cmp,
+                   __ctg_n_errors,
+                   __ctg_user_main ? (uint32_t)CTG_HARNESS_TESTCOMP : (uint32_t)CTG_HARNESS_LIBFUZZER};
+    fflush(NULL); /* nothing buffered may be flushed once per child */
+    if (!rt_write_all(CTG_FD_ST, &h, sizeof h) || !attached)
+        _exit(2);
+    for (;;) {
+        uint32_t cmd;
+        if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd))
+            _exit(0);
+        if (cmd != CTG_CMD_RUN)
+            _exit(3);
+        pid_t pid = rt_fork_retry();
+        if (pid < 0)
+            _exit(4);
+        if (pid == 0) {
+            close(CTG_FD_CTL);
+            close(CTG_FD_ST);
+            setpgid(0, 0);
+            return;
+        }
+        setpgid(pid, pid); /* before the executor may signal the group */
+        int32_t p32 = (int32_t)pid;
+        if (!rt_write_all(CTG_FD_ST, &p32, sizeof p32))
+            _exit(0);
+        int ws;
+        while (waitpid(pid, &ws, 0) < 0)
+            if (errno != EINTR)
+                _exit(5);
+        int32_t w32 = (int32_t)ws;
+        if (!rt_write_all(CTG_FD_ST, &w32, sizeof w32))
+            _exit(0);
+    }
+}
+
+/* Reproduce mode: a private region holding the input of CTESTGEN_INPUT. */
+static void rt_standalone(void)
+{
+    ctg_shm_layout l = ctg_shm_layout_for(__ctg_n_edges, __ctg_n_cmp);
+    void *m = mmap(NULL, (size_t)l.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (m == MAP_FAILED) {
+        rt_say("ctestgen runtime: cannot map the input area (memory limit too low?)\n");
+        _exit(2);
+    }
+    rt_bind(m, &l);
+    rt_g.standalone = 1;
+    ctg_shm_hdr *h = rt_g.hdr;
+    h->magic = CTG_SHM_MAGIC;
+    h->version = CTG_PROTOCOL_VERSION;
+    h->n_edges = __ctg_n_edges;
+    h->n_cmp = __ctg_n_cmp;
+    const char *path = getenv(CTG_ENV_INPUT);
+    if (!path || !*path)
+        return;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        rt_say("ctestgen runtime: cannot open the input file named by " CTG_ENV_INPUT "\n");
+        _exit(2);
+    }
+    for (;;) {
+        ssize_t r = read(fd, rt_g.input + h->input_len, CTG_MAX_INPUT - h->input_len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        h->input_len += (uint32_t)r;
+    }
+    close(fd);
+}
+
+_Noreturn void rt_end_run(int code)
+{
+    if (rt_g.standalone && (rt_g.hdr->status & CTG_ST_ERROR)) {
+        char msg[64] = "ctestgen: error reached (site ";
+        char num[12];
+        int k = 0;
+        uint32_t s = rt_g.hdr->error_site;
+        do {
+            num[k++] = (char)('0' + s % 10u);
+            s /= 10u;
+        } while (s);
+        size_t n = strlen(msg);
+        while (k > 0)
+            msg[n++] = num[--k];
+        memcpy(msg + n, ")\n", 3);
+        rt_say(msg);
+    }
+    _exit(code);
+}
+
+/* Runs the libFuzzer target once on a malloc'ed copy of the input. */
+static int rt_run_libfuzzer(void)
+{
+    const uint8_t *data;
+    size_t n = rt_take_all(&data);
+    uint8_t *copy = malloc(n ? n : 1u);
+    if (!copy)
+        return 1;
+    memcpy(copy, data, n);
+    LLVMFuzzerTestOneInput(copy, n);
+    free(copy);
+    return 0;
+}
+
+int main(int argc, char **argv, char **envp)
+{
+    if (!__ctg_user_main && !LLVMFuzzerTestOneInput) {
+        rt_say("ctestgen runtime: the program defines neither main nor LLVMFuzzerTestOneInput\n");
+        return 2;
+    }
+    rt_signal_init();
+    if (!__ctg_user_main && LLVMFuzzerInitialize)
+        LLVMFuzzerInitialize(&argc, &argv);
+    const char *fs = getenv(CTG_ENV_FORKSRV);
+    if (fs && strcmp(fs, "1") == 0)
+        rt_fork_server(rt_attach_shm());
+    else
+        rt_standalone();
+    /* one run of the harness, in a fork-server child or stand-alone */
+    ctg_vg_seed(&rt_g.rng, rt_g.hdr->rng_state);
+    rt_g.flags = rt_g.hdr->flags;
+    rt_status(CTG_ST_STARTED);
+    if (__ctg_user_main)
+        return __ctg_user_main(argc, argv, envp);
+    return rt_run_libfuzzer();
+}

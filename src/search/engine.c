@@ -1,0 +1,374 @@
+/*
+ * engine.c - runs a strategy: owns the executor, the archive, the suite on
+ * disk, the budgets and the progress line (see engine.h).
+ *
+ * Strategies call ctx_exec for every run; the engine keeps the tests that add
+ * coverage (test-suite/ + corpus/), records crashes, timeouts and errors
+ * (crashes/), and stops the run when a budget is spent, every goal is
+ * covered (unless --keep-going) or, with --stop-on-error, an error is hit.
+ */
+#include "engine.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/fsutil.h"
+#include "../base/hash.h"
+#include "../base/mem.h"
+#include "../build/build.h"
+#include "../report/stats.h"
+#include "../suite/suite.h"
+#include "strategy.h"
+
+#define PROGRESS_PERIOD_S 0.25
+#define STATS_PERIOD_S 5.0
+#define STATS_MAX_SAMPLES 512
+
+struct search_ctx {
+    const ctg_options *opts;
+    const progdb *db;
+    const char *cov_bin;
+    exec_t *x;
+    archive_t *archive;
+    archive_t *crash_archive; /* coverage of crashing runs, to dedupe crashes */
+    suite_t *suite;
+    stats_t *stats;
+    char *stats_path;
+    rng rng;
+    double t0, last_progress, last_stats;
+    uint64_t execs;
+    uint64_t kinds[EXEC__COUNT];
+    bool failed, stop, tty, progress_drawn;
+    const char *stop_reason;
+    ctg_err err;
+};
+
+/* ---- budgets ------------------------------------------------------------- */
+
+double ctx_elapsed(const search_ctx *c) { return fs_now() - c->t0; }
+uint64_t ctx_execs(const search_ctx *c) { return c->execs; }
+bool ctx_failed(const search_ctx *c) { return c->failed; }
+
+/* Checks every stop condition; records the first reason met. */
+static bool check_stop(search_ctx *c)
+{
+    const ctg_options *o = c->opts;
+    if (c->stop)
+        return true;
+    const char *why = NULL;
+    if (c->failed)
+        why = "executor failure";
+    else if (o->search.max_execs && c->execs >= o->search.max_execs)
+        why = "execution budget spent";
+    else if (o->search.time_s > 0 && ctx_elapsed(c) >= o->search.time_s)
+        why = "time budget spent";
+    else if (o->search.stop_on_error && archive_reached_errors(c->archive) > 0)
+        why = "error reached (--stop-on-error)";
+    else if (!o->search.keep_going && archive_n_edges(c->archive) > 0 &&
+             archive_covered_edges(c->archive) == archive_n_edges(c->archive) &&
+             archive_reached_errors(c->archive) == archive_n_errors(c->archive))
+        why = "every goal covered";
+    if (why) {
+        c->stop = true;
+        c->stop_reason = why;
+    }
+    return c->stop;
+}
+
+bool ctx_budget_left(const search_ctx *c) { return !check_stop((search_ctx *)c); }
+
+/* ---- progress -------------------------------------------------------------- */
+
+/* Draws the one-line progress display on a terminal (stderr). */
+static void progress(search_ctx *c, bool force)
+{
+    if (!c->tty || c->opts->ui.quiet)
+        return;
+    double now = fs_now();
+    if (!force && now - c->last_progress < PROGRESS_PERIOD_S)
+        return;
+    c->last_progress = now;
+    double el = now - c->t0;
+    fprintf(stderr, "\r\033[K[ctestgen] %6.1fs  %llu execs (%.0f/s)  branches %u/%u  tests %u  errors %u  crashes %u",
+            el, (unsigned long long)c->execs, el > 0 ? (double)c->execs / el : 0.0,
+            archive_covered_edges(c->archive), archive_n_edges(c->archive),
+            suite_n_tests(c->suite), archive_reached_errors(c->archive),
+            suite_n_crashes(c->suite));
+    c->progress_drawn = true;
+}
+
+void ctx_log(search_ctx *c, const char *fmt, ...)
+{
+    if (c->opts->ui.quiet)
+        return;
+    if (c->progress_drawn)
+        fputs("\r\033[K", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ctestgen: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    if (c->progress_drawn)
+        progress(c, true);
+}
+
+/* Samples coverage for stats.json and rewrites it now and then. */
+static void sample_stats(search_ctx *c, bool force)
+{
+    double el = ctx_elapsed(c);
+    stats_sample x = {el, c->execs, archive_covered_edges(c->archive),
+                      archive_reached_errors(c->archive), suite_n_tests(c->suite)};
+    stats_record(c->stats, &x);
+    if (force || fs_now() - c->last_stats >= STATS_PERIOD_S) {
+        c->last_stats = fs_now();
+        ctg_err e = {{0}};
+        if (!stats_write(c->stats, c->stats_path, &e))
+            ctx_log(c, "%s", e.msg);
+    }
+}
+
+/* ---- runs ------------------------------------------------------------------ */
+
+/* True for results that go to crashes/. */
+static bool is_crash_kind(exec_kind k)
+{
+    return k == EXEC_ERROR || k == EXEC_ABORT || k == EXEC_CRASH || k == EXEC_TIMEOUT ||
+           k == EXEC_OOM;
+}
+
+/* Writes the last run as a crash when it is a new kind of crash (kind, or
+ * coverage no earlier crash of that kind had). */
+static void record_crash(search_ctx *c, const exec_result *r)
+{
+    if (!is_crash_kind(r->kind))
+        return;
+    bool new_kind = c->kinds[r->kind] == 1;
+    uint32_t added = archive_update(c->crash_archive, exec_cov(c->x), r);
+    if (!new_kind && added == 0)
+        return;
+    test_t *t = test_from_exec(c->x, r);
+    if (t) {
+        t->found_at_exec = c->execs;
+        t->found_at_s = ctx_elapsed(c);
+    }
+    ctg_err e = {{0}};
+    if (!t || !suite_add_crash(c->suite, t, r, c->cov_bin, &e))
+        ctx_log(c, "%s", t ? e.msg : "out of memory while saving a crash");
+    test_free(t);
+}
+
+/* Writes the last run as a test of the suite. */
+static bool keep_test(search_ctx *c, const exec_result *r)
+{
+    test_t *t = test_from_exec(c->x, r);
+    if (!t) {
+        ctx_log(c, "out of memory while saving a test");
+        return false;
+    }
+    t->found_at_exec = c->execs;
+    t->found_at_s = ctx_elapsed(c);
+    ctg_err e = {{0}};
+    bool ok = suite_add(c->suite, t, &e);
+    if (!ok)
+        ctx_log(c, "%s", e.msg);
+    test_free(t);
+    return ok;
+}
+
+bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out)
+{
+    ctx_run local;
+    if (!out)
+        out = &local;
+    memset(out, 0, sizeof *out);
+    if (check_stop(c))
+        return false;
+    if (!exec_run(c->x, in, len, flags, rng_next(&c->rng), &out->r, &c->err)) {
+        c->failed = true;
+        return false;
+    }
+    c->execs++;
+    c->kinds[out->r.kind]++;
+    if (out->r.kind != EXEC_ASSUME) {
+        out->new_goals = archive_update(c->archive, exec_cov(c->x), &out->r);
+        if (out->new_goals)
+            out->kept = keep_test(c, &out->r);
+        record_crash(c, &out->r);
+    }
+    if (out->new_goals)
+        sample_stats(c, false);
+    progress(c, false);
+    return true;
+}
+
+const exec_t *ctx_executor(const search_ctx *c) { return c->x; }
+rng *ctx_rng(search_ctx *c) { return &c->rng; }
+const progdb *ctx_db(const search_ctx *c) { return c->db; }
+const ctg_options *ctx_opts(const search_ctx *c) { return c->opts; }
+const archive_t *ctx_archive(const search_ctx *c) { return c->archive; }
+int ctx_arch_bits(const search_ctx *c) { return c->db->arch_bits; }
+
+void ctx_stat_set(search_ctx *c, const char *name, double value)
+{
+    stats_set(c->stats, name, value);
+}
+
+/* ---- set-up ------------------------------------------------------------------ */
+
+/* Creates the output directory, refusing to clobber an earlier run unless
+ * --force.  Nothing is deleted before the build has succeeded. */
+static bool prepare_out_dir(const ctg_options *o, ctg_err *e)
+{
+    const char *dir = o->out.out_dir;
+    char *marker = fs_join(dir, "stats.json");
+    char *suite = fs_join(dir, "test-suite");
+    bool earlier = marker && suite && (fs_exists(marker) || fs_exists(suite));
+    ctg_free(marker);
+    ctg_free(suite);
+    if (earlier && !o->out.force)
+        return err_set(e, "%s: holds an earlier run; pass --force to replace it or choose "
+                          "another -o DIR",
+                       dir);
+    if (earlier) {
+        static const char *const parts[] = {"test-suite", "corpus", "crashes", "stats.json",
+                                            NULL};
+        for (int i = 0; parts[i]; i++) {
+            char *p = fs_join(dir, parts[i]);
+            bool ok = p && fs_rm_rf(p, e);
+            ctg_free(p);
+            if (!ok)
+                return false;
+        }
+    }
+    return fs_mkdir_p(dir, e);
+}
+
+/* Opens the suite with the Test-Comp metadata of this run. */
+static suite_t *open_suite(const ctg_options *o, const char *program_file, const progdb *db,
+                           ctg_err *e)
+{
+    char hash[65];
+    if (!hash_file(program_file, hash, e))
+        return NULL;
+    suite_meta m = {
+        .program_file = program_file,
+        .program_hash = hash,
+        .entry = o->build.function ? o->build.function : "main",
+        .arch_bits = db->arch_bits,
+        .specification = o->search.stop_on_error
+                             ? "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )"
+                             : "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )",
+        .producer = "ctestgen " CTG_VERSION,
+    };
+    return suite_open(o->out.out_dir, &m, e);
+}
+
+/* Builds the context: executor, archives, suite, stats. */
+static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_file,
+                     const build_result *b, ctg_err *e)
+{
+    memset(c, 0, sizeof *c);
+    c->opts = o;
+    c->db = b->db;
+    c->cov_bin = b->cov_bin;
+    rng_seed(&c->rng, o->search.seed);
+    c->tty = isatty(2);
+    if (!prepare_out_dir(o, e))
+        return false;
+    exec_config xc = {
+        .binary = b->cov_bin,
+        .n_edges = b->db->n_edges,
+        .n_cmp = b->db->n_cmp,
+        .timeout_ms = o->exec.timeout_ms,
+        .mem_limit_mb = o->exec.mem_mb,
+    };
+    c->x = exec_new(&xc, e);
+    if (!c->x)
+        return false;
+    c->archive = archive_new(b->db->n_edges, b->db->n_errors);
+    c->crash_archive = archive_new(b->db->n_edges, b->db->n_errors);
+    c->stats = stats_new(STATS_MAX_SAMPLES);
+    c->stats_path = fs_join(o->out.out_dir, "stats.json");
+    if (!c->archive || !c->crash_archive || !c->stats || !c->stats_path)
+        return err_set(e, "out of memory while setting up the search");
+    c->suite = open_suite(o, program_file, b->db, e);
+    return c->suite != NULL;
+}
+
+static void ctx_release(search_ctx *c)
+{
+    exec_free(c->x);
+    archive_free(c->archive);
+    archive_free(c->crash_archive);
+    suite_close(c->suite);
+    stats_free(c->stats);
+    ctg_free(c->stats_path);
+}
+
+/* Fills the summary and the final counters of stats.json. */
+static void summarize(search_ctx *c, engine_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->execs = c->execs;
+    s->secs = ctx_elapsed(c);
+    s->edges_covered = archive_covered_edges(c->archive);
+    s->n_edges = archive_n_edges(c->archive);
+    s->errors_reached = archive_reached_errors(c->archive);
+    s->n_errors = archive_n_errors(c->archive);
+    s->tests = suite_n_tests(c->suite);
+    s->crashes = suite_n_crashes(c->suite);
+    memcpy(s->kinds, c->kinds, sizeof s->kinds);
+    s->stop_reason = c->stop_reason ? c->stop_reason : "strategy finished";
+    stats_set(c->stats, "execs", (double)c->execs);
+    stats_set(c->stats, "seconds", s->secs);
+    stats_set(c->stats, "edges.total", s->n_edges);
+    stats_set(c->stats, "edges.covered", s->edges_covered);
+    stats_set(c->stats, "errors.total", s->n_errors);
+    stats_set(c->stats, "errors.reached", s->errors_reached);
+    stats_set(c->stats, "tests", s->tests);
+    stats_set(c->stats, "crashes", s->crashes);
+    stats_set(c->stats, "executor.restarts", (double)exec_restarts(c->x));
+    for (int k = 0; k < EXEC__COUNT; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "runs.%s", exec_kind_name((exec_kind)k));
+        stats_set(c->stats, name, (double)c->kinds[k]);
+    }
+}
+
+bool engine_run(const ctg_options *o, const char *program_file, const build_result *b,
+                engine_summary *s, ctg_err *e)
+{
+    const char *name = strcmp(o->search.strategy, "auto") ? o->search.strategy : "random";
+    const strategy *st = strategy_find(name);
+    if (!st)
+        return err_set(e, "--strategy: unknown strategy '%s'; see --help", name);
+    search_ctx *c = ctg_calloc(1, sizeof *c);
+    if (!c)
+        return err_set(e, "out of memory");
+    bool ok = ctx_init(c, o, program_file, b, e);
+    void *state = NULL;
+    if (ok) {
+        c->t0 = fs_now();
+        stats_set_info(c->stats, "strategy", st->name);
+        state = st->init(c, e);
+        ok = state != NULL;
+    }
+    while (ok && !check_stop(c) && st->step(state, c))
+        ;
+    if (state)
+        st->finish(state, c);
+    if (c->failed)
+        ok = err_set(e, "%s", c->err.msg);
+    if (c->suite) {
+        summarize(c, s);
+        sample_stats(c, true);
+        if (c->progress_drawn)
+            fputs("\r\033[K", stderr);
+    }
+    ctx_release(c);
+    ctg_free(c);
+    return ok;
+}

@@ -1,0 +1,21 @@
+/*
+ * strategies.c - the table of search strategies (one line each).
+ */
+#include <string.h>
+
+#include "strategy.h"
+
+extern const strategy strategy_random;
+
+const strategy *const ctg_strategies[] = {
+    &strategy_random,
+    NULL,
+};
+
+const strategy *strategy_find(const char *name)
+{
+    for (int i = 0; ctg_strategies[i]; i++)
+        if (!strcmp(ctg_strategies[i]->name, name))
+            return ctg_strategies[i];
+    return NULL;
+}

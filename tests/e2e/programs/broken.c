@@ -1,0 +1,2 @@
+/* Does not compile. */
+int main(void) { return undefined_variable + ; }

@@ -1,0 +1,2 @@
+/* Neither main nor LLVMFuzzerTestOneInput. */
+int helper(int x) { return x + 1; }

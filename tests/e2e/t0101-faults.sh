@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# t0101-faults: programs that segfault, abort, hang, recurse without end,
+# malloc 100 GB, fork in a loop, flood stdout or read stdin.  ctestgen must
+# complete its execution budget, classify every run, record the crashes and
+# exit 0.
+# LABELS: asan
+. "$(dirname "$0")/lib.sh"
+
+# run_prog NAME BUDGET [extra options]: runs ctestgen, checks exit 0 and budget.
+run_prog() {
+  local name=$1 budget=$2; shift 2
+  if ! "$CTESTGEN" run "$PROGS/$name.c" --strategy random --seed 1 --max-execs "$budget" \
+       --timeout-ms 300 --keep-going -o "$T/$name" -q "$@" 2>"$T/$name.err"; then
+    fail "$name: ctestgen exited non-zero: $(cat "$T/$name.err")"; return 1
+  fi
+  local n; n=$(stat execs "$T/$name")
+  [ "$n" = "$budget" ] || fail "$name: $n executions instead of $budget"
+}
+# sum of run counters
+runs() { local d=$1 s=0; shift; for k in "$@"; do s=$((s + $(stat "runs.$k" "$d"))); done; echo $s; }
+
+run_prog segfault 200 && {
+  check "segfault: crashes classified" [ "$(stat runs.crash "$T/segfault")" -gt 0 ]
+  check "segfault: all runs are normal or crash" [ "$(runs "$T/segfault" normal crash)" = 200 ]
+  check "segfault: crash file with reproduce command" grep -q "CTESTGEN_INPUT=" "$T"/segfault/crashes/crash-*.txt
+}
+run_prog abort 200 && {
+  check "abort: aborts classified" [ "$(stat runs.abort "$T/abort")" -gt 0 ]
+  check "abort: all runs are normal or abort" [ "$(runs "$T/abort" normal abort)" = 200 ]
+}
+run_prog loop 5 && {
+  check "loop: timeouts classified" [ "$(stat runs.timeout "$T/loop")" -gt 0 ]
+  check "loop: all runs are normal or timeout" [ "$(runs "$T/loop" normal timeout)" = 5 ]
+}
+run_prog recurse 5 && {
+  check "recurse: stack overflow is a crash" [ "$(runs "$T/recurse" crash normal)" = 5 ]
+  check "recurse: at least one crash" [ "$(stat runs.crash "$T/recurse")" -gt 0 ]
+  check "recurse: stack overflow named" grep -qi "stack" "$T"/recurse/crashes/crash-*.txt
+}
+run_prog bigmalloc 5 && check "bigmalloc: out of memory classified" [ "$(stat runs.oom "$T/bigmalloc")" = 5 ]
+run_prog forkloop 5 && check "forkloop: fork is refused, runs end normally" [ "$(stat runs.normal "$T/forkloop")" = 5 ]
+run_prog flood 3 --timeout-ms 5000 && check "flood: runs end normally" [ "$(stat runs.normal "$T/flood")" = 3 ]
+run_prog readstdin 20 && check "readstdin: stdin is closed, runs end normally" [ "$(stat runs.normal "$T/readstdin")" = 20 ]
+check "no fork-bomb survivors" [ -z "$(pgrep -f "$CTESTGEN_CACHE.*prog.cov" || true)" ]
+finish

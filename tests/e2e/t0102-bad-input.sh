@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# t0102-bad-input: a missing file, a file that does not compile, a program with
+# no entry point, an unreadable testcase for replay, bad options: one-line
+# error naming the problem, non-zero exit, nothing earlier in -o lost.
+# LABELS: asan
+. "$(dirname "$0")/lib.sh"
+
+# expect_fail DESC PATTERN COMMAND...: non-zero exit and PATTERN in the last stderr line.
+expect_fail() {
+  local d=$1 pat=$2; shift 2
+  if "$@" >"$T/out" 2>"$T/err"; then fail "$d: exited 0"; return; fi
+  local last; last=$(grep -v '^[[:space:]]*$' "$T/err" | tail -n 1)
+  if [[ "$last" == ctestgen:* ]] && grep -q -- "$pat" <<<"$last"; then ok "$d"; else
+    fail "$d: last stderr line '$last' lacks '$pat'"; fi
+}
+
+# An earlier run whose files must survive every failure below.
+mkdir -p "$T/keep/test-suite"; echo precious >"$T/keep/test-suite/marker"; echo '{}' >"$T/keep/stats.json"
+
+expect_fail "missing file" "nosuch.c" "$CTESTGEN" run "$T/nosuch.c" -o "$T/keep" --force
+expect_fail "does not compile" "broken.c" "$CTESTGEN" run "$PROGS/broken.c" -o "$T/keep" --force
+check "compiler diagnostics shown" grep -q "error" "$T/err"
+expect_fail "no entry point" "neither main nor LLVMFuzzerTestOneInput" "$CTESTGEN" run "$PROGS/nomain.c" -o "$T/keep" --force
+expect_fail "earlier run not clobbered without --force" "--force" "$CTESTGEN" run "$EX/triangle.c" -o "$T/keep" --max-execs 10
+check "earlier output kept" grep -q precious "$T/keep/test-suite/marker"
+
+expect_fail "unknown option" "--bogus" "$CTESTGEN" run "$EX/triangle.c" --bogus
+expect_fail "bad number" "not a valid number" "$CTESTGEN" run "$EX/triangle.c" --max-execs lots
+expect_fail "unknown command" "not a command" "$CTESTGEN" frobnicate
+expect_fail "no program" "no program" "$CTESTGEN" run
+
+# replay with an unreadable testcase
+"$CTESTGEN" run "$EX/triangle.c" --strategy random --max-execs 200 --seed 1 -o "$T/r" -q || fail "run for replay"
+echo "<testcase><input>1" >"$T/r/test-suite/test-99999.xml"
+expect_fail "replay: corrupt testcase" "test-99999.xml" "$CTESTGEN" replay "$T/r" "$EX/triangle.c"
+expect_fail "replay: missing directory" "nosuchdir" "$CTESTGEN" replay "$T/nosuchdir" "$EX/triangle.c"
+check "stderr is one line per failure" [ "$(grep -c '^ctestgen:' "$T/err")" = 1 ]
+finish

@@ -1,0 +1,253 @@
+/*
+ * test_exec.c - the executor against tests/programs/faults.c: each fault
+ * class of issue 2 is classified, the executor survives every one of them
+ * and keeps running further inputs, the fork server is restarted when it
+ * dies, and binaries that do not speak the protocol are refused with a
+ * one-line error.
+ */
+#include <signal.h>
+#include <sys/stat.h>
+
+#include "exec_fixture.h"
+
+#define TIMEOUT_MS 200u
+
+enum {
+    F_EXIT3, F_SEGV, F_ABORT, F_LOOP, F_RECURSE, F_MALLOC_100G, F_FORK_LOOP, F_STDOUT_1G,
+    F_STDIN, F_ERROR, F_ASSUME, F_KILL_SERVER, F_STDERR_1G, F_PPID, F_VERIFIER_ERROR,
+    F_CALLOC_HUGE, F_NULL_WRITE
+};
+
+static exec_result run_sel(exec_t *x, uint8_t sel)
+{
+    return fx_run(x, &sel, 1, 0, 0);
+}
+
+/* A normal run right after a fault: the executor is still healthy. */
+static void assert_healthy(exec_t *x)
+{
+    exec_result r = run_sel(x, F_EXIT3);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 3);
+    assert_int_equal(exec_cov(x)[0], 1);
+    assert_int_equal(exec_cov(x)[1 + F_EXIT3], 1);
+}
+
+static void test_kind_names(void **state)
+{
+    (void)state;
+    assert_string_equal(exec_kind_name(EXEC_NORMAL), "normal");
+    assert_string_equal(exec_kind_name(EXEC_TIMEOUT), "timeout");
+    assert_string_equal(exec_kind_name(EXEC_OOM), "oom");
+    assert_string_equal(exec_kind_name((exec_kind)99), "?");
+}
+
+static void test_fault_classes(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("faults64", 64, 0, TIMEOUT_MS);
+    assert_healthy(x);
+
+    exec_result r = run_sel(x, F_SEGV);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_int_equal(r.signal, SIGSEGV);
+    assert_false(r.stack_overflow);
+    assert_true(r.status & CTG_ST_STARTED);
+    assert_healthy(x);
+
+    r = run_sel(x, F_NULL_WRITE);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_false(r.stack_overflow);
+
+    r = run_sel(x, F_ABORT);
+    assert_int_equal(r.kind, EXEC_ABORT);
+    assert_int_equal(r.signal, SIGABRT);
+    assert_healthy(x);
+
+    r = run_sel(x, F_LOOP);
+    assert_int_equal(r.kind, EXEC_TIMEOUT);
+    assert_int_equal(r.signal, SIGKILL);
+    assert_int_equal(exec_cov(x)[1 + F_LOOP], 1); /* coverage of a timed-out run stays */
+    assert_healthy(x);
+
+    r = run_sel(x, F_RECURSE);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_int_equal(r.signal, SIGSEGV);
+    assert_true(r.stack_overflow);
+    assert_healthy(x);
+
+    r = run_sel(x, F_MALLOC_100G);
+    assert_int_equal(r.kind, EXEC_OOM);
+    assert_true(r.status & CTG_ST_OOM);
+    assert_int_equal(r.exit_code, CTG_EXIT_OOM);
+    assert_healthy(x);
+
+    r = run_sel(x, F_CALLOC_HUGE);
+    assert_int_equal(r.kind, EXEC_OOM);
+
+    r = run_sel(x, F_FORK_LOOP);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 5); /* every fork failed */
+    assert_healthy(x);
+
+    r = run_sel(x, F_STDOUT_1G);
+    assert_true(r.kind == EXEC_NORMAL || r.kind == EXEC_TIMEOUT);
+    if (r.kind == EXEC_NORMAL)
+        assert_int_equal(r.exit_code, 0);
+    assert_healthy(x);
+
+    r = run_sel(x, F_STDIN);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 4); /* read() saw end of file */
+
+    r = run_sel(x, F_ERROR);
+    assert_int_equal(r.kind, EXEC_ERROR);
+    assert_int_equal(r.error_site, 1);
+    assert_int_equal(r.exit_code, CTG_EXIT_ERROR);
+
+    r = run_sel(x, F_VERIFIER_ERROR);
+    assert_int_equal(r.kind, EXEC_ERROR);
+    assert_int_equal(r.error_site, 0xffffffffu);
+
+    r = run_sel(x, F_ASSUME);
+    assert_int_equal(r.kind, EXEC_ASSUME);
+    assert_healthy(x);
+
+    r = run_sel(x, 200); /* unknown selector: exits 100 */
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 100);
+
+    assert_int_equal(exec_restarts(x), 0);
+    assert_int_equal(exec_count(x), 23);
+    exec_free(x);
+}
+
+static void test_cov_reset_between_runs(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("faults64", 64, 0, TIMEOUT_MS);
+    for (int i = 0; i < 100; i++) {
+        exec_result r = run_sel(x, (uint8_t)(i % 2 ? F_EXIT3 : F_FORK_LOOP));
+        assert_int_equal(r.kind, EXEC_NORMAL);
+        const uint8_t *cov = exec_cov(x);
+        assert_int_equal(cov[0], 1);
+        assert_int_equal(cov[1 + F_EXIT3], i % 2 ? 1 : 0);
+        assert_int_equal(cov[1 + F_FORK_LOOP], i % 2 ? 0 : 1);
+    }
+    assert_int_equal(exec_count(x), 100);
+    exec_free(x);
+}
+
+static void test_stderr_log_capped(void **state)
+{
+    (void)state;
+    char log[128];
+    snprintf(log, sizeof log, "/tmp/ctg-test-stderr-%ld.log", (long)getpid());
+    exec_config c = {fx_prog("faults64"), 64, 0, 2000, 0, log};
+    ctg_err e = {{0}};
+    exec_t *x = exec_new(&c, &e);
+    assert_non_null(x);
+    exec_result r = run_sel(x, F_STDERR_1G);
+    assert_true(r.kind == EXEC_NORMAL || r.kind == EXEC_TIMEOUT);
+    struct stat st;
+    assert_int_equal(stat(log, &st), 0);
+    assert_true(st.st_size > 0);
+    assert_true(st.st_size <= (1 << 20));
+    assert_healthy(x);
+    exec_free(x);
+    unlink(log);
+}
+
+static void test_restart_after_server_killed(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("faults64", 64, 0, TIMEOUT_MS);
+    fx_out_clear();
+    exec_result r = run_sel(x, F_PPID);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    long server = atol(fx_out_read());
+    assert_true(server > 1);
+    assert_int_equal(kill((pid_t)server, SIGKILL), 0);
+    usleep(20000);
+    assert_healthy(x);
+    assert_int_equal(exec_restarts(x), 1);
+    fx_out_clear();
+    run_sel(x, F_PPID);
+    assert_true(atol(fx_out_read()) != server);
+    exec_free(x);
+}
+
+static void test_input_that_kills_server(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("faults64", 64, 0, TIMEOUT_MS);
+    exec_result r = run_sel(x, F_KILL_SERVER);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_int_equal(r.signal, SIGKILL);
+    assert_healthy(x);
+    assert_true(exec_restarts(x) >= 2);
+    exec_free(x);
+}
+
+/* Starts an executor that must fail and returns its message. */
+static const char *start_error(const char *binary, uint32_t edges, uint32_t cmps)
+{
+    static ctg_err e;
+    err_clear(&e);
+    exec_config c = {binary, edges, cmps, TIMEOUT_MS, 0, NULL};
+    exec_t *x = exec_new(&c, &e);
+    assert_null(x);
+    assert_true(err_is_set(&e));
+    assert_null(strchr(e.msg, '\n'));
+    return e.msg;
+}
+
+static void test_bad_binaries(void **state)
+{
+    (void)state;
+    const char *m = start_error("/nonexistent/prog.cov", 1, 0);
+    assert_non_null(strstr(m, "/nonexistent/prog.cov: cannot execute"));
+    m = start_error("/bin/true", 1, 0);
+    assert_non_null(strstr(m, "/bin/true: not built by this ctestgen"));
+    m = start_error(fx_prog("nomain64"), 1, 0);
+    assert_non_null(strstr(m, "not built by this ctestgen"));
+    m = start_error(fx_prog("faults64"), 63, 0);
+    assert_non_null(strstr(m, "not built by this ctestgen (protocol mismatch); rebuild"));
+    m = start_error(fx_prog("faults64"), 64, 1);
+    assert_non_null(strstr(m, "protocol mismatch"));
+}
+
+static void test_input_too_long_is_truncated(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("faults64", 64, 0, TIMEOUT_MS);
+    size_t n = CTG_MAX_INPUT + 100u;
+    uint8_t *big = ctg_calloc(1, n);
+    assert_non_null(big);
+    big[0] = F_EXIT3;
+    exec_result r = fx_run(x, big, n, 0, 0);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    size_t len;
+    exec_input(x, &len);
+    assert_int_equal(len, CTG_MAX_INPUT);
+    assert_int_equal(exec_consumed(x), 1);
+    ctg_free(big);
+    exec_free(x);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kind_names),
+        cmocka_unit_test(test_fault_classes),
+        cmocka_unit_test(test_cov_reset_between_runs),
+        cmocka_unit_test(test_stderr_log_capped),
+        cmocka_unit_test(test_restart_after_server_killed),
+        cmocka_unit_test(test_input_that_kills_server),
+        cmocka_unit_test(test_bad_binaries),
+        cmocka_unit_test(test_input_too_long_is_truncated),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    fx_out_clear();
+    return rc;
+}

@@ -1,0 +1,465 @@
+/*
+ * test_instrument.c - the LLVM-C passes on modules compiled from C strings:
+ * harness detection, numbering (counts, labels, lines, stability), and the
+ * coverage pass (hooks, constants, string compares, redirections, error
+ * sites, inline assembly, wide integers).  No runtime needed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/fsutil.h"
+#include "base/mem.h"
+#include "base/proc.h"
+#include "instrument/instrument.h"
+#include "runtime/rt_protocol.h"
+
+static char tmpdir[256];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/ctg-inst-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return fs_rm_rf(tmpdir, NULL) ? 0 : -1;
+}
+
+/* Compiles C text (file name `name`) as build_program does and parses the
+ * bitcode into a module of ctx. */
+static LLVMModuleRef compile(LLVMContextRef ctx, const char *name, const char *text, int bits)
+{
+    char src[512], bc[512];
+    snprintf(src, sizeof src, "%s/%s", tmpdir, name);
+    snprintf(bc, sizeof bc, "%s/%s.bc", tmpdir, name);
+    ctg_err e = {{0}};
+    assert_true(fs_write_atomic(src, text, strlen(text), &e));
+    char *argv[] = {CTG_CLANG, "-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone",
+                    bits == 32 ? "-m32" : "-m64", "-w", "-o", bc, src, NULL};
+    proc_result r;
+    sbuf err = SBUF_INIT;
+    proc_opts po = {.err = &err};
+    assert_true(proc_run(argv, &po, &r, &e));
+    if (!r.exited || r.code != 0)
+        fail_msg("clang failed: %s", sbuf_str(&err));
+    sbuf_release(&err);
+    LLVMMemoryBufferRef buf;
+    char *msg = NULL;
+    assert_false(LLVMCreateMemoryBufferWithContentsOfFile(bc, &buf, &msg));
+    LLVMModuleRef m = NULL;
+    assert_false(LLVMParseBitcodeInContext2(ctx, buf, &m));
+    LLVMDisposeMemoryBuffer(buf);
+    LLVMSetModuleIdentifier(m, name, strlen(name));
+    return m;
+}
+
+/* Prepares and numbers a module; returns the db. */
+static progdb *number(LLVMModuleRef m, int *harness)
+{
+    ctg_err e = {{0}};
+    if (!inst_prepare(m, harness, &e))
+        fail_msg("inst_prepare: %s", e.msg);
+    progdb *db = progdb_new();
+    if (!inst_number(m, db, &e))
+        fail_msg("inst_number: %s", e.msg);
+    return db;
+}
+
+/* Index of the function called name in db, or -1. */
+static int func_index(const progdb *db, const char *name)
+{
+    for (uint32_t i = 0; i < db->n_funcs; i++)
+        if (strcmp(db->funcs[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Value of the i32 constant global name. */
+static long long const_global(LLVMModuleRef m, const char *name)
+{
+    LLVMValueRef g = LLVMGetNamedGlobal(m, name);
+    assert_non_null(g);
+    assert_true(LLVMIsGlobalConstant(g));
+    return LLVMConstIntGetZExtValue(LLVMGetInitializer(g));
+}
+
+/* Number of calls in m whose callee is named name. */
+static int count_calls(LLVMModuleRef m, const char *name)
+{
+    int n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+                if (!LLVMIsACallInst(i))
+                    continue;
+                LLVMValueRef c = LLVMGetCalledValue(i);
+                if (LLVMIsAConstantExpr(c))
+                    c = LLVMGetOperand(c, 0);
+                size_t len;
+                const char *s = LLVMGetValueName2(c, &len);
+                n += len == strlen(name) && memcmp(s, name, len) == 0;
+            }
+    return n;
+}
+
+/* Runs inst_cov on m and checks the result verifies. */
+static void cov(LLVMModuleRef m, const progdb *db, inst_stats *st)
+{
+    ctg_err e = {{0}};
+    if (!inst_cov(m, db, st, &e))
+        fail_msg("inst_cov: %s", e.msg);
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg))
+        fail_msg("invalid module: %s", msg);
+    LLVMDisposeMessage(msg);
+}
+
+/* ==== numbering ============================================================ */
+
+static const char numbering_src[] =
+    "int f(int x)\n"                         /* 1 */
+    "{\n"                                    /* 2 */
+    "    int s = 0;\n"                       /* 3 */
+    "    if (x > 10)\n"                      /* 4 */
+    "        s = 1;\n"                       /* 5 */
+    "    else\n"                             /* 6 */
+    "        s = 2;\n"                       /* 7 */
+    "    switch (x) {\n"                     /* 8 */
+    "    case 1: s += 1; break;\n"           /* 9 */
+    "    case -2: s += 2; break;\n"          /* 10 */
+    "    case 7: s += 7; break;\n"           /* 11 */
+    "    default: s = 0;\n"                  /* 12 */
+    "    }\n"                                /* 13 */
+    "    for (int i = 0; i < x; i++)\n"      /* 14 */
+    "        s += i;\n"                      /* 15 */
+    "    return s;\n"                        /* 16 */
+    "}\n"                                    /* 17 */
+    "int main(void) { return f(3); }\n";     /* 18 */
+
+static void test_numbering(void **state)
+{
+    (void)state;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile(ctx, "num.c", numbering_src, 64);
+    int harness = -1;
+    progdb *db = number(m, &harness);
+    assert_int_equal(harness, CTG_HARNESS_TESTCOMP);
+    assert_int_equal(db->harness, CTG_HARNESS_TESTCOMP);
+    assert_int_equal(db->arch_bits, 64);
+    assert_int_equal(db->n_branches, 3);
+    assert_int_equal(db->n_edges, 2 + 4 + 2);
+    assert_int_equal(db->n_cmp, 2);
+    assert_int_equal(db->n_errors, 0);
+    int fi = func_index(db, "f");
+    assert_true(fi >= 0);
+    assert_true(func_index(db, "main") >= 0);
+    assert_int_equal(func_index(db, CTG_SYM_USER_MAIN), -1);
+    assert_int_equal(db->funcs[fi].loc.line, 1);
+    assert_non_null(strstr(db->funcs[fi].loc.file, "/num.c"));
+    const pdb_branch *b = db->branches;
+    assert_int_equal(b[0].kind, PDB_BR);
+    assert_int_equal(b[0].loc.line, 4);
+    assert_string_equal(b[0].cond, "icmp sgt");
+    assert_int_equal(b[0].cmp_site, 0);
+    assert_int_equal(b[1].kind, PDB_SWITCH);
+    assert_int_equal(b[1].loc.line, 8);
+    assert_int_equal(b[1].n_edges, 4);
+    assert_int_equal(b[1].first_edge, 2);
+    assert_int_equal(b[1].cmp_site, -1);
+    assert_int_equal(b[2].loc.line, 14);
+    assert_string_equal(b[2].cond, "icmp slt");
+    assert_int_equal(b[2].cmp_site, 1);
+    static const char *const labels[] = {"true", "false", "case 1", "case -2",
+                                         "case 7", "default", "true", "false"};
+    for (int k = 0; k < 8; k++) {
+        assert_string_equal(db->edges[k].label, labels[k]);
+        assert_int_equal(db->edges[k].branch, k < 2 ? 0 : k < 6 ? 1 : 2);
+    }
+    char want[64];
+    snprintf(want, sizeof want, "f:%u:D", b[1].block);
+    assert_string_equal(progdb_edge_name(db, 5), want);
+    assert_true(b[1].block > b[0].block && b[2].block > b[1].block);
+    /* the CFG: every branch's edges are successors of its block */
+    for (uint32_t i = 0; i < db->n_branches; i++) {
+        const pdb_func *f = &db->funcs[b[i].func];
+        assert_int_equal(f->block_branch[b[i].block], (int)i);
+        for (uint32_t k = 0; k < b[i].n_edges; k++) {
+            uint32_t t = db->edges[b[i].first_edge + k].target;
+            bool found = false;
+            for (uint32_t s = f->succ_start[b[i].block]; s < f->succ_start[b[i].block + 1]; s++)
+                found = found || f->succ[s] == t;
+            assert_true(found);
+        }
+    }
+    assert_int_equal(db->cmps[0].branch, 0);
+    assert_string_equal(db->cmps[1].kind, "icmp");
+    assert_int_equal(db->cmps[1].loc.line, 14);
+    /* main was renamed */
+    assert_null(LLVMGetNamedFunction(m, "main"));
+    assert_non_null(LLVMGetNamedFunction(m, CTG_SYM_USER_MAIN));
+    progdb_free(db);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
+/* Two compilations of the same program give byte-identical databases. */
+static void test_stable_ids(void **state)
+{
+    (void)state;
+    char path[2][512];
+    for (int k = 0; k < 2; k++) {
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMModuleRef m = compile(ctx, "stable.c", numbering_src, 64);
+        progdb *db = number(m, NULL);
+        snprintf(path[k], sizeof path[k], "%s/stable%d.json", tmpdir, k);
+        ctg_err e = {{0}};
+        assert_true(progdb_save(db, path[k], &e));
+        progdb_free(db);
+        LLVMDisposeModule(m);
+        LLVMContextDispose(ctx);
+    }
+    char *a, *b;
+    size_t la, lb;
+    assert_true(fs_read(path[0], &a, &la, NULL));
+    assert_true(fs_read(path[1], &b, &lb, NULL));
+    assert_int_equal(la, lb);
+    assert_memory_equal(a, b, la);
+    ctg_free(a);
+    ctg_free(b);
+}
+
+/* Preparing a prepared module (prog.bc) changes nothing: same ids. */
+static void test_prepare_twice(void **state)
+{
+    (void)state;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile(ctx, "twice.c", numbering_src, 64);
+    progdb *db = number(m, NULL);
+    int harness = -1;
+    ctg_err e = {{0}};
+    if (!inst_prepare(m, &harness, &e))
+        fail_msg("second inst_prepare: %s", e.msg);
+    assert_int_equal(harness, CTG_HARNESS_TESTCOMP);
+    progdb *db2 = progdb_new();
+    assert_true(inst_number(m, db2, &e));
+    assert_int_equal(db2->n_edges, db->n_edges);
+    assert_int_equal(db2->n_cmp, db->n_cmp);
+    for (uint32_t i = 0; i < db->n_branches; i++) {
+        assert_int_equal(db2->branches[i].block, db->branches[i].block);
+        assert_int_equal(db2->branches[i].first_edge, db->branches[i].first_edge);
+    }
+    progdb_free(db2);
+    progdb_free(db);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
+/* ==== harness detection ===================================================== */
+
+static void test_no_entry(void **state)
+{
+    (void)state;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile(ctx, "lib.c", "int f(int x) { return x > 2; }\n", 64);
+    ctg_err e = {{0}};
+    assert_false(inst_prepare(m, NULL, &e));
+    assert_string_equal(e.msg, "lib.c: defines neither main nor LLVMFuzzerTestOneInput; write a "
+                               "harness or use --function NAME");
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
+static void test_libfuzzer_harness(void **state)
+{
+    (void)state;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile(ctx, "fz.c",
+                              "#include <stdint.h>\n#include <stddef.h>\n"
+                              "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)\n"
+                              "{ if (n > 3 && d[0] == 'F') return 1; return 0; }\n"
+                              "int main(int c, char **v) { if (c > 1) return *v[1]; return 0; }\n",
+                              64);
+    int harness = -1;
+    progdb *db = number(m, &harness);
+    assert_int_equal(harness, CTG_HARNESS_LIBFUZZER);
+    assert_int_equal(db->harness, CTG_HARNESS_LIBFUZZER);
+    /* the stand-alone main of a fuzz target is neither run nor numbered */
+    assert_int_equal(db->n_branches, 2);
+    assert_int_equal(db->n_funcs, 1);
+    assert_null(LLVMGetNamedFunction(m, "main"));
+    assert_null(LLVMGetNamedFunction(m, CTG_SYM_USER_MAIN));
+    inst_stats st;
+    cov(m, db, &st);
+    assert_int_equal(const_global(m, CTG_SYM_HARNESS), CTG_HARNESS_LIBFUZZER);
+    progdb_free(db);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
+/* ==== the coverage pass ===================================================== */
+
+static const char hooks_src[] =
+    "#include <string.h>\n"
+    "#include <stdlib.h>\n"
+    "#include <unistd.h>\n"
+    "extern int __VERIFIER_nondet_int(void);\n"
+    "int __VERIFIER_nondet_char(void) { return 'x'; }\n"
+    "void reach_error(void) { abort(); }\n"
+    "static int cmp_ptr(int *p, int *q) { return p < q; }\n"
+    "int main(int argc, char **argv)\n"
+    "{\n"
+    "    int x = __VERIFIER_nondet_int();\n"
+    "    double d = x / 3.0;\n"
+    "    char *buf = malloc(8);\n"
+    "    if (!buf) return 1;\n"
+    "    if (d < 1.5) x++;\n"
+    "    if (strcmp(argv[0], \"abc\") == 0) x++;\n"
+    "    if (!strncmp(argv[0], \"ab\", 2)) x++;\n"
+    "    if (memcmp(argv[0], \"zz\", 2) > 0) x++;\n"
+    "    if (cmp_ptr(&x, &argc)) x++;\n"
+    "    __int128 w = (__int128)x << 70;\n"
+    "    if (w > 5) x++;\n"
+    "    switch (w) { case 1: x++; break; case 2: x--; break; }\n"
+    "    _Bool flag = x & 1;\n"
+    "    if (flag) x++;\n"
+    "    if (fork() == 0) x++;\n"
+    "    buf = realloc(buf, 16); free(calloc(2, 2));\n"
+    "    __asm__ volatile(\"nop\");\n"
+    "    if (x == 42) reach_error();\n"
+    "    if (x == 43) reach_error();\n"
+    "    free(buf);\n"
+    "    return __VERIFIER_nondet_char();\n"
+    "}\n";
+
+static void test_cov_hooks(void **state)
+{
+    (void)state;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile(ctx, "hooks.c", hooks_src, 64);
+    progdb *db = number(m, NULL);
+    /* the program's own __VERIFIER_nondet_char body was dropped */
+    LLVMValueRef nd = LLVMGetNamedFunction(m, "__VERIFIER_nondet_char");
+    assert_non_null(nd);
+    assert_true(LLVMIsDeclaration(nd));
+    assert_int_equal(db->n_errors, 2);
+    assert_string_equal(db->errors[0].callee, "reach_error");
+    assert_int_equal(db->errors[1].loc.line, 28);
+    assert_int_equal(db->n_inline_asm, 1);
+    inst_stats st;
+    cov(m, db, &st);
+    assert_int_equal(const_global(m, CTG_SYM_N_EDGES), db->n_edges);
+    assert_int_equal(const_global(m, CTG_SYM_N_CMP), db->n_cmp);
+    assert_int_equal(const_global(m, CTG_SYM_N_ERRORS), 2);
+    assert_int_equal(const_global(m, CTG_SYM_HARNESS), CTG_HARNESS_TESTCOMP);
+    assert_int_equal(st.inline_asm, 1);
+    assert_int_equal(st.error_sites, 2);
+    assert_int_equal(st.str_hooks, 3);
+    assert_int_equal(st.switches, 1);
+    assert_int_equal(st.branches, db->n_branches - st.switches);
+    assert_int_equal(count_calls(m, CTG_HOOK_ERROR), 2);
+    assert_int_equal(count_calls(m, "reach_error"), 2);
+    assert_int_equal(count_calls(m, CTG_HOOK_STRCMP), 1);
+    assert_int_equal(count_calls(m, CTG_HOOK_STRNCMP), 1);
+    assert_int_equal(count_calls(m, CTG_HOOK_MEMCMP), 1);
+    assert_int_equal(count_calls(m, "strcmp"), 0);
+    assert_int_equal(count_calls(m, CTG_HOOK_CMP_STR), 3);
+    assert_int_equal(count_calls(m, CTG_HOOK_FCMP), 1);
+    assert_true(count_calls(m, CTG_HOOK_CMP) >= 4); /* !buf, x==42, x==43, p<q */
+    assert_int_equal(count_calls(m, CTG_HOOK_BR), 2); /* the i128 compare, flag */
+    assert_int_equal(count_calls(m, CTG_HOOK_SWITCH), 0); /* i128 switch: inline */
+    assert_int_equal(count_calls(m, CTG_HOOK_FORK), 1);
+    assert_int_equal(count_calls(m, "fork"), 0);
+    assert_int_equal(count_calls(m, CTG_HOOK_MALLOC), 1);
+    assert_int_equal(count_calls(m, CTG_HOOK_CALLOC), 1);
+    assert_int_equal(count_calls(m, CTG_HOOK_REALLOC), 1);
+    assert_int_equal(count_calls(m, "malloc"), 0);
+    assert_int_equal(count_calls(m, "free"), 2);
+    /* the branch on strcmp(...) == 0 is labelled with the string compare */
+    bool seen = false;
+    for (uint32_t i = 0; i < db->n_branches; i++)
+        seen = seen || strcmp(db->branches[i].cond, "strcmp eq") == 0;
+    assert_true(seen);
+    assert_int_equal(db->cmps[db->n_cmp - 1].kind[0], 'i');
+    /* a second pass over the same db refuses a module that does not match */
+    ctg_err e = {{0}};
+    LLVMModuleRef other = compile(ctx, "other.c", numbering_src, 64);
+    progdb *odb = number(other, NULL);
+    assert_false(inst_cov(other, db, NULL, &e));
+    assert_non_null(strstr(e.msg, "disagree"));
+    progdb_free(odb);
+    LLVMDisposeModule(other);
+    progdb_free(db);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
+/* Pointer compares, a 64-bit switch and -m32 instrument and verify. */
+static void test_cov_switch_m32(void **state)
+{
+    (void)state;
+    static const char src[] =
+        "extern long long __VERIFIER_nondet_longlong(void);\n"
+        "int main(void) {\n"
+        "  long long v = __VERIFIER_nondet_longlong();\n"
+        "  char c[2]; char *p = v ? c : 0;\n"
+        "  if (p == 0) return 1;\n"
+        "  switch (v) { case -5: return 2; case 1LL << 40: return 3; default: return 0; }\n"
+        "}\n";
+    for (int bits = 64; bits >= 32; bits -= 32) {
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMModuleRef m = compile(ctx, "sw.c", src, bits);
+        progdb *db = number(m, NULL);
+        assert_int_equal(db->arch_bits, bits);
+        assert_int_equal(db->n_branches, 3); /* v ? :, p == 0, switch */
+        inst_stats st;
+        cov(m, db, &st);
+        assert_int_equal(st.switches, 1);
+        assert_int_equal(count_calls(m, CTG_HOOK_SWITCH), 1);
+        assert_int_equal(count_calls(m, CTG_HOOK_CMP), 2);
+        assert_int_equal(count_calls(m, CTG_HOOK_BR), 0);
+        progdb_free(db);
+        LLVMDisposeModule(m);
+        LLVMContextDispose(ctx);
+    }
+}
+
+/* A program defining a hook name is refused with a one-line message. */
+static void test_reserved_name(void **state)
+{
+    (void)state;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile(ctx, "res.c", "int __ctg_cmp;\nint main(void) { return __ctg_cmp > 1; }\n",
+                              64);
+    progdb *db = number(m, NULL);
+    ctg_err e = {{0}};
+    assert_false(inst_cov(m, db, NULL, &e));
+    assert_non_null(strstr(e.msg, "__ctg_cmp"));
+    progdb_free(db);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_numbering),      cmocka_unit_test(test_stable_ids),
+        cmocka_unit_test(test_prepare_twice),
+        cmocka_unit_test(test_no_entry),       cmocka_unit_test(test_libfuzzer_harness),
+        cmocka_unit_test(test_cov_hooks),      cmocka_unit_test(test_cov_switch_m32),
+        cmocka_unit_test(test_reserved_name),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

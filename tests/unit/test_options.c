@@ -1,0 +1,105 @@
+/*
+ * test_options.c - the command-line parser: values land in the right fields,
+ * compiler flags are passed through, bad input gives a one-line error.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "cli/options.h"
+
+/* Parses a NULL-terminated argument list (argv[0] added). */
+static bool parse(ctg_options *o, ctg_err *e, ...)
+{
+    static char *argv[64];
+    int argc = 0;
+    argv[argc++] = "ctestgen";
+    va_list ap;
+    va_start(ap, e);
+    for (char *a; (a = va_arg(ap, char *));)
+        argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+    options_defaults(o);
+    memset(e, 0, sizeof *e);
+    return options_parse(o, argc, argv, e);
+}
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    ctg_options o;
+    ctg_err e;
+    assert_true(parse(&o, &e, "run", "prog.c", NULL));
+    assert_string_equal(o.command, "run");
+    assert_int_equal(o.positional.n, 1);
+    assert_string_equal(o.positional.items[0], "prog.c");
+    assert_string_equal(o.search.strategy, "auto");
+    assert_int_equal(o.search.seed, 1);
+    assert_int_equal(o.build.arch_bits, 64);
+    assert_int_equal(o.exec.timeout_ms, 1000);
+    assert_string_equal(o.out.out_dir, "ctestgen-out");
+    options_release(&o);
+}
+
+static void test_values_and_cflags(void **state)
+{
+    (void)state;
+    ctg_options o;
+    ctg_err e;
+    assert_true(parse(&o, &e, "run", "a.c", "--max-execs", "20000", "--seed", "7", "-o", "out",
+                      "-I", "inc", "-DFOO=1", "b.c", "--time", "2.5", "-m32", "--strategy",
+                      "random", "--force", NULL));
+    assert_int_equal(o.search.max_execs, 20000);
+    assert_int_equal(o.search.seed, 7);
+    assert_string_equal(o.out.out_dir, "out");
+    assert_true(o.out.force);
+    assert_true(o.search.time_s > 2.49 && o.search.time_s < 2.51);
+    assert_int_equal(o.build.arch_bits, 32);
+    assert_int_equal(o.positional.n, 2);
+    assert_string_equal(o.positional.items[1], "b.c");
+    assert_int_equal(o.build.cflags.n, 3);
+    assert_string_equal(o.build.cflags.items[0], "-I");
+    assert_string_equal(o.build.cflags.items[1], "inc");
+    assert_string_equal(o.build.cflags.items[2], "-DFOO=1");
+    options_release(&o);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    ctg_options o;
+    ctg_err e;
+    assert_false(parse(&o, &e, "run", "a.c", "--no-such-option", NULL));
+    assert_non_null(strstr(e.msg, "--no-such-option"));
+    options_release(&o);
+    assert_false(parse(&o, &e, "run", "a.c", "--max-execs", NULL));
+    assert_non_null(strstr(e.msg, "needs a value"));
+    options_release(&o);
+    assert_false(parse(&o, &e, "run", "a.c", "--max-execs", "12x", NULL));
+    assert_non_null(strstr(e.msg, "not a valid number"));
+    options_release(&o);
+    assert_false(parse(&o, &e, "run", "a.c", "--max-execs", "-5", NULL));
+    options_release(&o);
+    assert_false(parse(&o, &e, "run", "a.c", "--strategy", "magic", NULL));
+    assert_non_null(strstr(e.msg, "magic"));
+    options_release(&o);
+    assert_false(parse(&o, &e, "run", "a.c", "--arch", "16", NULL));
+    options_release(&o);
+    assert_false(parse(&o, &e, "run", "a.c", "--time", "-1", NULL));
+    options_release(&o);
+    assert_null(strchr(e.msg, '\n'));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_values_and_cflags),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
