@@ -233,8 +233,9 @@ static bool push_range(dlist *l, int64_t lo, int64_t hi)
     return true;
 }
 
-/* Parses "v, lo..hi, 'c', ..." into l; false with e set. */
-static bool parse_values(const char *spec, const char *s, dlist *l, ctg_err *e)
+/* Parses "v, lo..hi, 'c', ..." into l; ranges in magnitude order, or
+ * ascending when !magnitude.  spec names the option in messages. */
+static bool parse_values(const char *spec, const char *s, dlist *l, bool magnitude, ctg_err *e)
 {
     for (;;) {
         while (*s == ' ')
@@ -242,26 +243,31 @@ static bool parse_values(const char *spec, const char *s, dlist *l, ctg_err *e)
         dval a, b;
         const char *at = s;
         if (!parse_scalar(&s, &a))
-            return err_set(e, "--domain %s: expected a number, a range lo..hi or a character "
-                              "'c' at \"%s\"", spec, at);
+            return err_set(e, "%s: expected a number, a range lo..hi or a character 'c' at \"%s\"",
+                           spec, at);
         if (s[0] == '.' && s[1] == '.') {
             s += 2;
             if (!parse_scalar(&s, &b) || a.is_float || b.is_float || b.i < a.i)
-                return err_set(e, "--domain %s: a range is lo..hi with integers lo <= hi", spec);
+                return err_set(e, "%s: a range is lo..hi with integers lo <= hi", spec);
             if ((uint64_t)(b.i - a.i) >= 65536)
-                return err_set(e, "--domain %s: range too large for exhaustive enumeration "
+                return err_set(e, "%s: range too large for exhaustive enumeration "
                                   "(at most 65536 values)", spec);
-            if (!push_range(l, a.i, b.i))
-                return err_set(e, "--domain: out of memory");
+            bool ok = true;
+            if (magnitude)
+                ok = push_range(l, a.i, b.i);
+            for (int64_t v = a.i; !magnitude && ok && v <= b.i; v++)
+                ok = dl_push(l, (dval){false, v, 0});
+            if (!ok)
+                return err_set(e, "%s: out of memory", spec);
         } else if (!dl_push(l, a)) {
-            return err_set(e, "--domain: out of memory");
+            return err_set(e, "%s: out of memory", spec);
         }
-        while (*s == ' ')
+        while (*s == ' ' || *s == '\t')
             s++;
         if (*s == '\0')
             return true;
         if (*s != ',')
-            return err_set(e, "--domain %s: expected ',' between values at \"%s\"", spec, s);
+            return err_set(e, "%s: expected ',' between values at \"%s\"", spec, s);
         s++;
     }
 }
@@ -280,7 +286,9 @@ bool scope_dom_parse(scope_domains *d, const char *spec, ctg_err *e)
         vals = eq + 1;
     }
     dlist l = {0};
-    bool ok = parse_values(spec, vals, &l, e);
+    char where[128];
+    snprintf(where, sizeof where, "--domain %s", spec);
+    bool ok = parse_values(where, vals, &l, true, e);
     for (int t = 0; ok && t < CTG_T__COUNT; t++) {
         if (!(types & (1u << t)))
             continue;
@@ -298,6 +306,31 @@ bool scope_dom_parse(scope_domains *d, const char *spec, ctg_err *e)
     }
     ctg_free(l.v);
     return ok;
+}
+
+bool scope_parse_ints(const char *where, const char *text, int64_t **vals, size_t *n, ctg_err *e)
+{
+    dlist l = {0};
+    *vals = NULL;
+    *n = 0;
+    if (!parse_values(where, text, &l, false, e)) {
+        ctg_free(l.v);
+        return false;
+    }
+    int64_t *v = ctg_malloc((l.n ? l.n : 1) * sizeof *v);
+    for (size_t i = 0; v && i < l.n; i++) {
+        if (l.v[i].is_float) {
+            ctg_free(v), ctg_free(l.v);
+            return err_set(e, "%s: %g is not an integer", where, l.v[i].f);
+        }
+        v[i] = l.v[i].i;
+    }
+    ctg_free(l.v);
+    if (!v)
+        return err_set(e, "%s: out of memory", where);
+    *vals = v;
+    *n = l.n;
+    return true;
 }
 
 bool scope_dom_defaults(scope_domains *d, int arch_bits)

@@ -62,6 +62,10 @@ bool scope_dom_defaults(scope_domains *d, int arch_bits);
  * a malformed spec or when a domain would be empty. */
 bool scope_dom_parse(scope_domains *d, const char *spec, ctg_err *e);
 void scope_dom_release(scope_domains *d);
+/* Parses a list of integers in the VALUES syntax above, ranges ascending
+ * (finitisation files).  *vals is new (ctg_free).  `where` prefixes errors
+ * ("bst.fin:4"). */
+bool scope_parse_ints(const char *where, const char *text, int64_t **vals, size_t *n, ctg_err *e);
 /* Bytes of a value of type t. */
 size_t scope_type_size(enum ctg_type t, int arch_bits);
 /* Writes the value of domain index idx of type t (little endian). */
