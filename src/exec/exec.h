@@ -68,7 +68,8 @@ void exec_free(exec_t *x);
 bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint64_t rng_seed,
               exec_result *r, ctg_err *e);
 
-/* Maps of the last run. */
+/* Maps of the last run.  exec_dist is reset (and meaningful) only for runs
+ * with CTG_FL_DIST, exec_cmp only for runs with CTG_FL_CMPLOG. */
 const uint8_t *exec_cov(const exec_t *x);       /* n_edges hit counters           */
 const double *exec_dist(const exec_t *x);       /* n_edges; 0 = none, else 1 + d  */
 const ctg_cmp_rec *exec_cmp(const exec_t *x);   /* n_cmp records                  */
