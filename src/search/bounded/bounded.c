@@ -25,26 +25,26 @@
 
 static const opt_desc bounded_options[] = {
     {"mode", 0, OPT_STR, OPT_KV, "scalar|grammar|korat", "scalar",
-     "bounded: what to enumerate (--grammar and --korat choose their mode)"},
+     "what to enumerate (--grammar and --korat choose their mode)"},
     {"domain", 0, OPT_STR, OPT_KV, "[TYPE=]VALUES", NULL,
-     "bounded: values of a type, e.g. int=0..4, chars='a','b',0 (repeatable; no TYPE: "
+     "small-scope values of a type, e.g. int=0..4, chars='a','b',0 (repeatable; no TYPE: "
      "all integer types)"},
     {"scope-max-values", 0, OPT_INT, OPT_KV, "N", "64",
-     "bounded scalar: values per run that are enumerated"},
+     "small scope: values per run that are enumerated"},
     {"scope-max-len", 0, OPT_INT, OPT_KV, "N", "4",
-     "bounded scalar, libFuzzer targets: longest input in bytes"},
+     "small scope, libFuzzer targets: longest input in bytes"},
     {"grammar", 0, OPT_STR, OPT_KV, "FILE", NULL,
-     "bounded: feed the strings of this BNF grammar, shortest first (docs/grammar-format.md)"},
+     "feed the strings of this BNF grammar, shortest first (docs/grammar-format.md)"},
     {"grammar-order", 0, OPT_STR, OPT_KV, "best|seed", "best",
-     "bounded grammar: best priority, or the seed's plain length order"},
+     "best priority, or the seed's plain length order"},
     {"grammar-max-len", 0, OPT_INT, OPT_KV, "N", "0",
-     "bounded grammar: longest string in bytes (0: no limit)"},
+     "grammar: longest string in bytes (0: no limit)"},
     {"grammar-max-forms", 0, OPT_INT, OPT_KV, "N", "1000000",
-     "bounded grammar: forms kept in the seen-set at most"},
+     "grammar: forms kept in the seen-set at most"},
     {"filter", 0, OPT_STR, OPT_KV, "FUNC", NULL,
-     "bounded grammar: run only strings that FUNC(const char *) of the program accepts"},
+     "grammar: run only strings that FUNC(const char *) of the program accepts"},
     {"korat", 0, OPT_STR, OPT_KV, "FILE", NULL,
-     "bounded: Korat over the finitisation FILE (docs/korat-format.md)"},
+     "Korat over the finitisation FILE (docs/korat-format.md)"},
     {0},
 };
 
