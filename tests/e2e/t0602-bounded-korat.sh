@@ -24,6 +24,7 @@ check "bst: the duplicate-key bug is found" [ "$(stat errors.reached "$T/bst")" 
 check "bst: 30 runs insert a present key" [ "$(stat runs.error "$T/bst")" = 30 ]
 "$CTESTGEN" replay "$T/bst" "$T/bst/bounded/korat_harness.c" "$T/bst/bounded/korat_glue.c" >"$T/replay.txt" 2>&1
 check "bst: replay of the harness reaches reach_error" grep -q "reach_error: reached" "$T/replay.txt"
+check "bst: the generated harness adds no branch" grep -q "korat_harness.c: branches 0/0" "$T/replay.txt"
 check "bst: the suite validates" xmllint --noout --valid --nonet --path "$DTD" "$T/bst/test-suite"/*.xml
 
 check "dlist run exits 0" korat dlist

@@ -184,8 +184,10 @@ static bool d_field(kparse *p)
             return false;
         return kfin_add_ptr(p->k->fin, c, fname, t) || oom(p);
     }
-    if (!ls_expect(&p->l, "=", "'-> STRUCT' (a pointer field) or '= VALUES' (a scalar field)"))
-        return false;
+    ls_ws(&p->l);
+    if (!strncmp(p->l.s, "=>", 2) ||
+        !ls_expect(&p->l, "=", "'-> STRUCT' (a pointer field) or '= VALUES' (a scalar field)"))
+        return ls_fail(&p->l, "'-> STRUCT' (a pointer field) or '= VALUES' (a scalar field)");
     char where[300];
     snprintf(where, sizeof where, "%s:%d", p->l.fname, p->l.line);
     int64_t *vals;
