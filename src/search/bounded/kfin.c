@@ -226,8 +226,12 @@ static bool d_repok(kparse *p)
         if (!rn)
             return oom(p);
         p->root_names = rn;
-        if (!(rn[f->n_roots] = ctg_strdup(arg)) || !kfin_add_ptr(f, KFIN_ROOT, arg, c))
+        if (!(rn[f->n_roots] = ctg_strdup(arg)))
             return oom(p);
+        if (!kfin_add_ptr(f, KFIN_ROOT, arg, c)) {
+            ctg_free(rn[f->n_roots]);
+            return oom(p);
+        }
     }
     return ls_end(&p->l);
 }
