@@ -6,9 +6,11 @@
 #include "strategy.h"
 
 extern const strategy strategy_random;
+extern const strategy strategy_bounded;
 
 const strategy *const ctg_strategies[] = {
     &strategy_random,
+    &strategy_bounded,
     NULL,
 };
 
