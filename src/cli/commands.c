@@ -12,6 +12,7 @@
 #include "../build/build.h"
 #include "../report/replay.h"
 #include "../search/engine.h"
+#include "../search/strategy.h"
 #include "funcmode.h"
 
 #define EXIT_ERR 1
@@ -61,38 +62,60 @@ static void print_build_warning(const ctg_options *o, const build_result *br)
         fprintf(stderr, "ctestgen: %s: warning: %s\n", o->positional.items[0], br->warning);
 }
 
+/* Frees a source list made by a strategy's prepare hook. */
+static void free_sources(char **s, int n)
+{
+    for (int i = 0; s && i < n; i++)
+        ctg_free(s[i]);
+    ctg_free(s);
+}
+
 int cmd_run(const ctg_options *o, ctg_err *e)
 {
     if (o->positional.n < 1) {
         err_set(e, "run: no program given; usage: ctestgen run PROG.c [MORE.c ...] [options]");
         return EXIT_USAGE;
     }
-    fmode fm = {0}; /* --function: the driver joins the sources */
-    if (o->build.function && !fmode_prepare(o, &fm, e)) {
+    /* a strategy may build a generated harness instead of the sources */
+    const strategy *st = strategy_find(o->search.strategy);
+    char **gen = NULL;
+    int n_gen = 0;
+    if (st && st->prepare && !st->prepare(o, &gen, &n_gen, e))
+        return EXIT_ERR;
+    /* else --function: the generated driver joins the sources */
+    bool fn = o->build.function && !gen;
+    fmode fm = {0};
+    if (fn && !fmode_prepare(o, &fm, e)) {
         fmode_release(&fm);
         return EXIT_ERR;
     }
     build_opts bo;
     build_opts_from(o, 0, &bo);
-    if (o->build.function) {
+    if (gen) {
+        bo.sources = (const char *const *)gen;
+        bo.n_sources = n_gen;
+    } else if (fn) {
         bo.sources = fm.sources;
         bo.n_sources = fm.n_sources;
     }
     build_result br;
     if (!build_program(&bo, &br, e)) {
+        free_sources(gen, n_gen);
         fmode_release(&fm);
         return EXIT_ERR;
     }
     print_build_warning(o, &br);
     engine_summary s;
     memset(&s, 0, sizeof s);
-    bool ok = engine_run(o, o->positional.items[0], &br, &s, e);
+    /* the suite's program is what was built: a generated harness if any */
+    bool ok = engine_run(o, gen ? gen[0] : o->positional.items[0], &br, &s, e);
     if (s.stop_reason && !o->ui.quiet)
         print_summary(o, o->positional.items[0], &s);
-    if (ok && o->build.function)
+    if (ok && fn)
         ok = fmode_finish(o, &fm, e);
     fmode_release(&fm);
     build_result_release(&br);
+    free_sources(gen, n_gen);
     return ok ? 0 : EXIT_ERR;
 }
 

@@ -7,6 +7,7 @@
 
 extern const strategy strategy_random;
 extern const strategy strategy_mio, strategy_mosa, strategy_dynamosa, strategy_wts;
+extern const strategy strategy_bounded;
 
 const strategy *const ctg_strategies[] = {
     &strategy_random,
@@ -14,6 +15,7 @@ const strategy *const ctg_strategies[] = {
     &strategy_mosa,
     &strategy_dynamosa,
     &strategy_wts,
+    &strategy_bounded,
     NULL,
 };
 
