@@ -114,8 +114,10 @@ int cmd_replay(const ctg_options *o, ctg_err *e)
         .mem_limit_mb = (long)o->exec.mem_mb,
     };
     replay_result rr;
-    if (!replay_suite(&ro, &rr, e))
+    if (!replay_suite(&ro, &rr, e)) {
+        replay_result_release(&rr);
         return EXIT_ERR;
+    }
     sbuf b = SBUF_INIT;
     replay_format(&rr, &b);
     fputs(sbuf_str(&b), stdout);

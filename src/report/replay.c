@@ -22,6 +22,7 @@
 #include "../base/hash.h"
 #include "../base/mem.h"
 #include "../base/proc.h"
+#include "../build/build.h"
 #include "../suite/suite.h"
 #include "../suite/test.h"
 
@@ -54,19 +55,10 @@ const char *replay_outcome_name(replay_outcome o)
 /* ==== set-up ============================================================== */
 
 /* Directory holding replay_harness.c (ctg_free): the option, else
- * $CTESTGEN_RUNTIME_DIR, else <dir of the executable>/rt - the rule of
- * build_runtime_dir() in src/build. */
+ * build_runtime_dir() ($CTESTGEN_RUNTIME_DIR, else next to the executable). */
 static char *runtime_dir(const replay_opts *o)
 {
-    if (o->runtime_dir)
-        return ctg_strdup(o->runtime_dir);
-    const char *env = getenv("CTESTGEN_RUNTIME_DIR");
-    if (env && *env)
-        return ctg_strdup(env);
-    char *exe = fs_exe_dir();
-    char *d = exe ? fs_join(exe, "rt") : NULL;
-    ctg_free(exe);
-    return d;
+    return ctg_strdup(o->runtime_dir ? o->runtime_dir : build_runtime_dir());
 }
 
 /* Creates the work directory (a fresh temporary one when none is given)

@@ -34,9 +34,9 @@ typedef struct replay_opts {
     long mem_limit_mb;          /* per test address-space limit; 0: 4096         */
     const char *work_dir;       /* build/run directory; NULL: a temporary one,
                                    removed afterwards                            */
-    const char *runtime_dir;    /* holds replay_harness.c; NULL: the default
-                                   runtime directory ($CTESTGEN_RUNTIME_DIR, else
-                                   <dir of the executable>/rt)                   */
+    const char *runtime_dir;    /* holds replay_harness.c; NULL:
+                                   build_runtime_dir() ($CTESTGEN_RUNTIME_DIR,
+                                   else <dir of the executable>/rt)              */
     const char *cc;             /* NULL: "gcc"                                   */
     const char *gcov;           /* NULL: "gcov"                                  */
 } replay_opts;

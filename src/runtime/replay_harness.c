@@ -210,12 +210,30 @@ NONDET(size_t, size_t, "%zu")
 
 WEAK NOINSTR _Bool __VERIFIER_nondet_bool(void) { return (_Bool)__VERIFIER_nondet_int(); }
 WEAK NOINSTR void *__VERIFIER_nondet_pointer(void) { return (void *)__VERIFIER_nondet_ulong(); }
-/* aliases found in SV-COMP programs */
-WEAK NOINSTR unsigned int __VERIFIER_nondet_unsigned(void) { return __VERIFIER_nondet_uint(); }
-WEAK NOINSTR unsigned char __VERIFIER_nondet_unsigned_char(void) { return __VERIFIER_nondet_uchar(); }
-WEAK NOINSTR unsigned char __VERIFIER_nondet_u8(void) { return __VERIFIER_nondet_uchar(); }
-WEAK NOINSTR unsigned short __VERIFIER_nondet_u16(void) { return __VERIFIER_nondet_ushort(); }
-WEAK NOINSTR unsigned int __VERIFIER_nondet_u32(void) { return __VERIFIER_nondet_uint(); }
+
+/* Aliases found in SV-COMP programs: the same set as the runtime's
+ * (src/runtime/rt_nondet.c), read with the format of their base type. */
+#define ALIAS(T, name, base)                                                                       \
+    WEAK NOINSTR T __VERIFIER_nondet_##name(void) { return (T)__VERIFIER_nondet_##base(); }
+
+ALIAS(unsigned int, unsigned, uint)
+ALIAS(unsigned int, unsigned_int, uint)
+ALIAS(unsigned char, unsigned_char, uchar)
+ALIAS(char *, pchar, pointer)
+ALIAS(long long, loff_t, longlong)
+ALIAS(unsigned long long, sector_t, ulonglong)
+ALIAS(unsigned long long, u64, ulonglong)
+ALIAS(unsigned int, u32, uint)
+ALIAS(unsigned short, u16, ushort)
+ALIAS(unsigned char, u8, uchar)
+ALIAS(long long, s64, longlong)
+ALIAS(int, s32, int)
+ALIAS(short, s16, short)
+ALIAS(signed char, s8, char)
+ALIAS(unsigned long, pthread_t, ulong)
+
+WEAK NOINSTR void __VERIFIER_atomic_begin(void) {}
+WEAK NOINSTR void __VERIFIER_atomic_end(void) {}
 
 /* ==== assumptions and errors =============================================== */
 

@@ -3,9 +3,10 @@
  * of covered branch edges and one of reached error sites.
  *
  * A run whose __VERIFIER_assume failed (EXEC_ASSUME) counts for nothing: its
- * inputs are outside the program's precondition.  Error sites beyond the
- * count given at creation (a __VERIFIER_error the instrumenter did not
- * number) grow the error bitmap instead of being lost.
+ * inputs are outside the program's precondition.  Error sites at or beyond
+ * the count given at creation (the runtime reports 0xffffffff for an error
+ * call the instrumenter did not number) share one extra goal, which counts
+ * in archive_n_errors once it is reached.
  */
 #include "archive.h"
 
@@ -15,8 +16,9 @@
 
 struct archive {
     uint32_t n_edges;
-    uint32_t n_errors; /* capacity of errors, in sites */
+    uint32_t n_errors; /* numbered error sites */
     uint32_t covered, reached;
+    bool unnumbered;   /* an unnumbered error site was reached */
     uint64_t *edges;
     uint64_t *errors;
 };
@@ -50,11 +52,16 @@ void archive_free(archive_t *a)
     ctg_free(a);
 }
 
-/* The error site a run reached, or -1 when it reached none (or did not
- * count). */
+/* The error site a run reached, or -1 when it reached none. */
 static int64_t reached_site(const exec_result *r)
 {
     return r && r->kind == EXEC_ERROR ? (int64_t)r->error_site : -1;
+}
+
+/* True when the site's goal is already covered. */
+static bool site_done(const archive_t *a, int64_t site)
+{
+    return site < a->n_errors ? bit_get(a->errors, (uint32_t)site) : a->unnumbered;
 }
 
 /* Counts edges hit in cov but not set in bits; sets them in `record`
@@ -81,21 +88,6 @@ static uint32_t scan_edges(const uint64_t *bits, uint32_t n_edges, const uint8_t
     return n;
 }
 
-/* Makes room for error site `site`; false on oom. */
-static bool grow_errors(archive_t *a, uint32_t site)
-{
-    if (site < a->n_errors)
-        return true;
-    size_t old = words(a->n_errors) + 1, need = words(site + 1) + 1;
-    uint64_t *b = ctg_realloc(a->errors, need * sizeof *b);
-    if (!b)
-        return false;
-    memset(b + old, 0, (need - old) * sizeof *b);
-    a->errors = b;
-    a->n_errors = site + 1;
-    return true;
-}
-
 uint32_t archive_update(archive_t *a, const uint8_t *cov, const exec_result *r)
 {
     if (r && r->kind == EXEC_ASSUME)
@@ -103,9 +95,11 @@ uint32_t archive_update(archive_t *a, const uint8_t *cov, const exec_result *r)
     uint32_t n = cov ? scan_edges(a->edges, a->n_edges, cov, a->edges) : 0;
     a->covered += n;
     int64_t site = reached_site(r);
-    if (site >= 0 && site <= UINT32_MAX - 64 && grow_errors(a, (uint32_t)site) &&
-        !bit_get(a->errors, (uint32_t)site)) {
-        bit_set(a->errors, (uint32_t)site);
+    if (site >= 0 && !site_done(a, site)) {
+        if (site < a->n_errors)
+            bit_set(a->errors, (uint32_t)site);
+        else
+            a->unnumbered = true;
         a->reached++;
         n++;
     }
@@ -118,7 +112,7 @@ uint32_t archive_would_add(const archive_t *a, const uint8_t *cov, const exec_re
         return 0;
     uint32_t n = cov ? scan_edges(a->edges, a->n_edges, cov, NULL) : 0;
     int64_t site = reached_site(r);
-    if (site >= 0 && (site >= a->n_errors || !bit_get(a->errors, (uint32_t)site)))
+    if (site >= 0 && !site_done(a, site))
         n++;
     return n;
 }
@@ -128,13 +122,10 @@ bool archive_edge_covered(const archive_t *a, uint32_t edge)
     return edge < a->n_edges && bit_get(a->edges, edge);
 }
 
-bool archive_error_reached(const archive_t *a, uint32_t site)
-{
-    return site < a->n_errors && bit_get(a->errors, site);
-}
+bool archive_error_reached(const archive_t *a, uint32_t site) { return site_done(a, site); }
 
 uint32_t archive_n_edges(const archive_t *a) { return a->n_edges; }
-uint32_t archive_n_errors(const archive_t *a) { return a->n_errors; }
+uint32_t archive_n_errors(const archive_t *a) { return a->n_errors + a->unnumbered; }
 uint32_t archive_covered_edges(const archive_t *a) { return a->covered; }
 uint32_t archive_reached_errors(const archive_t *a) { return a->reached; }
 const uint64_t *archive_edge_bits(const archive_t *a) { return a->edges; }

@@ -26,6 +26,9 @@ uint32_t archive_update(archive_t *a, const uint8_t *cov, const exec_result *r);
 /* Same test without recording: how many goals the run would add. */
 uint32_t archive_would_add(const archive_t *a, const uint8_t *cov, const exec_result *r);
 
+/* Error sites >= n_errors (0xffffffff: an error call the instrumenter did
+ * not number) all count as one goal; archive_n_errors includes it once it
+ * is reached.  A run that failed an assumption (EXEC_ASSUME) adds nothing. */
 bool archive_edge_covered(const archive_t *a, uint32_t edge);
 bool archive_error_reached(const archive_t *a, uint32_t site);
 uint32_t archive_n_edges(const archive_t *a);

@@ -16,7 +16,10 @@
 
 #include "base/fsutil.h"
 #include "base/mem.h"
+#include "build/build.h"
+#include "exec/exec.h"
 #include "report/replay.h"
+#include "suite/archive.h"
 #include "suite/suite.h"
 #include "suite/test.h"
 
@@ -400,6 +403,119 @@ static void test_work_dir_reuse(void **state)
     replay_result_release(&r2);
 }
 
+/* Our own run and the replay agree: triangle.c built and run by ctestgen's
+ * build and executor, tests taken with test_from_exec and kept by the
+ * archive, the suite replayed with gcc. */
+static void test_own_run_and_replay_agree(void **state)
+{
+    (void)state;
+    const char *srcs[] = {triangle};
+    build_opts bo = {.sources = srcs, .n_sources = 1, .arch_bits = 64};
+    build_result br;
+    ctg_err e = {{0}};
+    if (!build_program(&bo, &br, &e))
+        fail_msg("build: %s", e.msg);
+    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL};
+    exec_t *x = exec_new(&xc, &e);
+    if (!x)
+        fail_msg("exec: %s", e.msg);
+    archive_t *a = archive_new(br.db->n_edges, br.db->n_errors);
+    const char *out = path_of("own");
+    fs_rm_rf(out, NULL);
+    suite_meta m = {triangle, "", "main", 64, NULL, NULL};
+    suite_t *s = suite_open(out, &m, &e);
+    assert_non_null(s);
+    for (size_t i = 0; i < TRI_ROWS; i++) {
+        exec_result r;
+        assert_true(exec_run(x, (const uint8_t *)tri_all[i], 12, 0, 0, &r, &e));
+        assert_int_equal(r.kind, i == TRI_ERROR_ROW ? EXEC_ERROR : EXEC_NORMAL);
+        test_t *t = test_from_exec(x, &r);
+        assert_non_null(t);
+        assert_int_equal(t->len, 12);
+        assert_int_equal(t->n_vals, 3);
+        assert_memory_equal(t->data, tri_all[i], 12);
+        assert_int_equal(t->vals[2].offset, 8);
+        assert_int_equal(t->vals[2].type, CTG_T_INT);
+        assert_int_equal(t->kind, r.kind);
+        if (archive_update(a, exec_cov(x), &r) > 0)
+            assert_true(suite_add(s, t, &e));
+        test_free(t);
+    }
+    /* a run whose input is extended with random values keeps them all */
+    exec_result r;
+    assert_true(exec_run(x, NULL, 0, CTG_FL_EXTEND_RANDOM, 7, &r, &e));
+    test_t *t = test_from_exec(x, &r);
+    assert_int_equal(t->len, 12);
+    assert_int_equal(t->n_vals, 3);
+    test_free(t);
+    assert_true(archive_reached_errors(a) == 1);
+    unsigned kept = suite_n_tests(s);
+    suite_close(s);
+    exec_free(x);
+    archive_free(a);
+    build_result_release(&br);
+    replay_result rr;
+    if (!replay(out, triangle, 0, &rr, &e))
+        fail_msg("replay: %s", e.msg);
+    assert_int_equal(rr.n_tests, kept);
+    assert_true(rr.error_reached);
+    for (size_t i = 0; i < rr.n_tests; i++)
+        assert_int_equal(rr.tests[i].reached_error, rr.tests[i].covers_error);
+    assert_int_equal(rr.branches_covered, 32);
+    replay_result_release(&rr);
+}
+
+/* A libFuzzer target through the executor: one byte-array value, written
+ * as one unsigned char input per byte, replayed through the harness's main. */
+static void test_own_fuzz_run(void **state)
+{
+    (void)state;
+    const char *src = program("lf.c", "#include <stddef.h>\n#include <stdint.h>\n"
+                                      "extern void reach_error(void);\n"
+                                      "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {\n"
+                                      "  if (n == 3 && d[0] == 'b' && d[1] == 'u' && d[2] == 'g')\n"
+                                      "    reach_error();\n"
+                                      "  return 0;\n"
+                                      "}\n");
+    char srcbuf[512];
+    snprintf(srcbuf, sizeof srcbuf, "%s", src);
+    const char *srcs[] = {srcbuf};
+    build_opts bo = {.sources = srcs, .n_sources = 1, .arch_bits = 64};
+    build_result br;
+    ctg_err e = {{0}};
+    if (!build_program(&bo, &br, &e))
+        fail_msg("build: %s", e.msg);
+    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL};
+    exec_t *x = exec_new(&xc, &e);
+    assert_non_null(x);
+    exec_result r;
+    assert_true(exec_run(x, (const uint8_t *)"bug", 3, 0, 0, &r, &e));
+    assert_int_equal(r.kind, EXEC_ERROR);
+    test_t *t = test_from_exec(x, &r);
+    assert_int_equal(t->n_vals, 1);
+    assert_int_equal(t->vals[0].type, CTG_T_BYTES);
+    assert_int_equal(test_value_size(t, 0), 3);
+    assert_memory_equal(t->data, "bug", 3);
+    char out[512];
+    snprintf(out, sizeof out, "%s", path_of("own-fuzz"));
+    suite_meta m = {srcbuf, "", "LLVMFuzzerTestOneInput", 64, NULL, NULL};
+    suite_t *s = suite_open(out, &m, &e);
+    assert_true(suite_add(s, t, &e));
+    suite_close(s);
+    test_free(t);
+    exec_free(x);
+    build_result_release(&br);
+    replay_result rr;
+    if (!replay(out, srcbuf, 0, &rr, &e))
+        fail_msg("replay: %s", e.msg);
+    assert_true(rr.error_reached);
+    assert_true(rr.tests[0].reached_error);
+    assert_true(rr.tests[0].covers_error);
+    assert_int_equal(rr.branches, 8);
+    assert_int_equal(rr.branches_covered, 4); /* the four true edges */
+    replay_result_release(&rr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +528,8 @@ int main(void)
         cmocka_unit_test(test_libfuzzer_target),
         cmocka_unit_test(test_failures),
         cmocka_unit_test(test_work_dir_reuse),
+        cmocka_unit_test(test_own_run_and_replay_agree),
+        cmocka_unit_test(test_own_fuzz_run),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -408,12 +408,17 @@ static void test_archive(void **state)
     assert_false(archive_error_reached(a, 0));
     assert_int_equal(archive_update(a, cov, &r), 0);
     assert_int_equal(archive_reached_errors(a), 1);
-    /* a site beyond the numbered ones is still kept */
-    r.error_site = 7;
+    /* an unnumbered site (the runtime's 0xffffffff) is one more goal */
+    assert_int_equal(archive_n_errors(a), 2);
+    r.error_site = 0xffffffffu;
+    assert_false(archive_error_reached(a, 0xffffffffu));
     assert_int_equal(archive_would_add(a, NULL, &r), 1);
     assert_int_equal(archive_update(a, NULL, &r), 1);
-    assert_true(archive_error_reached(a, 7));
-    assert_int_equal(archive_n_errors(a), 8);
+    assert_int_equal(archive_would_add(a, NULL, &r), 0);
+    assert_int_equal(archive_update(a, NULL, &r), 0);
+    assert_true(archive_error_reached(a, 0xffffffffu));
+    assert_int_equal(archive_n_errors(a), 3);
+    assert_int_equal(archive_reached_errors(a), 2);
     /* a failed assumption counts for nothing */
     memset(cov, 1, sizeof cov);
     r.kind = EXEC_ASSUME;
