@@ -53,6 +53,8 @@ typedef struct exec_config {
     uint64_t mem_limit_mb;  /* address-space limit of the PUT; default 2048  */
     const char *stderr_log; /* file that receives the PUT's stderr (capped at
                                1 MiB per fork server); NULL: /dev/null       */
+    uint32_t trace_nodes;   /* prog.sym: capacities of the symbolic trace     */
+    uint32_t trace_pc;      /* region (rt_symtrace.h); 0: no trace region    */
 } exec_config;
 
 typedef struct exec exec_t;
@@ -78,6 +80,10 @@ const uint8_t *exec_input(const exec_t *x, size_t *len);
 /* Bytes the run actually consumed (prefix of exec_input). */
 size_t exec_consumed(const exec_t *x);
 const ctg_value_rec *exec_values(const exec_t *x, size_t *n);
+/* The symbolic trace region of the last run (prog.sym, see rt_symtrace.h,
+ * read it with expr_trace_read) and its size; NULL without a trace region.
+ * It is written by the program under test: treat it as untrusted. */
+const void *exec_trace(const exec_t *x, size_t *size);
 uint32_t exec_n_edges(const exec_t *x);
 uint32_t exec_n_cmp(const exec_t *x);
 
