@@ -135,8 +135,9 @@ static bool compile_one(bctx *B, int i)
     if (!abs)
         return false;
     argv_t a = {0};
-    const char *pre[] = {CTG_CLANG, "-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone",
-                         o->arch_bits == 32 ? "-m32" : "-m64", "-MD", "-MF", B->dep_files[i], "-MT", "x"};
+    const char *pre[] = {CTG_CLANG, "-c", "-emit-llvm", "-g", "-O0",
+                         "-Xclang", "-disable-O0-optnone", o->arch_bits == 32 ? "-m32" : "-m64",
+                         "-MD", "-MF", B->dep_files[i], "-MT", "x"};
     for (size_t k = 0; k < sizeof pre / sizeof *pre; k++)
         arg(&a, pre[k]);
     if (!o->verbose)
@@ -155,8 +156,9 @@ static bool compile_one(bctx *B, int i)
             err_set(B->e, "%s: clang-14 crashed (signal %d); simplify the file or report the crash",
                     o->sources[i], r.signal);
         else
-            err_set(B->e, "%s: does not compile (clang-14 reported %d error%s above); fix them or "
-                          "pass -I/-D flags", o->sources[i], n, n == 1 ? "" : "s");
+            err_set(B->e, "%s: does not compile (clang-14 reported %d error%s above); fix %s or "
+                          "pass -I/-D flags", o->sources[i], n, n == 1 ? "" : "s",
+                    n == 1 ? "it" : "them");
         ok = false;
     }
     sbuf_release(&err);
@@ -447,9 +449,10 @@ static bool fill_result(build_result *r, char *dir, progdb *db, ctg_err *e)
     return true;
 }
 
-/* Builds into a fresh temporary entry next to `final` and publishes it. */
+/* Builds into a fresh temporary entry next to `final` and publishes it
+ * (replacing a valid entry there when `replace`). */
 static bool build_entry(const build_opts *o, const char *rt, const char *sym, const char *final,
-                        const sbuf *material, build_result *r, ctg_err *e)
+                        const sbuf *material, bool replace, build_result *r, ctg_err *e)
 {
     sbuf tmpl = SBUF_INIT;
     sbuf_printf(&tmpl, "%s.tmp.XXXXXX", final);
@@ -462,42 +465,41 @@ static bool build_entry(const build_opts *o, const char *rt, const char *sym, co
     }
     bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .sym_archive = sym, .e = e};
     char *key_txt = in_dir(&B, "key.txt");
-    bool ok = key_txt && fs_write_atomic(key_txt, material->data, material->len, e) && build_fresh(&B);
+    bool ok = key_txt && fs_write_atomic(key_txt, material->data, material->len, e) &&
+              build_fresh(&B);
     ctg_free(key_txt);
     remove_intermediates(&B);
-    char *dir = ok ? bcache_publish(tmpl.data, final, e) : NULL;
+    char *dir = ok ? bcache_publish(tmpl.data, final, replace, e) : NULL;
     if (!dir)
         fs_rm_rf(tmpl.data, NULL);
-    ok = dir && fill_result(r, dir, B.db, e);
+    ok = dir && fill_result(r, dir, B.db, e); /* r owns dir from here on */
     if (ok)
         B.db = NULL;
-    else if (dir && !r->dir)
-        ctg_free(dir);
     progdb_free(B.db);
     bctx_release(&B);
     sbuf_release(&tmpl);
     return ok || err_set(e, "out of memory while building");
 }
 
-/* Fills r from the cache entry `final` when it is valid; false (r released,
- * a corrupt entry removed) when it must be built. */
-static bool use_cached(const char *final, build_result *r)
+typedef enum cache_state { CACHE_MISS, CACHE_HIT, CACHE_BROKEN } cache_state;
+
+/* Fills r from the cache entry `final` when it is valid (CACHE_HIT).  An
+ * entry that cannot be loaded is CACHE_BROKEN (r released): the rebuild
+ * replaces it. */
+static cache_state use_cached(const char *final, build_result *r)
 {
     if (!bcache_valid(final))
-        return false;
+        return CACHE_MISS;
     ctg_err ignored = {{0}};
     char *dir = ctg_strdup(final);
-    if (dir && fill_result(r, dir, NULL, &ignored)) {
-        r->cached = true;
-        return true;
-    }
     if (!dir)
-        return false;
-    if (!r->dir)
-        ctg_free(dir);
+        return CACHE_BROKEN;
+    if (fill_result(r, dir, NULL, &ignored)) { /* r owns dir */
+        r->cached = true;
+        return CACHE_HIT;
+    }
     build_result_release(r);
-    fs_rm_rf(final, NULL);
-    return false;
+    return CACHE_BROKEN;
 }
 
 /* Adds prog.sym to a cached entry built without it: built from the entry's
@@ -534,9 +536,23 @@ static bool add_sym(const build_opts *o, const char *rt, const char *sym, build_
     return ok;
 }
 
-bool build_program(const build_opts *o, build_result *r, ctg_err *e)
+/* The options with arch_bits following a -m32/-m64 among the flags (the
+ * last one wins, as in clang) and 0 taken as 64. */
+static build_opts effective_opts(const build_opts *o)
+{
+    build_opts c = *o;
+    if (!c.arch_bits)
+        c.arch_bits = 64;
+    for (int i = 0; i < c.n_cflags; i++)
+        if (!strcmp(c.cflags[i], "-m32") || !strcmp(c.cflags[i], "-m64"))
+            c.arch_bits = c.cflags[i][2] == '3' ? 32 : 64;
+    return c;
+}
+
+bool build_program(const build_opts *opts, build_result *r, ctg_err *e)
 {
     memset(r, 0, sizeof *r);
+    build_opts eff = effective_opts(opts), *o = &eff;
     if (!check_opts(o, e))
         return false;
     char *rt = runtime_archive(o, "rt", e), *sym = NULL;
@@ -554,12 +570,17 @@ bool build_program(const build_opts *o, build_result *r, ctg_err *e)
     bool ok = root && fs_mkdir_p(root, e) && bcache_key(o, rt, sym, &material, key, e);
     if (ok && !(final = fs_join(root, key)))
         ok = err_set(e, "out of memory");
-    if (ok && !(!o->no_cache && use_cached(final, r)))
-        ok = build_entry(o, rt, sym, final, &material, r, e);
+    cache_state cs = ok && !o->no_cache ? use_cached(final, r) : CACHE_MISS;
+    if (ok && cs != CACHE_HIT) {
+        bcache_sweep(root, key);
+        ok = build_entry(o, rt, sym, final, &material, o->no_cache || cs == CACHE_BROKEN, r, e);
+    }
     if (ok && o->want_sym && !r->sym_bin)
         ok = add_sym(o, rt, sym, r, e);
     ctg_free(final), ctg_free(root), ctg_free(rt), ctg_free(sym);
     sbuf_release(&material);
+    if (!ok)
+        build_result_release(r);
     return ok;
 }
 

@@ -46,7 +46,8 @@ typedef struct build_result {
  * clone -> prog.cov.bc, clang-14 -O2 with the runtime archive -> prog.cov.
  * The cache (build_cache.h) is keyed by sources, flags, arch, runtime and
  * ctestgen itself, and validated against the headers clang read.
- * r is zeroed first; release it with build_result_release() either way. */
+ * On success release r with build_result_release(); on failure r is left
+ * empty (releasing it again is harmless). */
 bool build_program(const build_opts *o, build_result *r, ctg_err *e);
 void build_result_release(build_result *r);
 

@@ -4,6 +4,7 @@
  */
 #include "build_cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -11,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../base/fsutil.h"
@@ -227,7 +230,8 @@ static bool deps_unchanged(const char *dir)
     for (size_t i = 0; ok && i < json_object_array_length(arr); i++) {
         json_object *d = json_object_array_get_idx(arr, i), *p, *h;
         char hash[BCACHE_HEX];
-        ok = json_object_object_get_ex(d, "path", &p) && json_object_object_get_ex(d, "sha256", &h) &&
+        ok = json_object_object_get_ex(d, "path", &p) &&
+             json_object_object_get_ex(d, "sha256", &h) &&
              bcache_sha256_file(json_object_get_string(p), hash, NULL) &&
              strcmp(hash, json_object_get_string(h)) == 0;
     }
@@ -252,7 +256,28 @@ bool bcache_valid(const char *dir)
 
 /* ==== publication =========================================================== */
 
-char *bcache_publish(const char *tmp, const char *final, ctg_err *e)
+void bcache_sweep(const char *root, const char *key)
+{
+    DIR *d = opendir(root);
+    if (!d)
+        return;
+    size_t kl = strlen(key);
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        const char *n = de->d_name;
+        if (strncmp(n, key, kl) != 0 ||
+            (strncmp(n + kl, ".tmp.", 5) != 0 && strncmp(n + kl, ".old.", 5) != 0))
+            continue;
+        char *p = fs_join(root, n);
+        struct stat st;
+        if (p && stat(p, &st) == 0 && st.st_mtime + 3600 < time(NULL))
+            fs_rm_rf(p, NULL);
+        ctg_free(p);
+    }
+    closedir(d);
+}
+
+char *bcache_publish(const char *tmp, const char *final, bool replace, ctg_err *e)
 {
     for (int attempt = 0; attempt < 4; attempt++) {
         if (rename(tmp, final) == 0)
@@ -261,7 +286,7 @@ char *bcache_publish(const char *tmp, const char *final, ctg_err *e)
             err_sys(e, "%s: cannot move the build into the cache", final);
             return NULL;
         }
-        if (bcache_valid(final)) { /* a concurrent build of the same program won */
+        if (!replace && bcache_valid(final)) { /* a concurrent build won */
             fs_rm_rf(tmp, NULL);
             return ctg_strdup(final);
         }

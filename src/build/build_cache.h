@@ -44,9 +44,14 @@ bool bcache_valid(const char *dir);
 /* Writes dir/deps.json from clang's dependency files (make syntax). */
 bool bcache_save_deps(const char *dir, char *const *dep_files, int n, ctg_err *e);
 
-/* Moves the finished temporary entry tmp to final.  Returns the directory
- * that holds the result (final, or tmp when the cache could not take it;
- * ctg_free), NULL with e set on failure. */
-char *bcache_publish(const char *tmp, const char *final, ctg_err *e);
+/* Removes leftovers of interrupted builds of `key` (temporary and stale
+ * directories older than an hour) from root. */
+void bcache_sweep(const char *root, const char *key);
+
+/* Moves the finished temporary entry tmp to final.  An existing valid entry
+ * is kept (a concurrent build of the same program won) unless `replace`
+ * (--no-cache).  Returns the directory that holds the result (final, or tmp
+ * when the cache could not take it; ctg_free), NULL with e set on failure. */
+char *bcache_publish(const char *tmp, const char *final, bool replace, ctg_err *e);
 
 #endif

@@ -51,6 +51,14 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
            o->out.out_dir);
 }
 
+/* Prints the build's one-line warning (inline assembly left alone) unless
+ * quiet. */
+static void print_build_warning(const ctg_options *o, const build_result *br)
+{
+    if (br->warning && !o->ui.quiet)
+        fprintf(stderr, "ctestgen: %s: warning: %s\n", o->positional.items[0], br->warning);
+}
+
 int cmd_run(const ctg_options *o, ctg_err *e)
 {
     if (o->positional.n < 1) {
@@ -66,6 +74,7 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     build_result br;
     if (!build_program(&bo, &br, e))
         return EXIT_ERR;
+    print_build_warning(o, &br);
     engine_summary s;
     memset(&s, 0, sizeof s);
     bool ok = engine_run(o, o->positional.items[0], &br, &s, e);
@@ -87,6 +96,7 @@ int cmd_build(const ctg_options *o, ctg_err *e)
     build_result br;
     if (!build_program(&bo, &br, e))
         return EXIT_ERR;
+    print_build_warning(o, &br);
     printf("binary    %s%s\n", br.cov_bin, br.cached ? " (cached)" : "");
     if (br.sym_bin)
         printf("concolic  %s\n", br.sym_bin);

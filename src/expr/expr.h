@@ -89,8 +89,8 @@ typedef enum expr_op {
 #define EXPR_F_VARS 0x01u    /* depends on an input byte or a named variable  */
 #define EXPR_F_FP 0x02u      /* contains a floating-point operation           */
 #define EXPR_F_ARRAY 0x04u   /* contains an array operation                   */
-#define EXPR_F_INEXACT 0x08u /* expr_eval may differ from the solver (NaN bits,
-                                out-of-range fp->int): never trust eval alone */
+#define EXPR_F_INEXACT 0x08u /* expr_eval may differ from the solver (the bits of
+                                a NaN made by fp arithmetic): never trust eval alone */
 
 /* Variable keys: input byte i is i; named variable id is EXPR_VKEY_NAMED | id. */
 #define EXPR_VKEY_NAMED 0x80000000u
@@ -104,6 +104,7 @@ struct expr {
     uint32_t aux;     /* INPUT: byte index; VAR: id; EXTRACT: low bit; FCMP: predicate */
     uint32_t id;      /* creation order in the context (operands < node)    */
     uint32_t mark;    /* scratch: walk epoch                                */
+    uint32_t slot;    /* scratch: index of the node in a caller's walk      */
     uint64_t hash;    /* structural hash, equal across contexts             */
     expr_u128 val;    /* CONST value (masked to width); ARR_CONST cell      */
     expr *args[3];
@@ -172,10 +173,9 @@ static inline expr_u128 expr_mask(unsigned width)
 /* ---- values (expr_fold.c) ------------------------------------------------ */
 
 /* Applies a non-array op to constant operand values (masked to their
- * widths); the result is masked to `width`.  *inexact is set when the value
- * is one the solver may choose differently (out-of-range fp->int). */
+ * widths); the result is masked to `width`. */
 expr_u128 expr_apply(expr_op op, unsigned width, uint32_t aux, const unsigned *arg_widths,
-                     const expr_u128 *args, bool *inexact);
+                     const expr_u128 *args);
 /* Sign-extends the low `width` bits of v to 128 bits. */
 __extension__ __int128 expr_sext128(expr_u128 v, unsigned width);
 

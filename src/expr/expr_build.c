@@ -75,10 +75,8 @@ static bool complement(const expr *a, const expr *b)
            inverse_cmp(a, b);
 }
 
-/* Folds op over constant operands; NULL result with *done = false when the
- * value is inexact (left to the solver). */
-static expr *fold(expr_ctx *c, expr_op op, unsigned w, uint32_t aux, expr *a, expr *b, expr *x,
-                  bool *done)
+/* Folds op over constant operands (expr_apply). */
+static expr *fold(expr_ctx *c, expr_op op, unsigned w, uint32_t aux, expr *a, expr *b, expr *x)
 {
     expr *in[3] = {a, b, x};
     unsigned aw[3] = {0, 0, 0};
@@ -87,10 +85,7 @@ static expr *fold(expr_ctx *c, expr_op op, unsigned w, uint32_t aux, expr *a, ex
         aw[i] = in[i]->width;
         v[i] = in[i]->val;
     }
-    bool inexact = false;
-    expr_u128 r = expr_apply(op, w, aux, aw, v, &inexact);
-    *done = !inexact;
-    return inexact ? NULL : cst(c, w, r);
+    return cst(c, w, expr_apply(op, w, aux, aw, v));
 }
 
 /* ---- leaves ---------------------------------------------------------------- */
@@ -154,15 +149,11 @@ expr *expr_unop(expr_ctx *c, expr_op op, expr *a)
 {
     if (!a)
         return NULL;
-    bool done;
     if (!is_int(a) || (op == EXPR_FNEG && !expr_fp_width(a->width)) ||
         (op != EXPR_NOT && op != EXPR_NEG && op != EXPR_FNEG))
         return expr_inval(c);
-    if (is_c(a)) {
-        expr *r = fold(c, op, a->width, 0, a, NULL, NULL, &done);
-        if (done)
-            return r;
-    }
+    if (is_c(a))
+        return fold(c, op, a->width, 0, a, NULL, NULL);
     if (op == EXPR_NOT)
         return simp_not(c, a);
     if (a->op == op) /* neg(neg x), fneg(fneg x) */
@@ -199,12 +190,8 @@ expr *expr_cast(expr_ctx *c, expr_op op, expr *a, unsigned w)
         return expr_inval(c);
     if ((op == EXPR_ZEXT || op == EXPR_SEXT) && w == a->width)
         return a;
-    if (is_c(a)) {
-        bool done;
-        expr *r = fold(c, op, w, 0, a, NULL, NULL, &done);
-        if (done)
-            return r;
-    }
+    if (is_c(a))
+        return fold(c, op, w, 0, a, NULL, NULL);
     if ((op == EXPR_ZEXT || op == EXPR_SEXT) && a->op == op)
         return mk(c, op, w, 0, 0, a->args[0], NULL, NULL);
     if (op == EXPR_SEXT && a->op == EXPR_ZEXT) /* top bit known 0 */
@@ -616,13 +603,8 @@ expr *expr_binop(expr_ctx *c, expr_op op, expr *a, expr *b)
         return NULL;
     if (!bin_ok(op, a, b))
         return expr_inval(c);
-    if (is_c(a) && is_c(b)) {
-        bool done;
-        expr *r = fold(c, op, bin_width(op, a, b), 0, a, b, NULL, &done);
-        if (done)
-            return r;
-        return raw2(c, op, a, b);
-    }
+    if (is_c(a) && is_c(b))
+        return fold(c, op, bin_width(op, a, b), 0, a, b, NULL);
     if (commutative(op) && (is_c(a) || (!is_c(b) && a->hash > b->hash))) {
         expr *t = a;
         a = b;
@@ -656,12 +638,8 @@ expr *expr_fcmp(expr_ctx *c, unsigned pred, expr *a, expr *b)
         return expr_inval(c);
     if (pred == 0 || pred == 15)
         return expr_bool(c, pred == 15);
-    if (is_c(a) && is_c(b)) {
-        bool done;
-        expr *r = fold(c, EXPR_FCMP, 1, pred, a, b, NULL, &done);
-        if (done)
-            return r;
-    }
+    if (is_c(a) && is_c(b))
+        return fold(c, EXPR_FCMP, 1, pred, a, b, NULL);
     return mk(c, EXPR_FCMP, 1, pred, 0, a, b, NULL);
 }
 

@@ -101,8 +101,7 @@ static void eval_node(expr *e, const expr_env *env)
         aw[k] = e->args[k]->width;
         v[k] = e->args[k]->ev;
     }
-    bool inexact = false;
-    e->ev = expr_apply((expr_op)e->op, e->width, e->aux, aw, v, &inexact);
+    e->ev = expr_apply((expr_op)e->op, e->width, e->aux, aw, v);
 }
 
 bool expr_eval(expr_ctx *c, expr *const *roots, size_t n, const expr_env *env, expr_u128 *vals)

@@ -6,7 +6,10 @@
  * wherever LLVM defines a value): division by zero and over-wide shifts get
  * the SMT-LIB values, so folding agrees with Z3.  Floating point uses the
  * host's IEEE float/double with round-to-nearest-even; fp->int conversions
- * out of range are flagged inexact (LLVM: poison, Z3: unspecified).
+ * of NaN or out-of-range values give 0 (LLVM: poison; solver_z3.c encodes
+ * the same rule).  Results of fp arithmetic that are NaN keep the host's
+ * bit pattern, which the solver may choose differently: such nodes carry
+ * EXPR_F_INEXACT (set by the context, not here).
  */
 #include "expr.h"
 
@@ -151,16 +154,14 @@ static expr_u128 int_to_fp(expr_u128 a, unsigned wa, bool is_signed, unsigned w)
     return w == 32 ? from_f((float)a) : from_d((double)a);
 }
 
-/* fptosi/fptoui toward zero; out of range (or NaN) -> 0 and *inexact. */
-static expr_u128 fp_to_int(expr_u128 a, unsigned wa, bool is_signed, unsigned w, bool *inexact)
+/* fptosi/fptoui toward zero; NaN or out of range -> 0. */
+static expr_u128 fp_to_int(expr_u128 a, unsigned wa, bool is_signed, unsigned w)
 {
     double t = trunc(to_d(a, wa));
     double lo = is_signed ? -ldexp(1.0, (int)w - 1) : 0.0;
     double hi = is_signed ? ldexp(1.0, (int)w - 1) : ldexp(1.0, (int)w);
-    if (isnan(t) || t < lo || t >= hi) {
-        *inexact = true;
+    if (isnan(t) || t < lo || t >= hi)
         return 0;
-    }
     if (is_signed)
         return (expr_u128)(s128)t & expr_mask(w);
     return (expr_u128)t & expr_mask(w);
@@ -204,7 +205,7 @@ static expr_u128 apply_int(expr_op op, unsigned w, uint32_t aux, const unsigned 
 }
 
 expr_u128 expr_apply(expr_op op, unsigned width, uint32_t aux, const unsigned *aw,
-                     const expr_u128 *x, bool *inexact)
+                     const expr_u128 *x)
 {
     expr_u128 r;
     switch (op) {
@@ -218,8 +219,8 @@ expr_u128 expr_apply(expr_op op, unsigned width, uint32_t aux, const unsigned *a
     case EXPR_FPTRUNC: r = from_f((float)to_d(x[0], 64)); break;
     case EXPR_SITOFP: r = int_to_fp(x[0], aw[0], true, width); break;
     case EXPR_UITOFP: r = int_to_fp(x[0], aw[0], false, width); break;
-    case EXPR_FPTOSI: r = fp_to_int(x[0], aw[0], true, width, inexact); break;
-    case EXPR_FPTOUI: r = fp_to_int(x[0], aw[0], false, width, inexact); break;
+    case EXPR_FPTOSI: r = fp_to_int(x[0], aw[0], true, width); break;
+    case EXPR_FPTOUI: r = fp_to_int(x[0], aw[0], false, width); break;
     default: r = apply_int(op, width, aux, aw, x); break;
     }
     return r & expr_mask(width);

@@ -62,8 +62,12 @@ static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c)
     LLVMValueRef base = c32(P, s->first_edge);
     if (s->cond == COND_ICMP) {
         LLVMValueRef a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
-        LLVMValueRef args[6] = {base, c32(P, LLVMGetICmpPredicate(c)), to_i64(P, a, false),
-                                to_i64(P, b, false), c32(P, width_of(P, a)), c32(P, (uint32_t)s->cmp_site)};
+        LLVMValueRef args[6] = {base,
+                                c32(P, LLVMGetICmpPredicate(c)),
+                                to_i64(P, a, false),
+                                to_i64(P, b, false),
+                                c32(P, width_of(P, a)),
+                                c32(P, (uint32_t)s->cmp_site)};
         inst_hook_call(&P->h, P->b, HOOK_CMP, args);
         P->st->cmp_hooks++;
     } else if (s->cond == COND_FCMP) {
@@ -105,9 +109,10 @@ static LLVMValueRef case_array(cov_pass *P, LLVMValueRef sw, uint32_t ncases)
     LLVMValueRef *vals = ctg_calloc(ncases, sizeof *vals);
     if (!vals)
         return LLVMConstNull(P->h.t_ptr64);
-    for (uint32_t k = 0; k < ncases; k++)
-        vals[k] = LLVMConstInt(P->h.t_i64,
-                               (unsigned long long)LLVMConstIntGetSExtValue(LLVMGetOperand(sw, 2 + 2 * k)), 1);
+    for (uint32_t k = 0; k < ncases; k++) {
+        long long v = LLVMConstIntGetSExtValue(LLVMGetOperand(sw, 2 + 2 * k));
+        vals[k] = LLVMConstInt(P->h.t_i64, (unsigned long long)v, 1);
+    }
     LLVMValueRef init = LLVMConstArray(P->h.t_i64, vals, ncases);
     ctg_free(vals);
     LLVMValueRef g = LLVMAddGlobal(P->h.m, LLVMTypeOf(init), "ctg.cases");

@@ -14,6 +14,9 @@
 #include "../runtime/rt_protocol.h"
 #include "inst_sites.h"
 
+/* Name of the main of a fuzz target that also defines one (never called). */
+#define CTG_SYM_UNUSED_MAIN "__ctg_unused_main"
+
 /* Input functions of DESIGN.md section 2 that the runtime defines: a body the
  * program brings for one of them is dropped so the runtime's wins. */
 static const char *const runtime_inputs[] = {
@@ -90,23 +93,34 @@ static LLVMValueRef defined(LLVMModuleRef m, const char *name)
     return f && !LLVMIsDeclaration(f) ? f : NULL;
 }
 
+/* Idempotent: a prepared module (prog.bc) comes out unchanged. */
 bool inst_prepare(LLVMModuleRef m, int *harness, ctg_err *e)
 {
     char name[512];
     LLVMValueRef main_fn = defined(m, "main");
     LLVMValueRef fuzz_fn = defined(m, "LLVMFuzzerTestOneInput");
-    if (!main_fn && !fuzz_fn)
-        return err_set(e, "%s: defines neither main nor LLVMFuzzerTestOneInput; write a harness "
-                          "or use --function NAME", module_name(m, name, sizeof name));
-    if (LLVMGetNamedFunction(m, CTG_SYM_USER_MAIN))
+    LLVMValueRef user_main = LLVMGetNamedFunction(m, CTG_SYM_USER_MAIN);
+    if (user_main && main_fn)
         return err_set(e, "%s: defines %s, a name ctestgen reserves; rename it",
                        module_name(m, name, sizeof name), CTG_SYM_USER_MAIN);
+    if (!main_fn && !fuzz_fn && !(user_main && !LLVMIsDeclaration(user_main)))
+        return err_set(e, "%s: defines neither main nor LLVMFuzzerTestOneInput; write a harness "
+                          "or use --function NAME", module_name(m, name, sizeof name));
+    /* a module prepared before (prog.bc) has __ctg_user_main and no main:
+     * preparing it again changes nothing */
     if (!run_mem2reg(m, e))
         return false;
     drop_noinline(m);
     drop_input_bodies(m);
-    if (main_fn)
+    /* The runtime runs __ctg_user_main when it exists, else the libFuzzer
+     * entry; a fuzz target that also brings a main (a stand-alone driver)
+     * is fuzzed, its main kept out of the way. */
+    if (main_fn && fuzz_fn) {
+        LLVMSetValueName2(main_fn, CTG_SYM_UNUSED_MAIN, strlen(CTG_SYM_UNUSED_MAIN));
+        LLVMSetLinkage(main_fn, LLVMInternalLinkage);
+    } else if (main_fn) {
         LLVMSetValueName2(main_fn, CTG_SYM_USER_MAIN, strlen(CTG_SYM_USER_MAIN));
+    }
     if (harness)
         *harness = fuzz_fn ? CTG_HARNESS_LIBFUZZER : CTG_HARNESS_TESTCOMP;
     return true;

@@ -159,11 +159,15 @@ static void classify_cond(inst_walk *w, inst_site *s, LLVMValueRef br)
     }
     for (int k = 0; k < 2; k++) {
         LLVMValueRef a = LLVMGetOperand(c, (unsigned)k), b = LLVMGetOperand(c, (unsigned)(1 - k));
-        int32_t site = LLVMIsACallInst(a) && LLVMIsAConstantInt(b) ? str_site_of(w, s->func, a) : -1;
+        int32_t site = -1;
+        if (LLVMIsACallInst(a) && LLVMIsAConstantInt(b))
+            site = str_site_of(w, s->func, a);
         if (site >= 0) {
             s->cond = COND_STR;
             s->str_operand = k;
-            s->str_pred = k == 0 ? LLVMGetICmpPredicate(c) : inst_swap_pred(LLVMGetICmpPredicate(c));
+            s->str_pred = LLVMGetICmpPredicate(c);
+            if (k == 1)
+                s->str_pred = inst_swap_pred(s->str_pred);
             s->cmp_site = site;
             return;
         }

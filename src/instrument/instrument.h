@@ -6,7 +6,11 @@
  * program database; inst_cov() adds the coverage and branch-distance hooks of
  * rt_protocol.h to a module numbered the same way; inst_sym() adds the
  * symbolic shadow code of prog.sym (run it before inst_cov on the same
- * module).  Every pass reuses the numbering so ids agree across binaries.
+ * module).  Every pass reuses the numbering so ids agree across binaries:
+ * they start from the prepared module build_program() writes as prog.bc
+ * (do not prepare it again: main is already renamed) and take every id from
+ * inst_walk_module() (inst_sites.h), the one walk inst_number() and
+ * inst_cov() use.
  */
 #ifndef CTG_INSTRUMENT_H
 #define CTG_INSTRUMENT_H

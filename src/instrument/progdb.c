@@ -526,7 +526,8 @@ static bool load_doc(loader *L, json_object *root)
     L->files = get_array(L, root, "files");
     uint32_t ne = (uint32_t)get_int(L, root, "n_edges", 0, 1 << 28);
     uint32_t nc = array_len(L, root, "cmps"), nx = array_len(L, root, "errors");
-    if (get_int(L, root, "n_cmp", 0, 1 << 28) != nc || get_int(L, root, "n_errors", 0, 1 << 28) != nx)
+    if (get_int(L, root, "n_cmp", 0, 1 << 28) != nc ||
+        get_int(L, root, "n_errors", 0, 1 << 28) != nx)
         return corrupt(L, "counts");
     uint32_t nf = array_len(L, root, "functions"), nb = array_len(L, root, "branches");
     if (L->bad)

@@ -26,7 +26,7 @@
  * width or more (shl/lshr -> 0, ashr -> sign fill), sdiv INT_MIN -1 = INT_MIN.
  * Floating-point values are bit-vectors holding the IEEE bits (width 32 =
  * float, 64 = double); arithmetic rounds to nearest even; fptosi/fptoui
- * truncate toward zero.
+ * truncate toward zero and give 0 for NaN and out-of-range values.
  *
  * Path constraint: one entry per decision, in execution order.  The entry
  * asserts `taken ? cond : !cond`.  Kinds:

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -274,6 +276,26 @@ static void test_real_c_32(void **state)
     build_real_c(32);
 }
 
+/* A -m32 among the flags selects the 32-bit build like --arch 32. */
+static void test_m32_flag(void **state)
+{
+    (void)state;
+    if (!runtime_ready(32))
+        skip();
+    char *src = write_src("m32.c", "int main(void) { return sizeof(void *) == 4 ? 0 : 1; }\n");
+    const char *srcs[] = {src}, *flags[] = {"-m32"};
+    build_opts o = opts_for(srcs, 1, 64);
+    o.cflags = flags, o.n_cflags = 1;
+    build_result r;
+    ctg_err e = {{0}};
+    if (!build_program(&o, &r, &e))
+        fail_msg("build: %s", e.msg);
+    assert_int_equal(r.db->arch_bits, 32);
+    assert_int_equal(run_cov(r.cov_bin), 0);
+    build_result_release(&r);
+    ctg_free(src);
+}
+
 /* Two sources, an -I directory and a -D flag. */
 static void test_two_sources_flags(void **state)
 {
@@ -352,13 +374,64 @@ static void test_cache(void **state)
     assert_false(build_cached(src, d1, sizeof d1, false));
     assert_true(build_cached(src, d2, sizeof d2, false));
     assert_string_equal(d1, d2);
-    write_src("limit.h", "#define LIMIT 6\n"); /* a header change invalidates */
+    ctg_free(write_src("limit.h", "#define LIMIT 6\n")); /* a header change invalidates */
     assert_false(build_cached(src, d3, sizeof d3, false));
     assert_true(build_cached(src, d4, sizeof d4, false));
     assert_string_equal(d3, d4);
+    /* leftovers of interrupted builds: an old one is swept, a fresh one kept */
+    char old_tmp[600], new_tmp[600];
+    snprintf(old_tmp, sizeof old_tmp, "%s.tmp.dead", d4);
+    snprintf(new_tmp, sizeof new_tmp, "%s.tmp.busy", d4);
+    assert_true(fs_mkdir_p(old_tmp, NULL) && fs_mkdir_p(new_tmp, NULL));
+    struct timeval tv[2] = {{time(NULL) - 7200, 0}, {time(NULL) - 7200, 0}};
+    assert_int_equal(utimes(old_tmp, tv), 0);
+    char bin[600];
+    snprintf(bin, sizeof bin, "%s/prog.cov", d4);
+    struct stat before, after;
+    assert_int_equal(stat(bin, &before), 0);
     assert_false(build_cached(src, d4, sizeof d4, true)); /* --no-cache rebuilds */
+    assert_int_equal(stat(bin, &after), 0);
+    assert_true(before.st_ino != after.st_ino); /* and replaces the entry */
+    assert_false(fs_exists(old_tmp));
+    assert_true(fs_exists(new_tmp));
     ctg_free(src);
     ctg_free(h);
+}
+
+/* A cache entry whose database cannot be read is rebuilt and replaced;
+ * allocation failures while reading the cache are reported, never a crash,
+ * and leave the entry alone. */
+static void test_cache_broken_and_oom(void **state)
+{
+    (void)state;
+    if (!runtime_ready(64))
+        skip();
+    char *src = write_src("broken.c", "int main(void) { int x = 3; if (x > 2) return 0; return 1; }\n");
+    char d1[512], d2[512], db[600];
+    assert_false(build_cached(src, d1, sizeof d1, false));
+    snprintf(db, sizeof db, "%s/progdb.json", d1);
+    assert_true(fs_write_atomic(db, "{ broken", 8, NULL));
+    assert_false(build_cached(src, d2, sizeof d2, false)); /* rebuilt */
+    assert_string_equal(d1, d2);
+    assert_true(build_cached(src, d2, sizeof d2, false)); /* and replaced */
+    const char *srcs[] = {src};
+    char iflag[600];
+    snprintf(iflag, sizeof iflag, "-I%s", tmpdir);
+    const char *flags[] = {iflag};
+    build_opts o = opts_for(srcs, 1, 64);
+    o.cflags = flags, o.n_cflags = 1;
+    for (long n = 0; n < 80; n += 3) {
+        build_result r;
+        ctg_err e = {{0}};
+        mem_fail_after(n);
+        bool ok = build_program(&o, &r, &e);
+        mem_fail_reset();
+        if (!ok)
+            assert_true(err_is_set(&e));
+        build_result_release(&r);
+    }
+    assert_true(build_cached(src, d2, sizeof d2, false));
+    ctg_free(src);
 }
 
 /* Several processes building the same program at once all succeed and
@@ -406,9 +479,10 @@ int main(void)
         cmocka_unit_test(test_missing_file),       cmocka_unit_test(test_not_compiling),
         cmocka_unit_test(test_no_entry_point),     cmocka_unit_test(test_duplicate_definition),
         cmocka_unit_test(test_want_sym),           cmocka_unit_test(test_real_c_64),
-        cmocka_unit_test(test_real_c_32),          cmocka_unit_test(test_two_sources_flags),
+        cmocka_unit_test(test_real_c_32),          cmocka_unit_test(test_m32_flag),
+        cmocka_unit_test(test_two_sources_flags),
         cmocka_unit_test(test_undefined_function), cmocka_unit_test(test_cache),
-        cmocka_unit_test(test_cache_concurrent),
+        cmocka_unit_test(test_cache_broken_and_oom), cmocka_unit_test(test_cache_concurrent),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

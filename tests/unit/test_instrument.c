@@ -241,6 +241,32 @@ static void test_stable_ids(void **state)
     ctg_free(b);
 }
 
+/* Preparing a prepared module (prog.bc) changes nothing: same ids. */
+static void test_prepare_twice(void **state)
+{
+    (void)state;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile(ctx, "twice.c", numbering_src, 64);
+    progdb *db = number(m, NULL);
+    int harness = -1;
+    ctg_err e = {{0}};
+    if (!inst_prepare(m, &harness, &e))
+        fail_msg("second inst_prepare: %s", e.msg);
+    assert_int_equal(harness, CTG_HARNESS_TESTCOMP);
+    progdb *db2 = progdb_new();
+    assert_true(inst_number(m, db2, &e));
+    assert_int_equal(db2->n_edges, db->n_edges);
+    assert_int_equal(db2->n_cmp, db->n_cmp);
+    for (uint32_t i = 0; i < db->n_branches; i++) {
+        assert_int_equal(db2->branches[i].block, db->branches[i].block);
+        assert_int_equal(db2->branches[i].first_edge, db->branches[i].first_edge);
+    }
+    progdb_free(db2);
+    progdb_free(db);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
 /* ==== harness detection ===================================================== */
 
 static void test_no_entry(void **state)
@@ -263,13 +289,18 @@ static void test_libfuzzer_harness(void **state)
     LLVMModuleRef m = compile(ctx, "fz.c",
                               "#include <stdint.h>\n#include <stddef.h>\n"
                               "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)\n"
-                              "{ if (n > 3 && d[0] == 'F') return 1; return 0; }\n",
+                              "{ if (n > 3 && d[0] == 'F') return 1; return 0; }\n"
+                              "int main(int c, char **v) { if (c > 1) return *v[1]; return 0; }\n",
                               64);
     int harness = -1;
     progdb *db = number(m, &harness);
     assert_int_equal(harness, CTG_HARNESS_LIBFUZZER);
     assert_int_equal(db->harness, CTG_HARNESS_LIBFUZZER);
+    /* the stand-alone main of a fuzz target is neither run nor numbered */
     assert_int_equal(db->n_branches, 2);
+    assert_int_equal(db->n_funcs, 1);
+    assert_null(LLVMGetNamedFunction(m, "main"));
+    assert_null(LLVMGetNamedFunction(m, CTG_SYM_USER_MAIN));
     inst_stats st;
     cov(m, db, &st);
     assert_int_equal(const_global(m, CTG_SYM_HARNESS), CTG_HARNESS_LIBFUZZER);
@@ -425,6 +456,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbering),      cmocka_unit_test(test_stable_ids),
+        cmocka_unit_test(test_prepare_twice),
         cmocka_unit_test(test_no_entry),       cmocka_unit_test(test_libfuzzer_harness),
         cmocka_unit_test(test_cov_hooks),      cmocka_unit_test(test_cov_switch_m32),
         cmocka_unit_test(test_reserved_name),

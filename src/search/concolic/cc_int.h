@@ -1,0 +1,80 @@
+/*
+ * cc_int.h - internals of the concolic search: the test nodes, the work
+ * containers (a score-ordered heap for the generational order, a deque of
+ * pending negations for the others) and a set of 64-bit path hashes.
+ * Only for src/search/concolic.
+ */
+#ifndef CTG_CC_INT_H
+#define CTG_CC_INT_H
+
+#include "cc_search.h"
+
+/* ---- set of 64-bit hashes (cc_work.c) ----------------------------------- */
+
+typedef struct cc_set {
+    uint64_t *v; /* open addressing; 0 marks a free slot */
+    size_t cap, n;
+    bool has_zero;
+} cc_set;
+
+/* Adds h; *added tells whether it was new.  False when out of memory. */
+bool cc_set_add(cc_set *s, uint64_t h, bool *added);
+bool cc_set_has(const cc_set *s, uint64_t h);
+void cc_set_release(cc_set *s);
+
+/* ---- tests ---------------------------------------------------------------- */
+
+typedef struct cc_node cc_node;
+struct cc_node {
+    uint8_t *bytes;
+    size_t len;
+    uint32_t named_ids[CC_MAX_NAMED];
+    uint64_t named_vals[CC_MAX_NAMED];
+    size_t n_named;
+    uint32_t bound;     /* negate positions >= bound                          */
+    uint64_t score;     /* edges first covered by this test; 0 if divergent   */
+    uint64_t seq;       /* creation order: ties in the work list              */
+    uint32_t n_pc;      /* length of its path constraint                      */
+    uint64_t pc_hash;   /* hash of its whole path                             */
+    bool diverged;      /* left the prefix its parent's negation expected     */
+    /* the path constraint, while retained (else NULL: run again) */
+    expr_ctx *ctx;
+    expr_pc pc;
+    uint64_t *prefix;   /* prefix[i]: hash of decisions 0..i                  */
+    expr **asserted;    /* asserted[i]: the constraint entry i asserts        */
+    uint32_t refs;      /* work-list places holding it                        */
+    bool pinned;        /* being expanded: not evicted                        */
+    cc_node *prev, *next; /* list of retained nodes, most recent first        */
+};
+
+/* ---- generational work list: max-heap on (score, -seq) (cc_work.c) -------- */
+
+typedef struct cc_heap {
+    cc_node **v;
+    size_t n, cap;
+} cc_heap;
+
+bool cc_heap_push(cc_heap *h, cc_node *n);
+cc_node *cc_heap_pop(cc_heap *h);
+void cc_heap_release(cc_heap *h);
+
+/* ---- pending negations for dfs / bfs / random-branch (cc_work.c) ---------- */
+
+typedef struct cc_item {
+    cc_node *node;
+    uint32_t j;
+} cc_item;
+
+typedef struct cc_items {
+    cc_item *v;
+    size_t head, n, cap; /* live items are v[head .. head + n) */
+} cc_items;
+
+bool cc_items_push(cc_items *q, cc_node *node, uint32_t j);
+cc_item cc_items_pop_back(cc_items *q);
+cc_item cc_items_pop_front(cc_items *q);
+/* Removes the i-th live item (order not kept). */
+cc_item cc_items_take(cc_items *q, size_t i);
+void cc_items_release(cc_items *q);
+
+#endif

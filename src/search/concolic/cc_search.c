@@ -1,0 +1,671 @@
+/*
+ * cc_search.c - the concolic search (cc_search.h).
+ *
+ * Generational search after seed 003, algorithms 3-7 (SAGE):
+ *   explore (alg. 5): pick the best test of the work list, take its path
+ *     constraint (kept, or by running it again), drop it if shouldSkip
+ *     (alg. 7: divergent and its path is a prefix of an expanded path),
+ *     else expand it;
+ *   ExpandExecution (alg. 4): for j = bound .. |PC|-1, solve PC[0..j-1] and
+ *     not PC[j]; a model overlaid on the test (untouched inputs keep their
+ *     values: the solver slices) is a child with bound j;
+ *   processChildren (alg. 6): the solver chain is the cache check; each
+ *     child is run at once (Run&Check), scored by the edges it covered
+ *     first, 0 if its path is not the expected prefix (a divergence), and
+ *     put in the work list.
+ * dfs / bfs / random-branch keep pending negations (test, j) instead and
+ * take one at a time; a child's own negations start at j + 1.
+ *
+ * A negation whose target path (hash of the prefix plus the flipped
+ * decision) was executed or tried before is skipped without a query.
+ */
+#include "cc_int.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "../../base/mem.h"
+#include "../../base/rng.h"
+
+struct cc_search {
+    cc_config cfg;
+    cc_run_fn run;
+    void *user;
+    solver *sv;
+    rng r;
+    cc_stats st;
+    cc_set seen;     /* prefixes of executed paths and tried targets */
+    cc_set expanded; /* prefixes of expanded paths (shouldSkip)      */
+    cc_set paths;    /* whole executed paths                         */
+    uint8_t *cov;    /* edge bitmap                                  */
+    size_t cov_cap;
+    cc_heap heap;    /* generational work list                       */
+    cc_items items;  /* pending negations of the other orders        */
+    cc_node *cur;    /* generational: the test being expanded        */
+    uint32_t cur_j;
+    cc_node *lru_head, *lru_tail;
+    uint32_t n_retained;
+    uint64_t seq;
+    expr **qbuf;     /* query scratch                                */
+    size_t qcap;
+    solver_model model;
+};
+
+static const char *const order_names[] = {"generational", "dfs", "bfs", "random-branch"};
+
+const char *cc_order_name(cc_order o) { return o <= CC_RANDOM_BRANCH ? order_names[o] : "?"; }
+
+bool cc_order_parse(const char *name, cc_order *o)
+{
+    for (int i = 0; i <= CC_RANDOM_BRANCH; i++)
+        if (!strcmp(name, order_names[i])) {
+            *o = (cc_order)i;
+            return true;
+        }
+    return false;
+}
+
+void cc_config_default(cc_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->order = CC_GENERATIONAL;
+    c->seed = 1;
+    solver_opts_default(&c->solver);
+    c->max_retained = 64;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- path hashes ------------------------------------------------------------------ */
+
+static uint64_t fmix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+#define PATH_SEED 0x6a09e667f3bcc908ULL
+
+/* Hash of the path so far (h) extended by one decision. */
+static uint64_t path_step(uint64_t h, const expr_pc_entry *en, bool taken)
+{
+    uint64_t d = fmix(((uint64_t)en->site << 32 | en->arg) ^ ((uint64_t)en->kind << 1 | taken) << 56);
+    return fmix(h ^ (d + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+
+static uint64_t prefix_before(const cc_node *n, uint32_t j) { return j ? n->prefix[j - 1] : PATH_SEED; }
+
+/* ---- nodes ------------------------------------------------------------------------- */
+
+/* Drops the kept path constraint of n (its hashes stay). */
+static void node_drop_pc(cc_search *s, cc_node *n)
+{
+    if (!n->ctx)
+        return;
+    expr_pc_release(&n->pc);
+    expr_ctx_free(n->ctx);
+    ctg_free(n->prefix);
+    ctg_free(n->asserted);
+    n->ctx = NULL;
+    n->prefix = NULL;
+    n->asserted = NULL;
+    if (n->prev)
+        n->prev->next = n->next;
+    else
+        s->lru_head = n->next;
+    if (n->next)
+        n->next->prev = n->prev;
+    else
+        s->lru_tail = n->prev;
+    n->prev = n->next = NULL;
+    s->n_retained--;
+}
+
+static void node_free(cc_search *s, cc_node *n)
+{
+    if (!n)
+        return;
+    node_drop_pc(s, n);
+    ctg_free(n->bytes);
+    ctg_free(n);
+}
+
+static void node_unref(cc_search *s, cc_node *n)
+{
+    if (n && !--n->refs)
+        node_free(s, n);
+}
+
+/* Moves n to the front of the retained list (adding it), evicting the
+ * least recently used unpinned constraints beyond max_retained. */
+static void node_touch(cc_search *s, cc_node *n)
+{
+    if (s->lru_head != n) {
+        if (n->prev || n->next || s->lru_tail == n) { /* unlink */
+            if (n->prev)
+                n->prev->next = n->next;
+            if (n->next)
+                n->next->prev = n->prev;
+            else
+                s->lru_tail = n->prev;
+        } else {
+            s->n_retained++;
+        }
+        n->prev = NULL;
+        n->next = s->lru_head;
+        if (s->lru_head)
+            s->lru_head->prev = n;
+        s->lru_head = n;
+        if (!s->lru_tail)
+            s->lru_tail = n;
+    }
+    for (cc_node *v = s->lru_tail; v && s->n_retained > s->cfg.max_retained;) {
+        cc_node *p = v->prev;
+        if (!v->pinned && v != n)
+            node_drop_pc(s, v);
+        v = p;
+    }
+}
+
+static cc_node *node_new(cc_search *s, const uint8_t *bytes, size_t len)
+{
+    cc_node *n = ctg_calloc(1, sizeof *n);
+    if (!n)
+        return NULL;
+    n->bytes = ctg_malloc(len ? len : 1);
+    if (!n->bytes) {
+        ctg_free(n);
+        return NULL;
+    }
+    if (len)
+        memcpy(n->bytes, bytes, len);
+    n->len = len;
+    n->seq = s->seq++;
+    return n;
+}
+
+static void set_named(cc_node *n, uint32_t id, uint64_t val)
+{
+    for (size_t i = 0; i < n->n_named; i++)
+        if (n->named_ids[i] == id) {
+            n->named_vals[i] = val;
+            return;
+        }
+    if (n->n_named < CC_MAX_NAMED) {
+        n->named_ids[n->n_named] = id;
+        n->named_vals[n->n_named++] = val;
+    }
+}
+
+/* ---- running --------------------------------------------------------------------- */
+
+/* New edges of a run: counted and recorded in the bitmap. */
+static bool cover(cc_search *s, const uint32_t *edges, size_t n, uint64_t *fresh)
+{
+    *fresh = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t byte = edges[i] / 8;
+        if (byte >= s->cov_cap) {
+            size_t old = s->cov_cap;
+            if (ctg_grow((void **)&s->cov, &s->cov_cap, byte + 1, 1))
+                return false;
+            memset(s->cov + old, 0, s->cov_cap - old);
+        }
+        uint8_t bit = (uint8_t)(1u << (edges[i] % 8));
+        if (!(s->cov[byte] & bit)) {
+            s->cov[byte] |= bit;
+            (*fresh)++;
+        }
+    }
+    s->st.edges += *fresh;
+    return true;
+}
+
+/* Records a first run of n: path statistics, executed prefixes, coverage. */
+static bool account(cc_search *s, cc_node *n, const cc_run_out *out)
+{
+    bool added;
+    s->st.pc_sum += n->n_pc;
+    if (s->st.runs - s->st.reruns == 1 || n->n_pc < s->st.pc_min) /* first run or shorter */
+        s->st.pc_min = n->n_pc;
+    if (n->n_pc > s->st.pc_max)
+        s->st.pc_max = n->n_pc;
+    if (out->error)
+        s->st.errors++;
+    for (uint32_t i = 0; i < n->n_pc; i++)
+        if (!cc_set_add(&s->seen, n->prefix[i], &added))
+            return false;
+    if (!cc_set_add(&s->paths, n->pc_hash, &added))
+        return false;
+    s->st.paths += added;
+    for (size_t i = 0; i < out->n_named; i++)
+        set_named(n, out->named_ids[i], out->named_vals[i]);
+    return cover(s, out->edges, out->n_edges, &n->score);
+}
+
+/* Runs n and keeps its path constraint.  rerun: n ran before and must take
+ * the same path (*same says whether it did).  False with e set on failure. */
+static bool execute(cc_search *s, cc_node *n, bool rerun, bool *same, ctg_err *e)
+{
+    cc_run_out out;
+    memset(&out, 0, sizeof out);
+    expr_ctx *ctx = expr_ctx_new();
+    if (!ctx)
+        return err_set(e, "concolic: out of memory");
+    cc_input in = {n->bytes, n->len, n->named_ids, n->named_vals, n->n_named};
+    double t0 = now();
+    bool ok = s->run(s->user, &in, ctx, &out, e);
+    s->st.exec_secs += now() - t0;
+    s->st.runs++;
+    s->st.reruns += rerun;
+    uint64_t *prefix = ok ? ctg_malloc((out.pc.n + 1) * sizeof *prefix) : NULL;
+    expr **asserted = ok ? ctg_malloc((out.pc.n + 1) * sizeof *asserted) : NULL;
+    if (ok && (!prefix || !asserted))
+        ok = err_set(e, "concolic: out of memory for a path of %zu decisions", out.pc.n);
+    uint64_t h = PATH_SEED;
+    for (size_t i = 0; ok && i < out.pc.n; i++) {
+        prefix[i] = h = path_step(h, &out.pc.v[i], out.pc.v[i].taken);
+        asserted[i] = expr_pc_asserted(ctx, &out.pc.v[i]);
+        if (!asserted[i])
+            ok = err_set(e, "concolic: out of memory while negating a path constraint");
+    }
+    if (ok && rerun)
+        *same = out.pc.n == n->n_pc && h == n->pc_hash;
+    if (ok && !rerun) {
+        n->n_pc = (uint32_t)out.pc.n;
+        n->pc_hash = h;
+        n->prefix = prefix; /* account reads it */
+        ok = account(s, n, &out) || err_set(e, "concolic: out of memory");
+    }
+    if (!ok || (rerun && !*same)) {
+        expr_pc_release(&out.pc);
+        expr_ctx_free(ctx);
+        ctg_free(prefix);
+        ctg_free(asserted);
+        n->prefix = NULL;
+        return ok;
+    }
+    n->ctx = ctx;
+    n->pc = out.pc;
+    n->prefix = prefix;
+    n->asserted = asserted;
+    node_touch(s, n);
+    return true;
+}
+
+/* Makes sure n's path constraint is in memory (running n again if it was
+ * dropped).  *usable is false when the re-run took another path. */
+static bool materialize(cc_search *s, cc_node *n, bool *usable, ctg_err *e)
+{
+    *usable = true;
+    if (n->ctx) {
+        node_touch(s, n);
+        return true;
+    }
+    if (!execute(s, n, true, usable, e))
+        return false;
+    if (!*usable)
+        s->st.rerun_mismatch++;
+    return true;
+}
+
+/* ---- negation ---------------------------------------------------------------------- */
+
+typedef enum neg_result { NEG_SKIPPED, NEG_DONE, NEG_FAIL } neg_result;
+
+/* The child of n made by a model of the negation of entry j. */
+static cc_node *make_child(cc_search *s, const cc_node *n, uint32_t j)
+{
+    size_t len = n->len;
+    for (size_t i = 0; i < s->model.n; i++)
+        if (!(s->model.v[i].key & EXPR_VKEY_NAMED) && s->model.v[i].key >= len)
+            len = (size_t)s->model.v[i].key + 1;
+    uint8_t *bytes = ctg_calloc(len + 1, 1);
+    if (!bytes)
+        return NULL;
+    memcpy(bytes, n->bytes, n->len);
+    cc_node *c = node_new(s, bytes, 0);
+    if (!c) {
+        ctg_free(bytes);
+        return NULL;
+    }
+    ctg_free(c->bytes);
+    c->bytes = bytes;
+    c->len = len;
+    memcpy(c->named_ids, n->named_ids, sizeof c->named_ids);
+    memcpy(c->named_vals, n->named_vals, sizeof c->named_vals);
+    c->n_named = n->n_named;
+    for (size_t i = 0; i < s->model.n; i++) {
+        const solver_assign *a = &s->model.v[i];
+        if (a->key & EXPR_VKEY_NAMED)
+            set_named(c, a->key & ~EXPR_VKEY_NAMED, a->val);
+        else
+            bytes[a->key] = (uint8_t)a->val;
+    }
+    c->bound = s->cfg.order == CC_GENERATIONAL ? j : j + 1;
+    return c;
+}
+
+static void count_answer(cc_search *s, solver_result r)
+{
+    s->st.queries++;
+    if (r == SOLVER_SAT)
+        s->st.sat++;
+    else if (r == SOLVER_UNSAT)
+        s->st.unsat++;
+    else if (r == SOLVER_SKIP)
+        s->st.skip++;
+}
+
+/* Solves PC[0..j-1] and not PC[j] of n (kept in memory); on sat runs the
+ * child and returns it in *child (owned by the caller, refs 0). */
+static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, ctg_err *e)
+{
+    *child = NULL;
+    const expr_pc_entry *en = &n->pc.v[j];
+    if (!expr_pc_negatable(en->kind))
+        return NEG_SKIPPED;
+    uint64_t target = path_step(prefix_before(n, j), en, !en->taken);
+    bool fresh;
+    if (!cc_set_add(&s->seen, target, &fresh))
+        return err_set(e, "concolic: out of memory"), NEG_FAIL;
+    if (!fresh) {
+        s->st.skipped_seen++;
+        return NEG_SKIPPED;
+    }
+    if (ctg_grow((void **)&s->qbuf, &s->qcap, (size_t)j + 1, sizeof *s->qbuf))
+        return err_set(e, "concolic: out of memory"), NEG_FAIL;
+    memcpy(s->qbuf, n->asserted, (size_t)j * sizeof *s->qbuf);
+    s->qbuf[j] = expr_not(n->ctx, n->asserted[j]);
+    expr_env base = {n->bytes, n->len, n->named_ids, n->named_vals, n->n_named};
+    double t0 = solver_get_stats(s->sv)->total_secs;
+    solver_result r = solver_solve(s->sv, n->ctx, s->qbuf, (size_t)j + 1, j, &base, &s->model, e);
+    s->st.solver_secs += solver_get_stats(s->sv)->total_secs - t0;
+    count_answer(s, r);
+    if (r == SOLVER_FAIL)
+        return NEG_FAIL;
+    if (r != SOLVER_SAT)
+        return NEG_DONE;
+    cc_node *c = make_child(s, n, j);
+    bool same;
+    if (!c)
+        return err_set(e, "concolic: out of memory"), NEG_FAIL;
+    s->st.children++;
+    n->pinned = true;
+    bool ok = execute(s, c, false, &same, e);
+    n->pinned = false;
+    if (!ok) {
+        node_free(s, c);
+        return NEG_FAIL;
+    }
+    c->diverged = !(c->n_pc > j && c->prefix && c->prefix[j] == target);
+    if (c->diverged) {
+        s->st.divergences++;
+        c->score = 0;
+    }
+    *child = c;
+    return NEG_DONE;
+}
+
+/* Algorithm 7 (shouldSkip) plus the bookkeeping of an expansion: false when
+ * n must not be expanded. */
+static bool begin_expansion(cc_search *s, cc_node *n, bool *oom)
+{
+    bool added;
+    *oom = false;
+    if (n->diverged && cc_set_has(&s->expanded, n->pc_hash)) {
+        s->st.skipped_diverged++;
+        return false;
+    }
+    for (uint32_t i = 0; i < n->n_pc; i++)
+        if (!cc_set_add(&s->expanded, n->prefix[i], &added)) {
+            *oom = true;
+            return false;
+        }
+    s->st.expanded++;
+    return true;
+}
+
+/* ---- the orders --------------------------------------------------------------------- */
+
+/* dfs / bfs / random-branch: queues the negations of a freshly run test
+ * (unless shouldSkip drops it); n is freed when nothing holds it. */
+static bool queue_negations(cc_search *s, cc_node *n, ctg_err *e)
+{
+    bool oom;
+    if (begin_expansion(s, n, &oom))
+        for (uint32_t j = n->bound; j < n->n_pc; j++) {
+            if (!expr_pc_negatable(n->pc.v[j].kind))
+                continue;
+            if (!cc_items_push(&s->items, n, j)) {
+                oom = true;
+                break;
+            }
+            n->refs++;
+        }
+    if (!n->refs)
+        node_free(s, n);
+    return oom ? err_set(e, "concolic: out of memory") : true;
+}
+
+/* Puts a freshly run test in the work list of the configured order. */
+static bool enqueue(cc_search *s, cc_node *n, ctg_err *e)
+{
+    if (s->cfg.order != CC_GENERATIONAL)
+        return queue_negations(s, n, e);
+    n->refs = 1;
+    if (cc_heap_push(&s->heap, n))
+        return true;
+    node_free(s, n);
+    return err_set(e, "concolic: out of memory");
+}
+
+/* Generational: continue the expansion in progress, or start the next. */
+static cc_status gen_step(cc_search *s, ctg_err *e)
+{
+    for (;;) {
+        if (!s->cur) {
+            cc_node *n = cc_heap_pop(&s->heap);
+            bool usable, oom = false;
+            if (!n)
+                return CC_DONE;
+            if (!materialize(s, n, &usable, e)) {
+                node_unref(s, n);
+                return CC_FAIL;
+            }
+            if (!usable || !begin_expansion(s, n, &oom)) {
+                node_unref(s, n);
+                if (oom)
+                    return err_set(e, "concolic: out of memory"), CC_FAIL;
+                continue;
+            }
+            s->cur = n;
+            s->cur_j = n->bound;
+            n->pinned = true;
+        }
+        cc_node *n = s->cur;
+        while (s->cur_j < n->n_pc) {
+            cc_node *child;
+            neg_result r = negate(s, n, s->cur_j++, &child, e);
+            if (r == NEG_FAIL)
+                return CC_FAIL;
+            if (r == NEG_SKIPPED)
+                continue;
+            if (child && !enqueue(s, child, e))
+                return CC_FAIL;
+            return CC_MORE;
+        }
+        n->pinned = false;
+        s->cur = NULL;
+        node_unref(s, n);
+    }
+}
+
+static cc_item pick(cc_search *s)
+{
+    switch (s->cfg.order) {
+    case CC_DFS: return cc_items_pop_back(&s->items);
+    case CC_BFS: return cc_items_pop_front(&s->items);
+    default: return cc_items_take(&s->items, rng_below(&s->r, s->items.n));
+    }
+}
+
+/* dfs / bfs / random-branch: one pending negation. */
+static cc_status list_step(cc_search *s, ctg_err *e)
+{
+    while (s->items.n) {
+        cc_item it = pick(s);
+        cc_node *n = it.node, *child;
+        bool usable;
+        if (!materialize(s, n, &usable, e)) {
+            node_unref(s, n);
+            return CC_FAIL;
+        }
+        if (!usable) {
+            node_unref(s, n);
+            continue;
+        }
+        n->pinned = true;
+        neg_result r = negate(s, n, it.j, &child, e);
+        n->pinned = false;
+        node_unref(s, n);
+        if (r == NEG_FAIL)
+            return CC_FAIL;
+        if (r == NEG_SKIPPED)
+            continue;
+        if (child && !queue_negations(s, child, e))
+            return CC_FAIL;
+        return CC_MORE;
+    }
+    return CC_DONE;
+}
+
+cc_status cc_step(cc_search *s, ctg_err *e)
+{
+    return s->cfg.order == CC_GENERATIONAL ? gen_step(s, e) : list_step(s, e);
+}
+
+/* ---- life cycle ------------------------------------------------------------------------ */
+
+cc_search *cc_new(const cc_config *cfg, cc_run_fn run, void *user, ctg_err *e)
+{
+    cc_search *s = ctg_calloc(1, sizeof *s);
+    if (!s) {
+        err_set(e, "concolic: out of memory");
+        return NULL;
+    }
+    if (cfg)
+        s->cfg = *cfg;
+    else
+        cc_config_default(&s->cfg);
+    s->run = run;
+    s->user = user;
+    rng_seed(&s->r, s->cfg.seed);
+    s->sv = solver_new(&s->cfg.solver, e);
+    if (!s->sv) {
+        ctg_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+bool cc_add_seed(cc_search *s, const cc_input *in, ctg_err *e)
+{
+    cc_node *n = node_new(s, in->bytes, in->len);
+    bool same;
+    if (!n)
+        return err_set(e, "concolic: out of memory");
+    for (size_t i = 0; i < in->n_named; i++)
+        set_named(n, in->named_ids[i], in->named_vals[i]);
+    if (!execute(s, n, false, &same, e)) {
+        node_free(s, n);
+        return false;
+    }
+    return enqueue(s, n, e);
+}
+
+void cc_free(cc_search *s)
+{
+    if (!s)
+        return;
+    for (cc_node *n; (n = cc_heap_pop(&s->heap));)
+        node_unref(s, n);
+    while (s->items.n)
+        node_unref(s, cc_items_pop_back(&s->items).node);
+    if (s->cur)
+        node_unref(s, s->cur);
+    cc_heap_release(&s->heap);
+    cc_items_release(&s->items);
+    cc_set_release(&s->seen);
+    cc_set_release(&s->expanded);
+    cc_set_release(&s->paths);
+    solver_model_release(&s->model);
+    solver_free(s->sv);
+    ctg_free(s->qbuf);
+    ctg_free(s->cov);
+    ctg_free(s);
+}
+
+/* ---- statistics --------------------------------------------------------------------------- */
+
+const cc_stats *cc_get_stats(const cc_search *s) { return &s->st; }
+const solver_stats *cc_solver_stats(const cc_search *s) { return solver_get_stats(s->sv); }
+
+void cc_stats_visit(const cc_search *s, void (*fn)(void *user, const char *name, double value),
+                    void *user)
+{
+    const cc_stats *c = &s->st;
+    const solver_stats *v = solver_get_stats(s->sv);
+    uint64_t first = c->runs - c->reruns;
+    uint64_t hits = v->qcache_hits + v->cex_unsat_subset + v->cex_superset + v->cex_subset_model;
+    const struct {
+        const char *name;
+        double value;
+    } kv[] = {
+        {"concolic.runs", (double)c->runs},
+        {"concolic.reruns", (double)c->reruns},
+        {"concolic.paths", (double)c->paths},
+        {"concolic.children", (double)c->children},
+        {"concolic.divergences", (double)c->divergences},
+        {"concolic.skipped_seen", (double)c->skipped_seen},
+        {"concolic.skipped_diverged", (double)c->skipped_diverged},
+        {"concolic.expanded", (double)c->expanded},
+        {"concolic.errors", (double)c->errors},
+        {"concolic.edges", (double)c->edges},
+        {"concolic.pc_min", (double)c->pc_min},
+        {"concolic.pc_avg", first ? (double)c->pc_sum / (double)first : 0.0},
+        {"concolic.pc_max", (double)c->pc_max},
+        {"concolic.exec_secs", c->exec_secs},
+        {"concolic.solver_secs", c->solver_secs},
+        {"solver.queries", (double)v->queries},
+        {"solver.backend_calls", (double)v->backend_calls},
+        {"solver.sat", (double)v->sat},
+        {"solver.unsat", (double)v->unsat},
+        {"solver.unknown", (double)v->unknown},
+        {"solver.timeout", (double)v->timeout},
+        {"solver.error", (double)v->error},
+        {"solver.skip", (double)v->res_skip},
+        {"solver.trivial", (double)v->trivial},
+        {"solver.cache_lookups", (double)v->cache_lookups},
+        {"solver.cache_hits", (double)hits},
+        {"solver.cache_hit_rate", v->cache_lookups ? (double)hits / (double)v->cache_lookups : 0.0},
+        {"solver.qcache_hits", (double)v->qcache_hits},
+        {"solver.cex_unsat_subset", (double)v->cex_unsat_subset},
+        {"solver.cex_superset", (double)v->cex_superset},
+        {"solver.cex_subset_model", (double)v->cex_subset_model},
+        {"solver.dup_dropped", (double)v->dup_dropped},
+        {"solver.sliced_away", (double)v->sliced_away},
+        {"solver.backend_secs", v->backend_secs},
+    };
+    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
+        fn(user, kv[i].name, kv[i].value);
+}

@@ -1,0 +1,129 @@
+/*
+ * cc_search.h - the search of the concolic strategy, independent of how a
+ * test is executed: the caller supplies a run function that executes one
+ * input on the symbolically instrumented program and returns its path
+ * constraint and covered edges; the search decides which branch to negate,
+ * asks the solver (src/solver) for an input and runs it.
+ *
+ * Orders (--search):
+ *   generational  (default) SAGE's generational search as seed 003
+ *                 algorithms 3-7 give it: ExpandExecution negates every
+ *                 constraint at a position >= the test's bound, children get
+ *                 bound = j, the work list is ordered by score = branch
+ *                 edges the child covered first, a child whose path leaves
+ *                 the expected prefix is counted as a divergence and scored
+ *                 0, and shouldSkip drops the expansion of a divergent test
+ *                 whose path is (a prefix of) one already expanded;
+ *   dfs           the most recent run's deepest pending negation first;
+ *   bfs           pending negations in the order they were found (shallow
+ *                 first);
+ *   random-branch a pending negation chosen uniformly at random.
+ * In every order a negation whose target path (the prefix plus the flipped
+ * decision) was executed or already tried is skipped without a query.
+ *
+ * Path constraints of executed tests are kept in memory for at most
+ * max_retained tests; a test whose constraint was dropped is run again when
+ * it is expanded.  One cc_step does at most one solver query and one run,
+ * so a driver can honour its budgets closely.
+ */
+#ifndef CTG_CC_SEARCH_H
+#define CTG_CC_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../base/err.h"
+#include "../../expr/expr.h"
+#include "../../expr/expr_trace.h"
+#include "../../solver/solver.h"
+
+typedef enum cc_order { CC_GENERATIONAL = 0, CC_DFS, CC_BFS, CC_RANDOM_BRANCH } cc_order;
+
+/* "generational", "dfs", "bfs", "random-branch". */
+const char *cc_order_name(cc_order o);
+bool cc_order_parse(const char *name, cc_order *o);
+
+#define CC_MAX_NAMED 8 /* named variables (EXPR_VAR ids) a test carries */
+
+/* A test: input bytes plus values of named variables (e.g. CTG_SYMVAR_LEN,
+ * which the run function interprets as the wanted input length). */
+typedef struct cc_input {
+    const uint8_t *bytes;
+    size_t len;
+    const uint32_t *named_ids;
+    const uint64_t *named_vals;
+    size_t n_named;
+} cc_input;
+
+/* What the run function reports about one run. */
+typedef struct cc_run_out {
+    expr_pc pc;              /* path constraint over nodes of the given ctx
+                                (expr_trace_read / expr_pc_push); the search
+                                releases it                                  */
+    const uint32_t *edges;   /* distinct covered edge ids; read before the
+                                next call                                    */
+    size_t n_edges;
+    uint32_t named_ids[CC_MAX_NAMED]; /* concrete values of the named       */
+    uint64_t named_vals[CC_MAX_NAMED];/* variables in this run (e.g. the    */
+    size_t n_named;                   /* actual input length)               */
+    bool error;              /* the run reached an error call               */
+} cc_run_out;
+
+/* Executes `in`; builds the path constraint in ctx.  Returns false with e
+ * set only when execution itself failed (the search then stops); a crash
+ * or timeout of the program is a normal run (with the constraint so far). */
+typedef bool (*cc_run_fn)(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *out,
+                          ctg_err *e);
+
+typedef struct cc_config {
+    cc_order order;
+    uint64_t seed;          /* random-branch                                   */
+    solver_opts solver;     /* the solver chain                                */
+    uint32_t max_retained;  /* path constraints kept in memory (default 64)    */
+} cc_config;
+
+void cc_config_default(cc_config *c);
+
+typedef struct cc_stats {
+    uint64_t runs;             /* executions, re-runs included               */
+    uint64_t reruns;           /* executions to rebuild a dropped constraint */
+    uint64_t rerun_mismatch;   /* re-runs that took another path             */
+    uint64_t paths;            /* distinct paths executed                    */
+    uint64_t children;         /* tests made from solver models              */
+    uint64_t divergences;      /* children off their expected prefix         */
+    uint64_t skipped_seen;     /* negations skipped: target path known       */
+    uint64_t skipped_diverged; /* expansions dropped by shouldSkip            */
+    uint64_t expanded;         /* tests expanded                             */
+    uint64_t errors;           /* runs that reached an error call            */
+    uint64_t edges;            /* distinct edges covered                     */
+    uint64_t pc_min, pc_max, pc_sum; /* path-condition lengths over runs     */
+    uint64_t queries, sat, unsat, skip; /* solver answers to this search    */
+    double exec_secs, solver_secs;
+} cc_stats;
+
+typedef struct cc_search cc_search;
+
+typedef enum cc_status { CC_MORE = 0, CC_DONE, CC_FAIL } cc_status;
+
+/* NULL with e set when out of memory or the solver cannot start. */
+cc_search *cc_new(const cc_config *cfg, cc_run_fn run, void *user, ctg_err *e);
+/* Accepts NULL. */
+void cc_free(cc_search *s);
+
+/* Runs an initial input and queues it (bound 0).  False with e set when the
+ * run function or memory failed. */
+bool cc_add_seed(cc_search *s, const cc_input *in, ctg_err *e);
+/* One step: at most one solver query and one run.  CC_DONE when nothing is
+ * left to negate; CC_FAIL with e set when the run function or memory
+ * failed. */
+cc_status cc_step(cc_search *s, ctg_err *e);
+
+const cc_stats *cc_get_stats(const cc_search *s);
+const solver_stats *cc_solver_stats(const cc_search *s);
+/* Calls fn for every statistic as ("concolic.paths", 12), ("solver.sat",
+ * 40), ... - the names stats.json uses. */
+void cc_stats_visit(const cc_search *s, void (*fn)(void *user, const char *name, double value),
+                    void *user);
+
+#endif

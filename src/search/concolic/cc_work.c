@@ -1,0 +1,161 @@
+/*
+ * cc_work.c - the containers of the concolic search (cc_int.h): a hash set
+ * of path hashes, the score-ordered work list of the generational order
+ * (seed 003: "la work list es implementada como una cola de prioridad")
+ * and the deque of pending negations of dfs / bfs / random-branch.
+ */
+#include "cc_int.h"
+
+#include <string.h>
+
+#include "../../base/mem.h"
+
+/* ---- hash set ---------------------------------------------------------------- */
+
+static bool set_insert(uint64_t *v, size_t cap, uint64_t h)
+{
+    for (size_t i = (h * 0x9e3779b97f4a7c15ULL) >> 7 & (cap - 1);; i = (i + 1) & (cap - 1)) {
+        if (v[i] == h)
+            return false;
+        if (!v[i]) {
+            v[i] = h;
+            return true;
+        }
+    }
+}
+
+bool cc_set_add(cc_set *s, uint64_t h, bool *added)
+{
+    if (!h) {
+        *added = !s->has_zero;
+        s->has_zero = true;
+        return true;
+    }
+    if ((s->n + 1) * 2 > s->cap) {
+        size_t ncap = s->cap ? s->cap * 2 : 1024;
+        uint64_t *nv = ctg_calloc(ncap, sizeof *nv);
+        if (!nv)
+            return false;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->v[i])
+                set_insert(nv, ncap, s->v[i]);
+        ctg_free(s->v);
+        s->v = nv;
+        s->cap = ncap;
+    }
+    *added = set_insert(s->v, s->cap, h);
+    s->n += *added;
+    return true;
+}
+
+bool cc_set_has(const cc_set *s, uint64_t h)
+{
+    if (!h)
+        return s->has_zero;
+    if (!s->cap)
+        return false;
+    for (size_t i = (h * 0x9e3779b97f4a7c15ULL) >> 7 & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+        if (s->v[i] == h)
+            return true;
+        if (!s->v[i])
+            return false;
+    }
+}
+
+void cc_set_release(cc_set *s)
+{
+    ctg_free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- heap ---------------------------------------------------------------------- */
+
+/* a before b: higher score, then older. */
+static bool before(const cc_node *a, const cc_node *b)
+{
+    return a->score != b->score ? a->score > b->score : a->seq < b->seq;
+}
+
+static void swap(cc_node **v, size_t i, size_t j)
+{
+    cc_node *t = v[i];
+    v[i] = v[j];
+    v[j] = t;
+}
+
+bool cc_heap_push(cc_heap *h, cc_node *n)
+{
+    if (ctg_grow((void **)&h->v, &h->cap, h->n + 1, sizeof *h->v))
+        return false;
+    size_t i = h->n++;
+    h->v[i] = n;
+    while (i && before(h->v[i], h->v[(i - 1) / 2])) {
+        swap(h->v, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    return true;
+}
+
+cc_node *cc_heap_pop(cc_heap *h)
+{
+    if (!h->n)
+        return NULL;
+    cc_node *top = h->v[0];
+    h->v[0] = h->v[--h->n];
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && before(h->v[l], h->v[m]))
+            m = l;
+        if (r < h->n && before(h->v[r], h->v[m]))
+            m = r;
+        if (m == i)
+            break;
+        swap(h->v, i, m);
+        i = m;
+    }
+    return top;
+}
+
+void cc_heap_release(cc_heap *h)
+{
+    ctg_free(h->v);
+    memset(h, 0, sizeof *h);
+}
+
+/* ---- deque of pending negations ------------------------------------------------- */
+
+bool cc_items_push(cc_items *q, cc_node *node, uint32_t j)
+{
+    if (q->head && q->head + q->n == q->cap) { /* slide to the front first */
+        memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
+        q->head = 0;
+    }
+    if (ctg_grow((void **)&q->v, &q->cap, q->head + q->n + 1, sizeof *q->v))
+        return false;
+    q->v[q->head + q->n++] = (cc_item){node, j};
+    return true;
+}
+
+cc_item cc_items_pop_back(cc_items *q) { return q->v[q->head + --q->n]; }
+
+cc_item cc_items_pop_front(cc_items *q)
+{
+    cc_item it = q->v[q->head++];
+    if (!--q->n)
+        q->head = 0;
+    return it;
+}
+
+cc_item cc_items_take(cc_items *q, size_t i)
+{
+    cc_item it = q->v[q->head + i];
+    q->v[q->head + i] = q->v[q->head + q->n - 1];
+    q->n--;
+    return it;
+}
+
+void cc_items_release(cc_items *q)
+{
+    ctg_free(q->v);
+    memset(q, 0, sizeof *q);
+}

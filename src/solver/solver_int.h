@@ -1,0 +1,87 @@
+/*
+ * solver_int.h - interfaces between the files of src/solver: query
+ * preparation (solver_prep.c), the caches (solver_cache.c) and the back end
+ * (solver_z3.c, one implementation chosen at build time).  Not for use
+ * outside src/solver.
+ */
+#ifndef CTG_SOLVER_INT_H
+#define CTG_SOLVER_INT_H
+
+#include "solver.h"
+
+/* ---- query preparation (solver_prep.c) ------------------------------------ */
+
+/* A query on its way down the chain. */
+typedef struct squery {
+    expr **cs;        /* constraints (owned array)                          */
+    bool *focus;      /* cs[i] derives from the focus constraint            */
+    size_t n, cap, cap_focus;
+    uint64_t *hash;   /* structural hash per constraint (after prep)        */
+    uint32_t *keys;   /* sorted variable keys of the query (after prep)     */
+    size_t n_keys;
+    bool exact;       /* no constraint is EXPR_F_INEXACT                     */
+    uint64_t *set;    /* sorted distinct hashes (cex cache view)            */
+    size_t n_set;
+    uint64_t sig;     /* or of 1 << (h & 63) over set: subset pre-filter     */
+} squery;
+
+typedef enum prep_result { PREP_OK, PREP_TRUE, PREP_FALSE, PREP_OOM } prep_result;
+
+/* Fills q from cs/focus: normalises (split, drop true/duplicates, sort by
+ * hash; a false constraint gives PREP_FALSE, nothing left PREP_TRUE) when
+ * normalize, slices when slice, then computes hashes, keys and exactness.
+ * Counts into st. */
+prep_result squery_prep(squery *q, expr_ctx *c, expr *const *cs, size_t n, size_t focus,
+                        bool normalize, bool slice, solver_stats *st);
+void squery_release(squery *q);
+
+/* ---- caches (solver_cache.c) ---------------------------------------------- */
+
+typedef struct scache scache;
+
+scache *scache_new(uint32_t qmax, uint32_t cexmax);
+void scache_free(scache *sc);
+
+typedef enum cache_hit {
+    HIT_NONE = 0,
+    HIT_EXACT_SAT,
+    HIT_EXACT_UNSAT,
+    HIT_EXACT_SKIP,
+    HIT_UNSAT_SUBSET, /* rule (a) */
+    HIT_SUPERSET,     /* rule (b): model returned in *m */
+} cache_hit;
+
+/* Exact lookup of the hash sequence q->hash[0..n). */
+cache_hit scache_exact(scache *sc, const squery *q, solver_model *m);
+/* Rules (a) and (b) on the sorted set of q's hashes. */
+cache_hit scache_cex(scache *sc, const squery *q, solver_model *m);
+/* Rule (c): calls try(user, model) for models of cached sat subsets, then
+ * the `recent` most recent models, until try returns true.  Returns whether
+ * one did. */
+bool scache_try_models(scache *sc, const squery *q, uint32_t recent,
+                       bool (*try)(void *user, const solver_assign *v, size_t n), void *user);
+/* Stores an answer: exact entry (res SAT/UNSAT/SKIP) and, for SAT/UNSAT,
+ * a cex entry.  `exact_only` skips the cex entry.  False when out of memory
+ * (nothing or part stored; lookups stay correct). */
+bool scache_put(scache *sc, const squery *q, solver_result res, const solver_model *m,
+                bool want_exact, bool want_cex);
+
+/* ---- back end (solver_z3.c) ---------------------------------------------- */
+
+typedef struct sbackend sbackend;
+
+typedef enum sb_result { SB_SAT, SB_UNSAT, SB_UNKNOWN, SB_TIMEOUT, SB_ERROR, SB_OOM } sb_result;
+
+sbackend *sbackend_new(ctg_err *e);
+void sbackend_free(sbackend *b);
+/* Checks q->cs[0..n); on SB_SAT fills m with a value for every q->keys. */
+sb_result sbackend_check(sbackend *b, expr_ctx *c, const squery *q, uint32_t timeout_ms,
+                         solver_model *m);
+const char *sbackend_name(void);
+
+/* ---- models --------------------------------------------------------------- */
+
+/* Sets m to n assignments (copied); false when out of memory. */
+bool smodel_set(solver_model *m, const solver_assign *v, size_t n);
+
+#endif

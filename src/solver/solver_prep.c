@@ -1,0 +1,280 @@
+/*
+ * solver_prep.c - the first two layers of the solver chain (seed 003,
+ * section 3.2.2, "Optimización de Constraints"):
+ *
+ *   constraint normalisation: conjunctions are split into their conjuncts,
+ *   constant-true constraints and duplicates are removed, a constant-false
+ *   constraint decides the query, and the rest is sorted by structural hash
+ *   so equal sets of constraints become equal queries;
+ *
+ *   irrelevant-constraint elimination: the constraints are grouped by shared
+ *   variables (union-find over variable keys) and only the group(s) of the
+ *   focus constraint are kept - the transitive closure of the negated branch.
+ */
+#include "solver_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/mem.h"
+
+void squery_release(squery *q)
+{
+    ctg_free(q->cs);
+    ctg_free(q->focus);
+    ctg_free(q->hash);
+    ctg_free(q->keys);
+    ctg_free(q->set);
+    memset(q, 0, sizeof *q);
+}
+
+static bool q_push(squery *q, expr *e, bool focus)
+{
+    if (ctg_grow((void **)&q->cs, &q->cap, q->n + 1, sizeof *q->cs) ||
+        ctg_grow((void **)&q->focus, &q->cap_focus, q->n + 1, sizeof *q->focus))
+        return false;
+    q->cs[q->n] = e;
+    q->focus[q->n++] = focus;
+    return true;
+}
+
+/* ---- normalisation --------------------------------------------------------- */
+
+static int by_hash(const void *x, const void *y)
+{
+    const expr *a = *(expr *const *)x, *b = *(expr *const *)y;
+    if (a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Splits conjunctions of cs[i] into q, dropping true; PREP_FALSE on false. */
+static prep_result split_into(squery *q, expr *root, bool focus, solver_stats *st)
+{
+    expr **stack = NULL;
+    size_t sn = 0, scap = 0;
+    prep_result r = PREP_OK;
+    if (ctg_grow((void **)&stack, &scap, 1, sizeof *stack))
+        return PREP_OOM;
+    stack[sn++] = root;
+    while (sn && r == PREP_OK) {
+        expr *e = stack[--sn];
+        if (e->width == 1 && e->op == EXPR_AND) {
+            if (ctg_grow((void **)&stack, &scap, sn + 2, sizeof *stack))
+                r = PREP_OOM;
+            else {
+                stack[sn++] = e->args[1];
+                stack[sn++] = e->args[0];
+            }
+        } else if (expr_is_true(e)) {
+            st->true_dropped++;
+        } else if (expr_is_false(e)) {
+            r = PREP_FALSE;
+        } else if (!q_push(q, e, focus)) {
+            r = PREP_OOM;
+        }
+    }
+    ctg_free(stack);
+    return r;
+}
+
+/* Sorts by (hash, id) and removes repeated pointers, or-ing their focus
+ * flags (carried through the sort in the nodes' slot scratch). */
+static void sort_dedup(squery *q, solver_stats *st)
+{
+    size_t n = q->n, out = 0;
+    for (size_t i = 0; i < n; i++)
+        q->cs[i]->slot = 0;
+    for (size_t i = 0; i < n; i++)
+        if (q->focus[i])
+            q->cs[i]->slot = 1;
+    qsort(q->cs, n, sizeof *q->cs, by_hash);
+    for (size_t i = 0; i < n; i++) {
+        if (out && q->cs[out - 1] == q->cs[i]) {
+            st->dup_dropped++;
+            continue;
+        }
+        q->cs[out] = q->cs[i];
+        q->focus[out++] = q->cs[i]->slot == 1;
+    }
+    q->n = out;
+}
+
+/* ---- independence slicing ------------------------------------------------------ */
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
+
+static uint32_t key_index(const uint32_t *uniq, size_t nu, uint32_t key)
+{
+    const uint32_t *p = bsearch(&key, uniq, nu, sizeof *uniq, cmp_u32);
+    return (uint32_t)(p - uniq);
+}
+
+/* Per-constraint variable keys, concatenated: keys[off[i] .. off[i+1]). */
+typedef struct varsets {
+    uint32_t *keys;
+    size_t *off;
+    size_t total;
+} varsets;
+
+static bool varsets_build(varsets *vs, expr_ctx *c, const squery *q)
+{
+    size_t cap = 0;
+    vs->keys = NULL;
+    vs->total = 0;
+    vs->off = ctg_malloc((q->n + 1) * sizeof *vs->off);
+    if (!vs->off)
+        return false;
+    for (size_t i = 0; i < q->n; i++) {
+        uint32_t *k;
+        size_t nk;
+        vs->off[i] = vs->total;
+        if (!expr_vars(c, &q->cs[i], 1, &k, &nk))
+            return false;
+        if (ctg_grow((void **)&vs->keys, &cap, vs->total + nk + 1, sizeof *vs->keys)) {
+            ctg_free(k);
+            return false;
+        }
+        memcpy(vs->keys + vs->total, k, nk * sizeof *k);
+        vs->total += nk;
+        ctg_free(k);
+    }
+    vs->off[q->n] = vs->total;
+    return true;
+}
+
+/* Union-find over the distinct variable keys of the query. */
+typedef struct uf {
+    uint32_t *uniq, *parent;
+    size_t nu;
+} uf;
+
+static uint32_t uf_root(uf *u, uint32_t key) { return uf_find(u->parent, key_index(u->uniq, u->nu, key)); }
+
+static bool uf_build(uf *u, const varsets *vs, size_t n)
+{
+    u->uniq = ctg_malloc((vs->total + 1) * sizeof *u->uniq);
+    u->parent = ctg_malloc((vs->total + 1) * sizeof *u->parent);
+    if (!u->uniq || !u->parent)
+        return false;
+    memcpy(u->uniq, vs->keys, vs->total * sizeof *u->uniq);
+    qsort(u->uniq, vs->total, sizeof *u->uniq, cmp_u32);
+    u->nu = 0;
+    for (size_t i = 0; i < vs->total; i++)
+        if (!u->nu || u->uniq[u->nu - 1] != u->uniq[i])
+            u->uniq[u->nu++] = u->uniq[i];
+    for (uint32_t i = 0; i < u->nu; i++)
+        u->parent[i] = i;
+    for (size_t i = 0; i < n; i++) /* one set per constraint's variables */
+        for (size_t j = vs->off[i] + 1; j < vs->off[i + 1]; j++)
+            u->parent[uf_root(u, vs->keys[vs->off[i]])] = uf_root(u, vs->keys[j]);
+    return true;
+}
+
+/* Keeps the constraints in the variable closure of the focus constraints;
+ * constraints without variables are kept only if they are focus. */
+static prep_result slice(squery *q, expr_ctx *c, solver_stats *st)
+{
+    varsets vs;
+    uf u = {NULL, NULL, 0};
+    bool *hot = NULL; /* roots reached from the focus */
+    prep_result r = PREP_OOM;
+    if (!varsets_build(&vs, c, q) || !uf_build(&u, &vs, q->n) ||
+        !(hot = ctg_calloc(u.nu + 1, sizeof *hot)))
+        goto out;
+    for (size_t i = 0; i < q->n; i++)
+        if (q->focus[i] && vs.off[i] < vs.off[i + 1])
+            hot[uf_root(&u, vs.keys[vs.off[i]])] = true;
+    size_t out = 0;
+    for (size_t i = 0; i < q->n; i++) {
+        bool has_vars = vs.off[i] < vs.off[i + 1];
+        if (!q->focus[i] && !(has_vars && hot[uf_root(&u, vs.keys[vs.off[i]])])) {
+            st->sliced_away++;
+            continue;
+        }
+        q->cs[out] = q->cs[i];
+        q->focus[out++] = q->focus[i];
+    }
+    q->n = out;
+    r = PREP_OK;
+out:
+    ctg_free(vs.keys);
+    ctg_free(vs.off);
+    ctg_free(u.uniq);
+    ctg_free(u.parent);
+    ctg_free(hot);
+    return r;
+}
+
+/* ---- the whole preparation ---------------------------------------------------- */
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Hashes in query order, the sorted set view, variables and exactness. */
+static prep_result finish(squery *q, expr_ctx *c)
+{
+    q->hash = ctg_malloc((q->n ? q->n : 1) * sizeof *q->hash);
+    q->set = ctg_malloc((q->n ? q->n : 1) * sizeof *q->set);
+    if (!q->hash || !q->set)
+        return PREP_OOM;
+    q->exact = true;
+    for (size_t i = 0; i < q->n; i++) {
+        q->hash[i] = q->set[i] = q->cs[i]->hash;
+        if (q->cs[i]->flags & EXPR_F_INEXACT)
+            q->exact = false;
+    }
+    qsort(q->set, q->n, sizeof *q->set, cmp_u64);
+    q->n_set = 0;
+    q->sig = 0;
+    for (size_t i = 0; i < q->n; i++)
+        if (!q->n_set || q->set[q->n_set - 1] != q->set[i]) {
+            q->set[q->n_set++] = q->set[i];
+            q->sig |= 1ULL << (q->set[i] & 63);
+        }
+    return expr_vars(c, q->cs, q->n, &q->keys, &q->n_keys) ? PREP_OK : PREP_OOM;
+}
+
+prep_result squery_prep(squery *q, expr_ctx *c, expr *const *cs, size_t n, size_t focus,
+                        bool normalize, bool slice_on, solver_stats *st)
+{
+    memset(q, 0, sizeof *q);
+    st->constraints_in += n;
+    prep_result r = PREP_OK;
+    for (size_t i = 0; i < n && r == PREP_OK; i++) {
+        if (!cs[i])
+            return PREP_OOM;
+        if (normalize)
+            r = split_into(q, cs[i], i == focus, st);
+        else if (!q_push(q, cs[i], i == focus))
+            r = PREP_OOM;
+    }
+    if (r == PREP_OK && normalize)
+        sort_dedup(q, st);
+    if (r != PREP_OK)
+        return r;
+    if (q->n == 0)
+        return PREP_TRUE;
+    if (slice_on && (r = slice(q, c, st)) != PREP_OK)
+        return r;
+    if ((r = finish(q, c)) != PREP_OK)
+        return r;
+    st->constraints_sent += q->n;
+    return PREP_OK;
+}

@@ -1,0 +1,444 @@
+/*
+ * test_cc_search.c - unit tests of the concolic search on synthetic programs
+ * modelled in C: a program is a function from input bytes to a path
+ * constraint (conditions built as expressions, taken-ness evaluated on the
+ * input) and covered edges.  Checks: the error of `x == 0xdeadbeef` plus a
+ * linear equation is reached within 10 runs by generational search; the
+ * exact dfs and bfs orders on a tiny tree; every order explores each path
+ * once; divergence detection and shouldSkip; symbolic lengths; re-running
+ * dropped path constraints; allocation failure.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/mem.h"
+#include "search/concolic/cc_search.h"
+
+/* ---- a tiny harness for synthetic programs ----------------------------------- */
+
+typedef struct prog prog;
+typedef void (*prog_fn)(prog *p);
+
+struct prog {
+    prog_fn body;
+    /* per run */
+    expr_ctx *c;
+    cc_run_out *out;
+    uint8_t bytes[64];
+    size_t len;
+    uint32_t edges[64];
+    bool error;
+    /* across runs */
+    int runs;
+    int first_error_run; /* 0: not yet */
+    char paths[64][16];  /* taken-strings of the runs, in order */
+    char cur[16];
+    int nondet;          /* for the re-run mismatch test */
+    bool oom;            /* the model itself ran out of memory */
+};
+
+static const uint32_t len_id = CTG_SYMVAR_LEN;
+static uint64_t len_val;
+
+/* The values of the run: input bytes and the length variable. */
+static expr_env env_of(prog *p)
+{
+    len_val = p->len;
+    return (expr_env){p->bytes, p->len, &len_id, &len_val, 1};
+}
+
+/* Little-endian 32-bit input value at byte `at`. */
+static expr *u32(prog *p, uint32_t at)
+{
+    expr *e = expr_input(p->c, at);
+    for (uint32_t i = 1; i < 4; i++)
+        e = expr_binop(p->c, EXPR_CONCAT, expr_input(p->c, at + i), e);
+    return e;
+}
+
+static expr *k32(prog *p, uint32_t v) { return expr_const(p->c, 32, v); }
+
+/* A conditional branch at `site` (edges 2*site, 2*site+1): taken-ness is the
+ * value of cond on the input. */
+static bool branch(prog *p, uint32_t site, expr *cond, uint8_t kind)
+{
+    expr_env env = env_of(p);
+    expr_u128 v = 0;
+    if (!cond || !expr_eval(p->c, &cond, 1, &env, &v)) { /* only under mem_fail_after */
+        p->oom = true;
+        return false;
+    }
+    bool taken = v != 0;
+    if (!expr_is_const(cond) && !expr_pc_push(&p->out->pc, cond, taken, site * 2, kind, 0))
+        p->oom = true;
+    p->edges[p->out->n_edges++] = site * 2 + (taken ? 0 : 1);
+    size_t l = strlen(p->cur);
+    if (l < sizeof p->cur - 1)
+        p->cur[l] = taken ? 'T' : 'F';
+    return taken;
+}
+
+static bool run_prog(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *out, ctg_err *e)
+{
+    prog *p = user;
+    memset(p->bytes, 0, sizeof p->bytes);
+    p->len = in->len < sizeof p->bytes ? in->len : sizeof p->bytes;
+    memcpy(p->bytes, in->bytes, p->len);
+    for (size_t i = 0; i < in->n_named; i++) /* named variable 0 = wanted length */
+        if (in->named_ids[i] == CTG_SYMVAR_LEN)
+            p->len = in->named_vals[i] < sizeof p->bytes ? (size_t)in->named_vals[i] : sizeof p->bytes;
+    p->c = ctx;
+    p->out = out;
+    p->error = false;
+    p->oom = false;
+    memset(p->cur, 0, sizeof p->cur);
+    out->edges = p->edges;
+    p->body(p);
+    if (p->oom)
+        return err_set(e, "program model: out of memory");
+    out->error = p->error;
+    out->named_ids[0] = CTG_SYMVAR_LEN;
+    out->named_vals[0] = p->len;
+    out->n_named = 1;
+    if (p->runs < 64)
+        memcpy(p->paths[p->runs], p->cur, sizeof p->cur);
+    p->runs++;
+    if (p->error && !p->first_error_run)
+        p->first_error_run = p->runs;
+    return true;
+}
+
+static cc_search *start(prog *p, cc_order order, uint32_t max_retained)
+{
+    cc_config cfg;
+    cc_config_default(&cfg);
+    cfg.order = order;
+    cfg.max_retained = max_retained;
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(&cfg, run_prog, p, &e);
+    assert_non_null(s);
+    uint8_t zeros[16] = {0};
+    cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &in, &e));
+    return s;
+}
+
+/* Steps until done or `max_runs` runs; returns the last status. */
+static cc_status drive(cc_search *s, prog *p, int max_runs)
+{
+    ctg_err e = {{0}};
+    cc_status st = CC_MORE;
+    for (int i = 0; i < 1000 && st == CC_MORE && p->runs < max_runs; i++)
+        st = cc_step(s, &e);
+    assert_int_not_equal(st, CC_FAIL);
+    return st;
+}
+
+/* ---- programs --------------------------------------------------------------------- */
+
+/* if (x == 0xdeadbeef) if (a + 2*b == 7 && a > 1000) error(); */
+static void p_deadbeef(prog *p)
+{
+    expr *x = u32(p, 0), *a = u32(p, 4), *b = u32(p, 8);
+    if (!branch(p, 0, expr_binop(p->c, EXPR_EQ, x, k32(p, 0xdeadbeef)), CTG_SPC_BRANCH))
+        return;
+    expr *lin = expr_binop(p->c, EXPR_ADD, a, expr_binop(p->c, EXPR_MUL, b, k32(p, 2)));
+    if (!branch(p, 1, expr_binop(p->c, EXPR_EQ, lin, k32(p, 7)), CTG_SPC_BRANCH))
+        return;
+    if (branch(p, 2, expr_binop(p->c, EXPR_ULT, k32(p, 1000), a), CTG_SPC_BRANCH))
+        p->error = true;
+}
+
+/* Three independent branches on bytes 0, 1, 2: eight paths. */
+static void p_tree(prog *p)
+{
+    for (uint32_t i = 0; i < 3; i++)
+        branch(p, i, expr_binop(p->c, EXPR_EQ, expr_input(p->c, i), expr_const(p->c, 8, i + 1)),
+               CTG_SPC_BRANCH);
+}
+
+/* Seed 003 algorithm 2: if (x == hash(y)) { if (y == 16) error(); }, where
+ * hash is not symbolic (its value enters the constraint as a constant). */
+static uint8_t hash8(uint8_t y) { return (uint8_t)(y * 37 + 11); }
+
+static void p_divergent(prog *p)
+{
+    expr *x = expr_input(p->c, 0), *y = expr_input(p->c, 1);
+    uint8_t h = hash8(p->bytes[1]);
+    if (!branch(p, 0, expr_binop(p->c, EXPR_EQ, x, expr_const(p->c, 8, h)), CTG_SPC_BRANCH))
+        return;
+    if (branch(p, 1, expr_binop(p->c, EXPR_EQ, y, expr_const(p->c, 8, 16)), CTG_SPC_BRANCH))
+        p->error = true;
+}
+
+/* Seed 003 algorithm 8 with a symbolic length: if (len > 2 && x[2] == 3) error(). */
+static void p_length(prog *p)
+{
+    expr *len = expr_var(p->c, CTG_SYMVAR_LEN, 32);
+    if (!branch(p, 0, expr_binop(p->c, EXPR_ULT, k32(p, 2), len), CTG_SPC_LENGTH))
+        return;
+    if (branch(p, 1, expr_binop(p->c, EXPR_EQ, expr_input(p->c, 2), expr_const(p->c, 8, 3)),
+               CTG_SPC_BRANCH))
+        p->error = true;
+}
+
+/* The first branch flips on every run: re-runs take other paths. */
+static void p_flaky(prog *p)
+{
+    p->nondet ^= 1;
+    branch(p, 0, expr_binop(p->c, EXPR_EQ, expr_input(p->c, 0), expr_const(p->c, 8, p->nondet)),
+           CTG_SPC_BRANCH);
+    branch(p, 1, expr_binop(p->c, EXPR_EQ, expr_input(p->c, 1), expr_const(p->c, 8, 5)),
+           CTG_SPC_BRANCH);
+}
+
+/* ---- tests ---------------------------------------------------------------------------- */
+
+static void test_deadbeef_generational(void **st)
+{
+    (void)st;
+    prog p = {.body = p_deadbeef};
+    cc_search *s = start(&p, CC_GENERATIONAL, 64);
+    drive(s, &p, 10);
+    assert_true(p.first_error_run > 0);
+    assert_true(p.first_error_run <= 10);
+    const cc_stats *cs = cc_get_stats(s);
+    assert_int_equal(cs->errors, 1);
+    assert_int_equal(cs->divergences, 0);
+    assert_int_equal(cs->pc_min, 1);
+    assert_int_equal(cs->pc_max, 3);
+    /* run on to exhaustion: every path once */
+    assert_int_equal(drive(s, &p, 100), CC_DONE);
+    assert_int_equal(cs->paths, (uint64_t)p.runs);
+    assert_int_equal(cs->runs, (uint64_t)p.runs);
+    cc_free(s);
+}
+
+static void test_deadbeef_all_orders(void **st)
+{
+    (void)st;
+    for (cc_order o = CC_GENERATIONAL; o <= CC_RANDOM_BRANCH; o++) {
+        prog p = {.body = p_deadbeef};
+        cc_search *s = start(&p, o, 64);
+        assert_int_equal(drive(s, &p, 100), CC_DONE);
+        assert_true(p.first_error_run > 0 && p.first_error_run <= 10);
+        assert_int_equal(cc_get_stats(s)->paths, 4); /* F, TF, TTF, TTT */
+        assert_int_equal(p.runs, 4);
+        cc_free(s);
+    }
+    cc_order o;
+    assert_true(cc_order_parse("random-branch", &o) && o == CC_RANDOM_BRANCH);
+    assert_false(cc_order_parse("best-first", &o));
+    assert_string_equal(cc_order_name(CC_DFS), "dfs");
+}
+
+static void expect_order(cc_order o, const char *const want[8])
+{
+    prog p = {.body = p_tree};
+    cc_search *s = start(&p, o, 64);
+    assert_int_equal(drive(s, &p, 100), CC_DONE);
+    assert_int_equal(p.runs, 8);
+    for (int i = 0; i < 8; i++)
+        if (want && strcmp(p.paths[i], want[i]))
+            fail_msg("%s: run %d took %s, expected %s", cc_order_name(o), i, p.paths[i], want[i]);
+    const cc_stats *cs = cc_get_stats(s);
+    assert_int_equal(cs->paths, 8);
+    assert_int_equal(cs->children, 7);
+    assert_int_equal(cs->queries, 7); /* no query for a known target */
+    assert_int_equal(cs->sat, 7);
+    cc_free(s);
+}
+
+static void test_tree_orders(void **st)
+{
+    (void)st;
+    static const char *const dfs[8] = {"FFF", "FFT", "FTF", "FTT", "TFF", "TFT", "TTF", "TTT"};
+    static const char *const bfs[8] = {"FFF", "TFF", "FTF", "FFT", "TTF", "TFT", "FTT", "TTT"};
+    expect_order(CC_DFS, dfs);
+    expect_order(CC_BFS, bfs);
+    expect_order(CC_GENERATIONAL, bfs); /* every child scores 1 then 0: FIFO */
+    expect_order(CC_RANDOM_BRANCH, NULL);
+}
+
+static void test_generational_bound_and_skip(void **st)
+{
+    (void)st;
+    prog p = {.body = p_tree};
+    cc_search *s = start(&p, CC_GENERATIONAL, 64);
+    assert_int_equal(drive(s, &p, 100), CC_DONE);
+    const cc_stats *cs = cc_get_stats(s);
+    /* children re-negating their own position j (bound = j) meet the
+     * parent's path: TFF@0, FTF@1, FFT@2, TTF@1, TFT@2, FTT@2, TTT@2 */
+    assert_int_equal(cs->skipped_seen, 7);
+    assert_int_equal(cs->expanded, 8);
+    assert_int_equal(cs->edges, 6);
+    cc_free(s);
+}
+
+static void test_divergence(void **st)
+{
+    (void)st;
+    prog p = {.body = p_divergent};
+    cc_search *s = start(&p, CC_GENERATIONAL, 64);
+    assert_int_equal(drive(s, &p, 100), CC_DONE);
+    const cc_stats *cs = cc_get_stats(s);
+    /* run 1: F; run 2: x = hash(0) -> TF; run 3: y = 16 keeps x = hash(0)
+     * but hash(16) != hash(0): the path is F again, not the expected TT */
+    assert_string_equal(p.paths[2], "F");
+    assert_int_equal(cs->divergences, 1);
+    /* shouldSkip: the divergent path F is the seed's, already expanded */
+    assert_int_equal(cs->skipped_diverged, 1);
+    assert_int_equal(p.first_error_run, 0);
+    cc_free(s);
+}
+
+static void test_symbolic_length(void **st)
+{
+    (void)st;
+    prog p = {.body = p_length};
+    cc_config cfg;
+    cc_config_default(&cfg);
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(&cfg, run_prog, &p, &e);
+    assert_non_null(s);
+    cc_input empty = {(const uint8_t *)"", 0, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &empty, &e));
+    drive(s, &p, 10);
+    assert_int_equal(p.first_error_run, 3);
+    assert_string_equal(p.paths[1], "TF"); /* the length was negated */
+    cc_free(s);
+}
+
+static void test_rerun_dropped_constraints(void **st)
+{
+    (void)st;
+    prog p = {.body = p_tree};
+    cc_search *s = start(&p, CC_DFS, 1);
+    assert_int_equal(drive(s, &p, 100), CC_DONE);
+    const cc_stats *cs = cc_get_stats(s);
+    assert_int_equal(cs->paths, 8);
+    assert_true(cs->reruns > 0);
+    assert_int_equal(cs->runs, 8 + cs->reruns);
+    assert_int_equal(cs->rerun_mismatch, 0);
+    cc_free(s);
+    /* two seeds, no constraint kept: the first seed is run again when
+     * expanded and, the program being flaky, takes another path */
+    prog q = {.body = p_flaky};
+    s = start(&q, CC_GENERATIONAL, 0);
+    uint8_t other[4] = {9, 9, 9, 9};
+    cc_input in = {other, 4, NULL, NULL, 0};
+    ctg_err e = {{0}};
+    assert_true(cc_add_seed(s, &in, &e));
+    assert_int_not_equal(drive(s, &q, 100), CC_FAIL);
+    assert_true(cc_get_stats(s)->rerun_mismatch > 0);
+    cc_free(s);
+}
+
+static void visit(void *user, const char *name, double value)
+{
+    int *n = user;
+    (*n)++;
+    if (!strcmp(name, "concolic.paths"))
+        assert_true(value == 4.0);
+    if (!strcmp(name, "concolic.pc_avg"))
+        assert_true(value > 1.0 && value < 3.0);
+}
+
+static void test_stats(void **st)
+{
+    (void)st;
+    prog p = {.body = p_deadbeef};
+    cc_search *s = start(&p, CC_GENERATIONAL, 64);
+    drive(s, &p, 100);
+    int n = 0;
+    cc_stats_visit(s, visit, &n);
+    assert_true(n > 20);
+    const solver_stats *ss = cc_solver_stats(s);
+    assert_int_equal(ss->queries, cc_get_stats(s)->queries);
+    assert_true(cc_get_stats(s)->exec_secs >= 0 && cc_get_stats(s)->solver_secs > 0);
+    cc_free(s);
+    cc_free(NULL);
+}
+
+static bool failing_run(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *out, ctg_err *e)
+{
+    prog *p = user;
+    if (p->runs == 2)
+        return err_set(e, "executor: fork server died");
+    return run_prog(user, in, ctx, out, e);
+}
+
+static void test_run_failure(void **st)
+{
+    (void)st;
+    prog p = {.body = p_tree};
+    cc_config cfg;
+    cc_config_default(&cfg);
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(&cfg, failing_run, &p, &e);
+    uint8_t zeros[4] = {0};
+    cc_input in = {zeros, 4, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &in, &e));
+    cc_status stt = CC_MORE;
+    for (int i = 0; i < 20 && stt == CC_MORE; i++)
+        stt = cc_step(s, &e);
+    assert_int_equal(stt, CC_FAIL);
+    assert_non_null(strstr(e.msg, "fork server"));
+    cc_free(s);
+}
+
+static void test_alloc_failure(void **st)
+{
+    (void)st;
+    int failed = 0, complete = 0;
+    for (long n = 0; n < 400; n += 3) {
+        prog p = {.body = p_deadbeef};
+        mem_fail_after(n);
+        cc_config cfg;
+        cc_config_default(&cfg);
+        ctg_err e = {{0}};
+        cc_search *s = cc_new(&cfg, run_prog, &p, &e);
+        uint8_t zeros[16] = {0};
+        cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
+        cc_status stt = CC_FAIL;
+        if (s && cc_add_seed(s, &in, &e))
+            for (stt = CC_MORE; stt == CC_MORE;)
+                stt = cc_step(s, &e);
+        mem_fail_reset();
+        if (stt == CC_FAIL) {
+            assert_true(e.msg[0] != 0);
+            failed++;
+        } else {
+            assert_int_equal(stt, CC_DONE);
+            complete++;
+        }
+        cc_free(s);
+    }
+    assert_true(failed > 10);
+    assert_true(complete > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_deadbeef_generational),
+        cmocka_unit_test(test_deadbeef_all_orders),
+        cmocka_unit_test(test_tree_orders),
+        cmocka_unit_test(test_generational_bound_and_skip),
+        cmocka_unit_test(test_divergence),
+        cmocka_unit_test(test_symbolic_length),
+        cmocka_unit_test(test_rerun_dropped_constraints),
+        cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_run_failure),
+        cmocka_unit_test(test_alloc_failure),
+    };
+    if (getenv("CMOCKA_FILTER"))
+        cmocka_set_test_filter(getenv("CMOCKA_FILTER"));
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
