@@ -5,9 +5,10 @@
  * Life cycle: exec_new creates the shared memory (a memfd laid out by
  * ctg_shm_layout_for), spawns the server and checks its hello.  exec_run
  * resets what the last run dirtied, writes the input, sends CTG_CMD_RUN,
- * reads the child's pid and then its wait status under the per-run timeout
- * (SO_RCVTIMEO on the status channel, so a run costs three system calls
- * here), kills the child's process group on expiry, and classifies.  A
+ * receives the child's pid and wait status in one receive under the per-run
+ * timeout (SO_RCVTIMEO + MSG_WAITALL on the status channel, so a run costs
+ * two system calls here), kills the child's process group on expiry, and
+ * classifies.  A
  * server that died is restarted and the input run again.
  *
  * Classification order: error > assume > oom > timeout/signal/exit.  The
@@ -18,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -82,13 +84,14 @@ static void free_env(char **env)
 }
 
 /* The server's environment: a copy of ours, minus stale CTESTGEN_FORKSRV
- * and CTESTGEN_INPUT, plus CTESTGEN_FORKSRV=1 (each string owned). */
+ * and CTESTGEN_INPUT, plus CTESTGEN_FORKSRV=1 and LD_BIND_NOW=1 (each
+ * string owned). */
 static char **make_env(void)
 {
     size_t n = 0;
     while (environ && environ[n])
         n++;
-    char **env = ctg_calloc(n + 2u, sizeof *env);
+    char **env = ctg_calloc(n + 3u, sizeof *env);
     if (!env)
         return NULL;
     size_t k = 0;
@@ -97,7 +100,10 @@ static char **make_env(void)
             strncmp(environ[i], CTG_ENV_INPUT "=", sizeof CTG_ENV_INPUT) != 0 &&
             !(env[k++] = ctg_strdup(environ[i])))
             goto oom;
-    if (!(env[k] = ctg_strdup(CTG_ENV_FORKSRV "=1")))
+    if (!(env[k++] = ctg_strdup(CTG_ENV_FORKSRV "=1")))
+        goto oom;
+    /* resolve every symbol once in the server, not lazily in each child */
+    if (!getenv("LD_BIND_NOW") && !(env[k] = ctg_strdup("LD_BIND_NOW=1")))
         goto oom;
     return env;
 oom:
@@ -131,13 +137,14 @@ static void server_stop(exec_t *x)
 static bool check_hello(exec_t *x, ctg_err *e)
 {
     ctg_hello h;
-    int rc = exec_os_recv(x->st_fd, &h, sizeof h);
+    int rc = exec_os_recv(x->st_fd, &h, sizeof h, NULL);
     if (rc < 0)
         return err_set(e, "%s: the fork server did not answer within %u s (does a global "
                           "constructor hang?)", x->binary, EXEC_HELLO_MS / 1000u);
     if (rc == 0)
         return err_set(e, "%s: not built by this ctestgen (no fork-server hello: not "
-                          "instrumented, or it crashed at start-up); rebuild", x->binary);
+                          "instrumented, crashed at start-up, or the memory limit of %llu MiB "
+                          "is too low); rebuild", x->binary, (unsigned long long)x->mem_limit_mb);
     if (h.magic != CTG_HELLO_MAGIC || h.version != CTG_PROTOCOL_VERSION ||
         h.n_edges != x->n_edges || h.n_cmp != x->n_cmp)
         return err_set(e, "%s: not built by this ctestgen (protocol mismatch); rebuild",
@@ -205,10 +212,10 @@ static bool server_start(exec_t *x, bool first, ctg_err *e)
 }
 
 /* Creates the symbolic trace region of a prog.sym executor. */
-static bool trace_new(exec_t *x, const exec_config *c, ctg_err *e)
+static bool trace_new(exec_t *x, uint32_t nodes, uint32_t pc, ctg_err *e)
 {
-    x->trace_nodes = c->trace_nodes;
-    x->trace_pc = c->trace_pc ? c->trace_pc : 1u;
+    x->trace_nodes = nodes;
+    x->trace_pc = pc ? pc : 1u;
     x->trace_size = (size_t)ctg_symtrace_size(x->trace_nodes, x->trace_pc);
     if (!exec_os_shm_new(x->trace_size, &x->trace_fd, &x->trace, e))
         return false;
@@ -216,8 +223,14 @@ static bool trace_new(exec_t *x, const exec_config *c, ctg_err *e)
     return true;
 }
 
-exec_t *exec_new(const exec_config *c, ctg_err *e)
+exec_t *exec_new(const exec_config *c, ctg_err *e) { return exec_new_traced(c, 0, 0, e); }
+
+exec_t *exec_new_traced(const exec_config *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_err *e)
 {
+    if (!c || !c->binary) {
+        err_set(e, "executor: no program to run");
+        return NULL;
+    }
     exec_t *x = ctg_calloc(1, sizeof *x);
     if (!x) {
         err_set(e, "%s: out of memory starting the executor", c->binary);
@@ -244,7 +257,7 @@ exec_t *exec_new(const exec_config *c, ctg_err *e)
     }
     x->hdr = (ctg_shm_hdr *)x->shm;
     init_header(x);
-    if (c->trace_nodes && !trace_new(x, c, e)) {
+    if (trace_nodes && !trace_new(x, trace_nodes, trace_pc, e)) {
         exec_free(x);
         return NULL;
     }
@@ -303,26 +316,38 @@ enum { RUN_OK, RUN_NO_SERVER, RUN_LOST };
 /* Asks the server for one run and collects its wait status.  RUN_NO_SERVER:
  * the server was gone before the child started; RUN_LOST: it died while the
  * child ran (the child's group is killed).  The caller restarts it. */
-static int run_once(exec_t *x, int *ws, bool *timed_out)
+static int run_once(exec_t *x, double t0, int *ws, bool *timed_out)
 {
     uint32_t cmd = CTG_CMD_RUN;
-    int32_t pid, w;
+    int32_t msg[2]; /* pid, wait status: one receive under the run timeout */
+    size_t got = 0, more;
     *timed_out = false;
-    if (!exec_os_send(x->ctl_fd, &cmd, sizeof cmd) || exec_os_recv(x->st_fd, &pid, sizeof pid) != 1)
+    if (!exec_os_send(x->ctl_fd, &cmd, sizeof cmd))
         return RUN_NO_SERVER;
-    int rc = exec_os_recv(x->st_fd, &w, sizeof w);
+    int rc = exec_os_recv(x->st_fd, msg, sizeof msg, &got);
+    /* a wait cut short by a signal goes on for the rest of the timeout */
+    double left_ms;
+    while (rc < 0 && got >= sizeof msg[0] &&
+           (left_ms = x->timeout_ms - (exec_os_now_us() - t0) / 1000.0) >= 1.0) {
+        exec_os_set_timeout(x->st_fd, (uint32_t)left_ms);
+        rc = exec_os_recv(x->st_fd, (char *)msg + got, sizeof msg - got, &more);
+        got += more;
+        exec_os_set_timeout(x->st_fd, x->timeout_ms);
+    }
+    if (got < sizeof msg[0])
+        return RUN_NO_SERVER; /* no child: the server is gone or stuck */
     if (rc < 0) {
         *timed_out = true;
-        exec_os_kill_group(pid);
+        exec_os_kill_group(msg[0]);
         exec_os_set_timeout(x->st_fd, EXEC_KILL_GRACE_MS);
-        rc = exec_os_recv(x->st_fd, &w, sizeof w);
+        rc = exec_os_recv(x->st_fd, (char *)msg + got, sizeof msg - got, &more);
         exec_os_set_timeout(x->st_fd, x->timeout_ms);
     }
     if (rc != 1) {
-        exec_os_kill_group(pid);
+        exec_os_kill_group(msg[0]);
         return RUN_LOST;
     }
-    *ws = w;
+    *ws = msg[1];
     return RUN_OK;
 }
 
@@ -371,7 +396,7 @@ bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint6
         }
         prepare(x, input, len, flags, rng_seed);
         t0 = exec_os_now_us();
-        int rc = run_once(x, &ws, &timed_out);
+        int rc = run_once(x, t0, &ws, &timed_out);
         if (rc == RUN_OK)
             break;
         server_stop(x);

@@ -53,8 +53,6 @@ typedef struct exec_config {
     uint64_t mem_limit_mb;  /* address-space limit of the PUT; default 2048  */
     const char *stderr_log; /* file that receives the PUT's stderr (capped at
                                1 MiB per fork server); NULL: /dev/null       */
-    uint32_t trace_nodes;   /* prog.sym: capacities of the symbolic trace     */
-    uint32_t trace_pc;      /* region (rt_symtrace.h); 0: no trace region    */
 } exec_config;
 
 typedef struct exec exec_t;
@@ -62,6 +60,11 @@ typedef struct exec exec_t;
 /* Starts the fork server.  Returns NULL with e set when the binary cannot be
  * started or does not speak the protocol (e.g. it was not instrumented). */
 exec_t *exec_new(const exec_config *c, ctg_err *e);
+/* Like exec_new, for prog.sym: also creates the symbolic trace region
+ * (rt_symtrace.h) with room for trace_nodes nodes and trace_pc path entries,
+ * handed to the program on descriptor CTG_FD_TRACE (exec_trace reads it). */
+exec_t *exec_new_traced(const exec_config *c, uint32_t trace_nodes, uint32_t trace_pc,
+                        ctg_err *e);
 void exec_free(exec_t *x);
 
 /* Runs one input.  flags are CTG_FL_* (distances, cmplog, random extension);
@@ -70,7 +73,8 @@ void exec_free(exec_t *x);
 bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint64_t rng_seed,
               exec_result *r, ctg_err *e);
 
-/* Maps of the last run. */
+/* Maps of the last run.  exec_dist is reset (and meaningful) only for runs
+ * with CTG_FL_DIST, exec_cmp only for runs with CTG_FL_CMPLOG. */
 const uint8_t *exec_cov(const exec_t *x);       /* n_edges hit counters           */
 const double *exec_dist(const exec_t *x);       /* n_edges; 0 = none, else 1 + d  */
 const ctg_cmp_rec *exec_cmp(const exec_t *x);   /* n_cmp records                  */

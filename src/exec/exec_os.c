@@ -81,18 +81,29 @@ static void spawn_child(const exec_os_spawn *s, int errw)
     close_range((unsigned)ew + 1u, ~0u, 0);
     struct rlimit rl = {0, 0};
     setrlimit(RLIMIT_CORE, &rl);
+    /* an unlimited stack would let endless recursion eat the whole memory
+     * limit (a slow timeout) instead of overflowing (a quick SIGSEGV) */
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY) {
+        rl.rlim_cur = (rlim_t)8 << 20;
+        setrlimit(RLIMIT_STACK, &rl);
+    }
     if (s->mem_limit_mb) {
         rl.rlim_cur = rl.rlim_max = (rlim_t)(s->mem_limit_mb << 20);
         setrlimit(RLIMIT_AS, &rl);
     }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
     if (s->fsize_limit) {
         rl.rlim_cur = rl.rlim_max = (rlim_t)s->fsize_limit;
         setrlimit(RLIMIT_FSIZE, &rl);
-        signal(SIGXFSZ, SIG_IGN); /* writes beyond the cap fail with EFBIG */
+        sa.sa_handler = SIG_IGN; /* writes beyond the cap fail with EFBIG */
+        sigaction(SIGXFSZ, &sa, NULL);
     }
     static const int dfl[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM};
+    sa.sa_handler = SIG_DFL;
     for (size_t i = 0; i < sizeof dfl / sizeof dfl[0]; i++)
-        signal(dfl[i], SIG_DFL);
+        sigaction(dfl[i], &sa, NULL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -155,21 +166,35 @@ bool exec_os_send(int fd, const void *buf, size_t n)
     return true;
 }
 
-int exec_os_recv(int fd, void *buf, size_t n)
+int exec_os_recv(int fd, void *buf, size_t n, size_t *got)
 {
     char *p = buf;
-    while (n > 0) {
-        ssize_t r = read(fd, p, n);
+    size_t done = 0;
+    int rc = 1;
+    while (done < n) {
+        /* MSG_WAITALL: one system call for a pid and status sent apart.  It
+         * returns short only when the timeout expires or a signal arrives:
+         * both end this call (the caller knows which by the clock). */
+        ssize_t r = recv(fd, p + done, n - done, MSG_WAITALL);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return -1;
-        if (r <= 0)
-            return 0;
-        p += r;
-        n -= (size_t)r;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            rc = -1;
+            break;
+        }
+        if (r <= 0) {
+            rc = 0;
+            break;
+        }
+        done += (size_t)r;
+        if (done < n) {
+            rc = -1;
+            break;
+        }
     }
-    return 1;
+    if (got)
+        *got = done;
+    return rc;
 }
 
 void exec_os_kill_group(pid_t pid)

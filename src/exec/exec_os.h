@@ -39,8 +39,8 @@ typedef struct exec_os_spawn {
 } exec_os_spawn;
 
 /* Forks and executes the fork server: descriptors as above (223 only with a
- * trace region), stdin and
- * stdout on /dev/null, no core dumps, its own process group, every other
+ * trace region), stdin and stdout on /dev/null, no core dumps, an 8 MiB
+ * stack when it would be unlimited, its own process group, every other
  * descriptor closed.  Returns false with e set when the binary cannot be
  * executed (the exec error is reported back through a close-on-exec pipe). */
 bool exec_os_spawn_server(const exec_os_spawn *s, pid_t *pid, ctg_err *e);
@@ -51,9 +51,11 @@ bool exec_os_set_timeout(int fd, uint32_t ms);
 /* Sends all of buf; false when the peer is gone.  Never raises SIGPIPE. */
 bool exec_os_send(int fd, const void *buf, size_t n);
 
-/* Receives exactly n bytes.  Returns 1 on success, 0 on end of file or
- * error, -1 when the channel's receive timeout expired first. */
-int exec_os_recv(int fd, void *buf, size_t n);
+/* Receives exactly n bytes in one wait.  Returns 1 on success, 0 on end of
+ * file or error, -1 when the wait ended early: the channel's receive
+ * timeout expired or a signal interrupted it.  *got (may be NULL) counts the
+ * bytes received either way. */
+int exec_os_recv(int fd, void *buf, size_t n, size_t *got);
 
 /* SIGKILLs the process group `pid` leads (and pid itself). */
 void exec_os_kill_group(pid_t pid);

@@ -196,7 +196,7 @@ void __ctg_switch(uint32_t base, uint64_t v, uint32_t ncases, const uint64_t *ca
     while (k < ncases && rt_sext(cases[k] & m, bits) != sv)
         k++;
     uint8_t *c = &__ctg_cov_ptr[base + k];
-    *c = (uint8_t)(*c + 1u + (*c == 255u)); /* never wraps to 0 */
+    *c = (uint8_t)(*c + (*c != 255u)); /* saturates, as the inlined br counters */
     if (__builtin_expect(!(rt_g.flags & CTG_FL_DIST), 1))
         return;
     for (uint32_t i = 0; i < ncases; i++) {

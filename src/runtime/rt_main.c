@@ -120,34 +120,46 @@ static void rt_bind(uint8_t *base, const ctg_shm_layout *l)
     __ctg_cov_ptr = base + l->cov;
 }
 
-/* Maps the executor's shared memory.  Returns 0 when the region is missing,
- * too small or laid out for different counts (the hello tells the executor). */
+/* Results of rt_attach_shm. */
+enum { RT_ATTACH_OK, RT_ATTACH_MISMATCH, RT_ATTACH_FAILED };
+
+/* Maps the executor's shared memory.  RT_ATTACH_MISMATCH: the region is laid
+ * out for other counts or another protocol version (the hello tells the
+ * executor); RT_ATTACH_FAILED: it cannot be mapped (memory limit). */
 static int rt_attach_shm(void)
 {
     ctg_shm_layout l = ctg_shm_layout_for(__ctg_n_edges, __ctg_n_cmp);
     struct stat st;
-    if (fstat(CTG_FD_SHM, &st) != 0 || (uint64_t)st.st_size < l.size)
-        return 0;
+    if (fstat(CTG_FD_SHM, &st) != 0)
+        return RT_ATTACH_FAILED;
+    if ((uint64_t)st.st_size < l.size)
+        return RT_ATTACH_MISMATCH;
     void *m = mmap(NULL, (size_t)l.size, PROT_READ | PROT_WRITE, MAP_SHARED, CTG_FD_SHM, 0);
     if (m == MAP_FAILED)
-        return 0;
+        return RT_ATTACH_FAILED;
     close(CTG_FD_SHM);
     const ctg_shm_hdr *h = m;
     if (h->magic != CTG_SHM_MAGIC || h->version != CTG_PROTOCOL_VERSION ||
         h->n_edges != __ctg_n_edges || h->n_cmp != __ctg_n_cmp) {
         munmap(m, (size_t)l.size);
-        return 0;
+        return RT_ATTACH_MISMATCH;
     }
     rt_bind(m, &l);
-    return 1;
+    return RT_ATTACH_OK;
 }
 
 /* Forks a child, retrying a few times when the system is short of
- * processes. */
+ * processes.  The server is single-threaded, so glibc's _Fork (2.34+: no
+ * atfork handlers, no lock juggling) is safe and saves the child a few
+ * page faults per run. */
 static pid_t rt_fork_retry(void)
 {
     for (int i = 0; i < 50; i++) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+        pid_t p = _Fork();
+#else
         pid_t p = fork();
+#endif
         if (p >= 0 || errno != EAGAIN)
             return p;
         struct timespec ts = {0, 10 * 1000 * 1000};
@@ -156,17 +168,21 @@ static pid_t rt_fork_retry(void)
     return -1;
 }
 
-/* The fork-server loop.  Returns only in a child, which then runs the
- * harness; the server itself ends when the executor closes the control
- * channel. */
-static void rt_fork_server(int attached)
+/* The fork-server loop (attach: result of rt_attach_shm).  Returns only in
+ * a child, which then runs the harness; the server itself ends when the
+ * executor closes the control channel. */
+static void rt_fork_server(int attach)
 {
+    if (attach == RT_ATTACH_FAILED) {
+        rt_say("ctestgen runtime: cannot map the shared memory (memory limit too low?)\n");
+        _exit(2);
+    }
     ctg_hello h = {CTG_HELLO_MAGIC, CTG_PROTOCOL_VERSION, __ctg_n_edges, __ctg_n_cmp,
                    __ctg_n_errors,
                    __ctg_user_main ? (uint32_t)CTG_HARNESS_TESTCOMP : (uint32_t)CTG_HARNESS_LIBFUZZER};
     fflush(NULL); /* nothing buffered may be flushed once per child */
-    if (!rt_write_all(CTG_FD_ST, &h, sizeof h) || !attached)
-        _exit(2);
+    if (!rt_write_all(CTG_FD_ST, &h, sizeof h) || attach != RT_ATTACH_OK)
+        _exit(2); /* after a mismatch the executor reports from the hello */
     for (;;) {
         uint32_t cmd;
         if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd))
@@ -179,10 +195,11 @@ static void rt_fork_server(int attached)
         if (pid == 0) {
             close(CTG_FD_CTL);
             close(CTG_FD_ST);
-            setpgid(0, 0);
             return;
         }
-        setpgid(pid, pid); /* before the executor may signal the group */
+        /* the child's own process group, set before the executor learns the
+         * pid and may signal the group */
+        setpgid(pid, pid);
         int32_t p32 = (int32_t)pid;
         if (!rt_write_all(CTG_FD_ST, &p32, sizeof p32))
             _exit(0);
@@ -285,6 +302,9 @@ int main(int argc, char **argv, char **envp)
     rt_g.flags = rt_g.hdr->flags;
     rt_status(CTG_ST_STARTED);
     if (__ctg_user_main)
-        return __ctg_user_main(argc, argv, envp);
-    return rt_run_libfuzzer();
+        rt_return_from_main(__ctg_user_main(argc, argv, envp));
+    int rc = rt_run_libfuzzer();
+    if (!rt_g.standalone)
+        _exit(rc); /* libFuzzer runs no exit handlers between inputs either */
+    return rc;
 }

@@ -96,6 +96,21 @@ enum ctg_type {
     CTG_T__COUNT
 };
 
+/* Decoding rules the runtime applies (readers of the value log must agree):
+ * - CTG_T_BOOL is one byte whose low bit is the value; the runtime rewrites
+ *   the consumed byte to 0 or 1, so a logged bool byte is canonical.
+ * - CTG_T_FLOAT/DOUBLE are the IEEE-754 bit patterns, little endian.
+ * - CTG_T_CHAR is signed, CTG_T_UCHAR unsigned; every integer type is
+ *   two's complement of the PUT's own width (long, pointer and size_t have
+ *   4 bytes under -m32, 8 under -m64); value sizes are in the log.
+ * - The Linux kernel aliases of Test-Comp map onto these types: loff_t and
+ *   s64 = LONGLONG, sector_t and u64 = ULONGLONG, u32 = UINT, u16 = USHORT,
+ *   u8 = UCHAR, s8 = CHAR, pchar = POINTER, pthread_t = ULONG.
+ * - When a value does not fit in the remaining input (and the input is not
+ *   extended), the run has run out for good: input_len is cut to input_pos,
+ *   so no later, smaller value takes the leftover bytes and the log replays
+ *   in call order. */
+
 /* ---- status bits (runtime -> executor) ------------------------------------ */
 
 #define CTG_ST_ERROR 0x01u       /* reach_error / __VERIFIER_error called      */
@@ -239,6 +254,20 @@ static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp
  * Comparison of a string-compare result against a constant: equality
  * distances come from the character distance of str_site. */
 #define CTG_HOOK_CMP_STR "__ctg_cmp_str"
+/* Notes on the hooks as the runtime implements them:
+ * - __ctg_cmp on == and != uses the wrap-around distance modulo 2^bits (no
+ *   signedness); orderings use the predicate's signedness.
+ * - CTG_FL_CMPLOG: __ctg_fcmp logs the operands' double bit patterns with
+ *   bits = 64.
+ * - __ctg_switch counts like the inlined `br` counters: saturating at 255,
+ *   so an edge hit 256 times never reads as "not covered".
+ * - String compares: the character distance over the first m compared
+ *   positions is 0 when equal, else (m - i) + |a[i] - b[i]| / 256 at the
+ *   first difference i; it shrinks with every further matching leading
+ *   character.  The runtime keeps it per call site (a small direct-mapped
+ *   cache), so __ctg_cmp_str must follow its compare call without another
+ *   call of a site with the same number modulo 256 in between. */
+
 /* Replacements the instrumenter redirects calls to, so the PUT cannot escape
  * the executor's control: pid_t __ctg_fork(void) fails with EAGAIN; the
  * allocation wrappers flag CTG_ST_OOM and end the run when the allocator

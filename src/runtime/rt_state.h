@@ -1,6 +1,6 @@
 /*
  * rt_state.h - state shared by the runtime's files (rt_main.c, rt_nondet.c,
- * rt_hooks.c, rt_libc.c, rt_signal.c).  Internal to the runtime: neither the
+ * rt_hooks.c, rt_libc.c, rt_signal.c, rt_exit.c).  Internal to the runtime: neither the
  * instrumenter nor the executor includes it; their contract is
  * rt_protocol.h.
  *
@@ -48,6 +48,11 @@ static inline void rt_status(uint32_t bits)
 
 /* Ends the run with `code` right away (no atexit handlers, no stdio). */
 _Noreturn void rt_end_run(int code) __asm__("__ctg_rt_end_run");
+
+/* rt_exit.c: ends the run after main returned: exit(code), or _exit(code)
+ * in a fork-server child when the program has no exit handlers and no
+ * destructors. */
+_Noreturn void rt_return_from_main(int code) __asm__("__ctg_rt_return_from_main");
 
 /* rt_signal.c: alternate stack and SIGSEGV handler (stack overflow). */
 void rt_signal_init(void) __asm__("__ctg_rt_signal_init");

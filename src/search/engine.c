@@ -36,6 +36,8 @@ struct search_ctx {
     suite_t *suite;
     stats_t *stats;
     char *stats_path;
+    test_t **kept; /* every test written to the suite */
+    size_t n_kept, cap_kept;
     rng rng;
     double t0, last_progress, last_stats;
     uint64_t execs;
@@ -174,9 +176,15 @@ static bool keep_test(search_ctx *c, const exec_result *r)
     bool ok = suite_add(c->suite, t, &e);
     if (!ok)
         ctx_log(c, "%s", e.msg);
-    test_free(t);
+    if (ok && ctg_grow((void **)&c->kept, &c->cap_kept, c->n_kept + 1, sizeof *c->kept) == 0)
+        c->kept[c->n_kept++] = t;
+    else
+        test_free(t);
     return ok;
 }
+
+size_t ctx_n_kept(const search_ctx *c) { return c->n_kept; }
+const test_t *ctx_kept(const search_ctx *c, size_t i) { return i < c->n_kept ? c->kept[i] : NULL; }
 
 bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out)
 {
@@ -306,6 +314,9 @@ static void ctx_release(search_ctx *c)
     suite_close(c->suite);
     stats_free(c->stats);
     ctg_free(c->stats_path);
+    for (size_t i = 0; i < c->n_kept; i++)
+        test_free(c->kept[i]);
+    ctg_free(c->kept);
 }
 
 /* Fills the summary and the final counters of stats.json. */

@@ -32,6 +32,12 @@ typedef struct ctx_run {
  * budget is spent or the executor failed (ctx_failed tells). */
 bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out);
 
+/* Tests kept so far (every strategy's), in the order they were found: lets
+ * a strategy import what others found (the `auto` portfolio relies on it).
+ * The pointers stay valid until the run ends. */
+size_t ctx_n_kept(const search_ctx *c);
+const test_t *ctx_kept(const search_ctx *c, size_t i);
+
 /* Maps of the last ctx_exec (see exec.h). */
 const exec_t *ctx_executor(const search_ctx *c);
 

@@ -10,7 +10,7 @@
 run_prog() {
   local name=$1 budget=$2; shift 2
   if ! "$CTESTGEN" run "$PROGS/$name.c" --strategy random --seed 1 --max-execs "$budget" \
-       --timeout-ms 300 --keep-going -o "$T/$name" -q "$@" 2>"$T/$name.err"; then
+       --timeout-ms 2000 --keep-going -o "$T/$name" -q "$@" 2>"$T/$name.err"; then
     fail "$name: ctestgen exited non-zero: $(cat "$T/$name.err")"; return 1
   fi
   local n; n=$(stat execs "$T/$name")
@@ -28,7 +28,7 @@ run_prog abort 200 && {
   check "abort: aborts classified" [ "$(stat runs.abort "$T/abort")" -gt 0 ]
   check "abort: all runs are normal or abort" [ "$(runs "$T/abort" normal abort)" = 200 ]
 }
-run_prog loop 5 && {
+run_prog loop 5 --timeout-ms 300 && {
   check "loop: timeouts classified" [ "$(stat runs.timeout "$T/loop")" -gt 0 ]
   check "loop: all runs are normal or timeout" [ "$(runs "$T/loop" normal timeout)" = 5 ]
 }

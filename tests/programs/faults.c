@@ -4,6 +4,7 @@
  * marks that the selected behaviour started.
  */
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -54,7 +55,8 @@ int __ctg_user_main(int argc, char **argv, char **envp)
     case F_LOOP: for (;;) sink++;
     case F_RECURSE: return recurse(0);
     case F_MALLOC_100G: {
-        char *p = __ctg_malloc((size_t)100 << 30);
+        unsigned long long big = 100ull << 30; /* 100 GB, or all of a 32-bit space */
+        char *p = __ctg_malloc(big > SIZE_MAX ? SIZE_MAX - 4096u : (size_t)big);
         p[0] = 1;
         return 0;
     }

@@ -10,7 +10,7 @@
 
 #include "exec_fixture.h"
 
-#define TIMEOUT_MS 200u
+#define TIMEOUT_MS 1000u /* generous: a loaded CI machine delays children */
 
 enum {
     F_EXIT3, F_SEGV, F_ABORT, F_LOOP, F_RECURSE, F_MALLOC_100G, F_FORK_LOOP, F_STDOUT_1G,
@@ -122,6 +122,31 @@ static void test_fault_classes(void **state)
     exec_free(x);
 }
 
+/* The 32-bit runtime (--arch 32): the same classes where they differ. */
+static void test_fault_classes_32(void **state)
+{
+    (void)state;
+    if (access(fx_prog("faults32"), X_OK) != 0)
+        skip(); /* no 32-bit libc on this machine */
+    exec_t *x = fx_exec("faults32", 64, 0, TIMEOUT_MS);
+    assert_healthy(x);
+    exec_result r = run_sel(x, F_RECURSE);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_true(r.stack_overflow);
+    r = run_sel(x, F_SEGV);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_false(r.stack_overflow);
+    r = run_sel(x, F_MALLOC_100G);
+    assert_int_equal(r.kind, EXEC_OOM);
+    r = run_sel(x, F_ERROR);
+    assert_int_equal(r.kind, EXEC_ERROR);
+    assert_int_equal(r.error_site, 1);
+    r = run_sel(x, F_LOOP);
+    assert_int_equal(r.kind, EXEC_TIMEOUT);
+    assert_healthy(x);
+    exec_free(x);
+}
+
 static void test_cov_reset_between_runs(void **state)
 {
     (void)state;
@@ -143,7 +168,7 @@ static void test_stderr_log_capped(void **state)
     (void)state;
     char log[128];
     snprintf(log, sizeof log, "/tmp/ctg-test-stderr-%ld.log", (long)getpid());
-    exec_config c = {fx_prog("faults64"), 64, 0, 2000, 0, log, 0, 0};
+    exec_config c = {fx_prog("faults64"), 64, 0, 2000, 0, log};
     ctg_err e = {{0}};
     exec_t *x = exec_new(&c, &e);
     assert_non_null(x);
@@ -194,7 +219,7 @@ static const char *start_error(const char *binary, uint32_t edges, uint32_t cmps
 {
     static ctg_err e;
     err_clear(&e);
-    exec_config c = {binary, edges, cmps, TIMEOUT_MS, 0, NULL, 0, 0};
+    exec_config c = {binary, edges, cmps, TIMEOUT_MS, 0, NULL};
     exec_t *x = exec_new(&c, &e);
     assert_null(x);
     assert_true(err_is_set(&e));
@@ -215,6 +240,16 @@ static void test_bad_binaries(void **state)
     assert_non_null(strstr(m, "not built by this ctestgen (protocol mismatch); rebuild"));
     m = start_error(fx_prog("faults64"), 64, 1);
     assert_non_null(strstr(m, "protocol mismatch"));
+
+    /* a memory limit too low to map the shared memory */
+    ctg_err e = {{0}};
+    exec_config c = {fx_prog("faults64"), 64, 0, TIMEOUT_MS, 2, NULL};
+    assert_null(exec_new(&c, &e));
+    assert_non_null(strstr(e.msg, "memory limit of 2 MiB"));
+    err_clear(&e);
+    c.binary = NULL;
+    assert_null(exec_new(&c, &e));
+    assert_true(err_is_set(&e));
 }
 
 static void test_input_too_long_is_truncated(void **state)
@@ -240,6 +275,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kind_names),
         cmocka_unit_test(test_fault_classes),
+        cmocka_unit_test(test_fault_classes_32),
         cmocka_unit_test(test_cov_reset_between_runs),
         cmocka_unit_test(test_stderr_log_capped),
         cmocka_unit_test(test_restart_after_server_killed),

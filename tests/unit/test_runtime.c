@@ -208,6 +208,39 @@ static void test_extend_random(void **state)
     exec_free(x);
 }
 
+static void test_log_and_input_limits(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("many64", 1, 0, 5000);
+    /* 70000 one-byte values from the input: the log keeps the first 65536 */
+    static uint8_t in[4 + 70000];
+    uint32_t n = 70000;
+    memcpy(in, &n, 4);
+    memset(in + 4, 1, 70000);
+    exec_result r = fx_run(x, in, sizeof in, 0, 0);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 70000 & 255);
+    assert_true(r.status & CTG_ST_LOG_FULL);
+    assert_false(r.status & CTG_ST_RAN_OUT);
+    size_t nv;
+    const ctg_value_rec *v = exec_values(x, &nv);
+    assert_int_equal(nv, CTG_MAX_VALUES);
+    assert_int_equal(v[CTG_MAX_VALUES - 1].offset, 4 + CTG_MAX_VALUES - 2);
+    assert_int_equal(exec_consumed(x), sizeof in);
+
+    /* random extension up to the capacity of the input area */
+    n = CTG_MAX_INPUT + 10u;
+    r = fx_run(x, &n, 4, CTG_FL_EXTEND_RANDOM, 9);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_true(r.status & CTG_ST_INPUT_FULL);
+    assert_true(r.status & CTG_ST_RAN_OUT);
+    size_t len;
+    exec_input(x, &len);
+    assert_int_equal(len, CTG_MAX_INPUT);
+    assert_int_equal(exec_consumed(x), CTG_MAX_INPUT);
+    exec_free(x);
+}
+
 /* ==== dist.c: distances of every hook ====================================== */
 
 static exec_t *dist_exec(void) { return fx_exec("dist64", 80, 12, 1000); }
@@ -450,6 +483,40 @@ static void test_libfuzzer(void **state)
     exec_free(x);
 }
 
+/* ==== exitfn.c, dtor.c: what runs after main returns ====================== */
+
+static void test_exit_handlers_run(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("exitfn64", 4, 0, 1000);
+    uint8_t sel = 0;
+    exec_result r = fx_run(x, &sel, 1, 0, 0);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 4);
+    assert_int_equal(exec_cov(x)[1], 1);
+    sel = 1;
+    r = fx_run(x, &sel, 1, 0, 0);
+    assert_int_equal(r.kind, EXEC_ERROR);
+    assert_int_equal(r.error_site, 1);
+    sel = 2;
+    r = fx_run(x, &sel, 1, 0, 0);
+    assert_int_equal(r.exit_code, 5);
+    assert_int_equal(exec_cov(x)[2], 1);
+    sel = 3; /* no handler: the quick end keeps the exit code */
+    r = fx_run(x, &sel, 1, 0, 0);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 6);
+    assert_int_equal(exec_cov(x)[0], 1);
+    assert_int_equal(exec_cov(x)[1] + exec_cov(x)[2], 0);
+    exec_free(x);
+
+    x = fx_exec("dtor64", 2, 0, 1000);
+    r = fx_run(x, NULL, 0, 0, 0);
+    assert_int_equal(r.exit_code, 3);
+    assert_int_equal(exec_cov(x)[1], 1); /* the destructor ran */
+    exec_free(x);
+}
+
 /* ==== stand-alone reproduce mode =========================================== */
 
 static void test_standalone_reproduce(void **state)
@@ -542,12 +609,14 @@ int main(void)
         cmocka_unit_test(test_values_32),
         cmocka_unit_test(test_ran_out),
         cmocka_unit_test(test_extend_random),
+        cmocka_unit_test(test_log_and_input_limits),
         cmocka_unit_test(test_int_distances),
         cmocka_unit_test(test_real_distances),
         cmocka_unit_test(test_br_and_switch),
         cmocka_unit_test(test_string_distances),
         cmocka_unit_test(test_cmplog),
         cmocka_unit_test(test_libfuzzer),
+        cmocka_unit_test(test_exit_handlers_run),
         cmocka_unit_test(test_standalone_reproduce),
         cmocka_unit_test(test_valgen_distribution),
     };
