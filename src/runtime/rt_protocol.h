@@ -130,6 +130,9 @@ enum ctg_type {
 #define CTG_FL_SYM_ARRAYS 0x08u    /* prog.sym: symbolic pointers are read and
                                       written through SMT array select/store
                                       (default: concretised with a PTR entry) */
+#define CTG_FL_EXTEND_ZERO 0x10u   /* extend exhausted input with zero values
+                                      (concolic: a value past the end is 0 and
+                                      symbolic, and the test records it)     */
 
 /* ---- shared memory -------------------------------------------------------- */
 

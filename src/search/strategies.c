@@ -6,9 +6,11 @@
 #include "strategy.h"
 
 extern const strategy strategy_random;
+extern const strategy strategy_concolic;
 
 const strategy *const ctg_strategies[] = {
     &strategy_random,
+    &strategy_concolic,
     NULL,
 };
 

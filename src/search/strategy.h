@@ -29,6 +29,8 @@ typedef struct strategy {
     bool (*step)(void *state, search_ctx *ctx);
     /* Releases the state (may run nothing). */
     void (*finish)(void *state, search_ctx *ctx);
+    /* The strategy runs prog.sym (ctx_exec_sym): the command line builds it. */
+    bool needs_sym;
 } strategy;
 
 /* NULL-terminated list of all strategies. */
