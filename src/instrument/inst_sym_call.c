@@ -236,8 +236,9 @@ static void clear_after(sym_pass *P, LLVMValueRef p, LLVMValueRef n)
     sym_rt_call(P, SR_CLEAR, args);
 }
 
-/* Functions that fill a buffer with data from outside: the buffer becomes
- * concrete (fgets, read, fread, snprintf, sprintf, calloc). */
+/* Functions that fill a buffer with data from outside or rearrange it
+ * where the pass cannot see: the buffer becomes concrete (calloc, fgets,
+ * snprintf, qsort, read, fread, sprintf). */
 static bool model_fill(sym_pass *P, LLVMValueRef i, LLVMValueRef f)
 {
     unsigned na = (unsigned)LLVMGetNumArgOperands(i);
@@ -248,6 +249,10 @@ static bool model_fill(sym_pass *P, LLVMValueRef i, LLVMValueRef f)
     } else if ((named(f, "fgets") && na == 3) || (named(f, "snprintf") && na >= 2)) {
         sym_after(P, i);
         clear_after(P, arg(i, 0), sym_int64(P, arg(i, 1), false));
+    } else if (named(f, "qsort") && na == 4) { /* sorted behind our back: concrete */
+        sym_after(P, i);
+        clear_after(P, arg(i, 0), LLVMBuildMul(P->b, sym_int64(P, arg(i, 1), false),
+                                               sym_int64(P, arg(i, 2), false), ""));
     } else if (named(f, "read") && na == 3) {
         sym_after(P, i);
         clear_after(P, arg(i, 1), sym_int64(P, arg(i, 2), false));

@@ -10,9 +10,10 @@
  * positions.  From the last position backwards the result is
  *     r_i = a_i != b_i ? a_i - b_i : (a_i == 0 ? 0 : r_{i+1})
  * with positions whose bytes are both concrete folded here, so only the
- * symbolic part reaches the trace.  Beyond the last known position the
- * result is taken as 1 ("differs later"): that position is never reached by
- * the concrete run, so the approximation only costs completeness.
+ * symbolic part reaches the trace.  After the n-th position of a bounded
+ * compare (strncmp, memcmp) the result is 0; beyond the last position known
+ * to exist it is taken as 1 ("differs later"): the concrete run never gets
+ * there, so the approximation only costs completeness.
  */
 #include <string.h>
 
@@ -34,13 +35,15 @@ static int sym_known(const char *s, size_t len, size_t i)
 }
 
 /* Collects positions of a string compare of a and b (at most `max`) into
- * pos; returns how many, or 0 when every byte read is concrete. */
+ * pos; returns how many, or 0 when every byte read is concrete.  *all is
+ * set when the compare looked at all `max` positions. */
 static size_t sym_str_positions(const char *a, const char *b, size_t max, int strings,
-                                sym_pos *pos)
+                                sym_pos *pos, int *all)
 {
     size_t la = strings ? strnlen(a, max) : max, lb = strings ? strnlen(b, max) : max, n = 0;
     int any = 0;
-    for (size_t i = 0; i < max && i < SYM_STR_MAX; i++) {
+    *all = 0;
+    for (size_t i = 0; i < max; i++) {
         if (strings && (!sym_known(a, la, i) || !sym_known(b, lb, i)))
             break;
         sym_pos *p = &pos[n++];
@@ -51,6 +54,7 @@ static size_t sym_str_positions(const char *a, const char *b, size_t max, int st
         any |= p->sa || p->sb;
         if (strings && ((!p->sa && !p->a) || (!p->sb && !p->b)))
             break; /* a concrete terminator: nothing after it matters */
+        *all = i + 1 == max;
     }
     return any ? n : 0;
 }
@@ -96,17 +100,19 @@ static uint32_t sym_cmp_model(const void *a, const void *b, uint64_t n, uint32_t
     if (!__ctg_sym_live || w < 1 || w > 64 || !a || !b)
         return 0;
     sym_pos pos[SYM_STR_MAX];
-    size_t k = sym_str_positions(a, b, n < SYM_STR_MAX ? (size_t)n : SYM_STR_MAX, strings, pos);
+    int all;
+    size_t max = n < SYM_STR_MAX ? (size_t)n : SYM_STR_MAX;
+    size_t k = sym_str_positions(a, b, max, strings, pos, &all);
     if (!k)
         return 0;
-    /* past a memcmp's last byte the buffers are equal; past a string
-     * position that is not a terminator they are taken to differ */
-    return sym_compare(pos, k, strings, w, strings ? 1u : 0u);
+    /* past the n-th position of a bounded compare the operands are equal;
+     * past the last position known to exist they are taken to differ */
+    return sym_compare(pos, k, strings, w, all && max == n ? 0u : 1u);
 }
 
 uint32_t __ctg_sym_strcmp(const char *a, const char *b, uint32_t w)
 {
-    return sym_cmp_model(a, b, SYM_STR_MAX, 0, 1, w);
+    return sym_cmp_model(a, b, UINT64_MAX, 0, 1, w);
 }
 
 uint32_t __ctg_sym_strncmp(const char *a, const char *b, uint64_t n, uint32_t sn, uint32_t w)
