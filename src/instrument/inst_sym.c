@@ -241,6 +241,39 @@ static int64_t block_order(const inst_fn *f, LLVMBasicBlockRef *order)
     return post;
 }
 
+/* ==== no undefined behaviour to exploit ========================================= */
+
+/* Rebuilds integer arithmetic without nsw/nuw/exact, so -O2 cannot use
+ * overflow (undefined in C) to compute something other than the wrapping
+ * arithmetic the shadow expressions describe.  LLVM 14's C API cannot clear
+ * the flags in place. */
+static void strip_poison_flags(sym_pass *P, LLVMBasicBlockRef bb)
+{
+    typedef LLVMValueRef (*build2)(LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char *);
+    LLVMValueRef next;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        build2 mk = NULL;
+        switch (LLVMGetInstructionOpcode(i)) {
+        case LLVMAdd: mk = LLVMBuildAdd; break;
+        case LLVMSub: mk = LLVMBuildSub; break;
+        case LLVMMul: mk = LLVMBuildMul; break;
+        case LLVMShl: mk = LLVMBuildShl; break;
+        case LLVMUDiv: mk = LLVMBuildUDiv; break;
+        case LLVMSDiv: mk = LLVMBuildSDiv; break;
+        case LLVMLShr: mk = LLVMBuildLShr; break;
+        case LLVMAShr: mk = LLVMBuildAShr; break;
+        default: break;
+        }
+        if (!mk)
+            continue;
+        sym_before(P, i);
+        LLVMValueRef r = mk(P->b, LLVMGetOperand(i, 0), LLVMGetOperand(i, 1), "");
+        LLVMReplaceAllUsesWith(i, r);
+        LLVMInstructionEraseFromParent(i);
+    }
+}
+
 /* Instruments every original instruction of bb. */
 static bool visit_block(sym_pass *P, LLVMBasicBlockRef bb)
 {
@@ -271,6 +304,8 @@ static bool instrument_fn(sym_pass *P, const inst_fn *f)
     sym_map_clear(&P->shadow);
     P->n_phis = 0;
     P->fn = f->fn;
+    for (uint32_t k = 0; k < f->n_blocks; k++)
+        strip_poison_flags(P, f->blocks[k]);
     sym_prologue(P, f->fn);
     for (int64_t k = 0; k < n; k++)
         if (!visit_block(P, order[k])) {

@@ -53,6 +53,7 @@ typedef enum sym_rt {
     SR_STRNCMP,
     SR_MEMCMP,
     SR_STRLEN,
+    SR_STRCHR,
     SR_STRCPY,
     SR_STRCAT,
     SR__COUNT

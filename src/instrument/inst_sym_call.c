@@ -12,7 +12,7 @@
  *
  * Calls of declarations are libc or the harness: __VERIFIER_nondet_* make
  * input values symbolic, __VERIFIER_assume records its condition, string
- * compares and strlen get result expressions, copies move the shadow along
+ * compares, strlen and strchr get result expressions, copies move the shadow along
  * and functions that fill buffers with fresh data make them concrete.
  */
 #include "inst_sym.h"
@@ -191,6 +191,25 @@ static void model_compare(sym_pass *P, LLVMValueRef i, sym_rt f)
     P->st->calls++;
 }
 
+/* strchr(s, c): the returned pointer as an expression of the bytes of s. */
+static void model_strchr(sym_pass *P, LLVMValueRef i)
+{
+    LLVMValueRef c = arg(i, 1);
+    unsigned w = sym_scalar_bits(P, LLVMTypeOf(c));
+    if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMPointerTypeKind || !w || w > 32 ||
+        LLVMGetTypeKind(LLVMTypeOf(c)) != LLVMIntegerTypeKind)
+        return;
+    sym_after(P, i);
+    LLVMValueRef sc = sym_shadow(P, c);
+    if (!sym_is_zero(sc) && w != 8) {
+        LLVMValueRef a[4] = {sym_c32(P, CTG_SOP_TRUNC), sc, sym_c32(P, w), sym_c32(P, 8)};
+        sc = sym_rt_call(P, SR_CAST, a);
+    }
+    LLVMValueRef args[3] = {sym_ptr8(P, arg(i, 0)), LLVMBuildZExt(P->b, LLVMBuildTrunc(P->b, c, P->t_i8, ""), P->t_i32, ""), sc};
+    sym_set_shadow(P, i, sym_rt_call(P, SR_STRCHR, args));
+    P->st->calls++;
+}
+
 /* memcpy/memmove (libc or intrinsic): the shadow moves along (before). */
 static void model_memcpy(sym_pass *P, LLVMValueRef i)
 {
@@ -310,6 +329,8 @@ static void call_external(sym_pass *P, LLVMValueRef i, LLVMValueRef f)
         model_compare(P, i, SR_MEMCMP);
     else if (named(f, "strlen") && ptr_args(i, 1, 1))
         model_compare(P, i, SR_STRLEN);
+    else if (named(f, "strchr") && ptr_args(i, 2, 1))
+        model_strchr(P, i);
     else if ((named(f, "memcpy") || named(f, "memmove")) && ptr_args(i, 3, 2))
         model_memcpy(P, i);
     else if (named(f, "memset") && ptr_args(i, 3, 1))

@@ -56,6 +56,7 @@ static const sr_spec specs[SR__COUNT] = {
     [SR_STRNCMP] = {CTG_SYMFN_STRNCMP, 'i', "ppLii", 0x8, true, DEF_ZERO},
     [SR_MEMCMP] = {CTG_SYMFN_MEMCMP, 'i', "ppLii", 0x8, true, DEF_ZERO},
     [SR_STRLEN] = {CTG_SYMFN_STRLEN, 'i', "pi", 0, true, DEF_ZERO},
+    [SR_STRCHR] = {CTG_SYMFN_STRCHR, 'i', "pii", 0x4, true, DEF_ZERO},
     [SR_STRCPY] = {CTG_SYMFN_STRCPY, 'v', "ppL", 0, true, DEF_ZERO},
     [SR_STRCAT] = {CTG_SYMFN_STRCAT, 'v', "pp", 0, true, DEF_ZERO},
 };

@@ -82,11 +82,13 @@
  *     at the entry of LLVMFuzzerTestOneInput: data[] become input bytes;
  *     returns the shadow of size (CTG_SYMVAR_LEN).
  *
- * Models of libc (called after the call, with its concrete result r):
+ * Models of libc (called after the call):
  * uint32_t __ctg_sym_strcmp(const char *a, const char *b, uint32_t w)
  * uint32_t __ctg_sym_strncmp(const char *a, const char *b, uint64_t n, uint32_t sn, uint32_t w)
  * uint32_t __ctg_sym_memcmp(const void *a, const void *b, uint64_t n, uint32_t sn, uint32_t w)
  * uint32_t __ctg_sym_strlen(const char *s, uint32_t w)
+ * uint32_t __ctg_sym_strchr(const char *s, uint32_t c, uint32_t sc)
+ *          the shadow of the returned pointer (position of c or NULL)
  * void     __ctg_sym_strcpy(char *d, const char *s, uint64_t n)   (before the
  *          call; copies the shadow of s up to its NUL, at most n bytes)
  * void     __ctg_sym_strcat(char *d, const char *s)               (before)
@@ -113,6 +115,7 @@
 #define CTG_SYMFN_STRNCMP "__ctg_sym_strncmp"
 #define CTG_SYMFN_MEMCMP "__ctg_sym_memcmp"
 #define CTG_SYMFN_STRLEN "__ctg_sym_strlen"
+#define CTG_SYMFN_STRCHR "__ctg_sym_strchr"
 #define CTG_SYMFN_STRCPY "__ctg_sym_strcpy"
 #define CTG_SYMFN_STRCAT "__ctg_sym_strcat"
 

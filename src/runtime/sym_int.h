@@ -127,6 +127,7 @@ uint32_t __ctg_sym_strcmp(const char *a, const char *b, uint32_t w);
 uint32_t __ctg_sym_strncmp(const char *a, const char *b, uint64_t n, uint32_t sn, uint32_t w);
 uint32_t __ctg_sym_memcmp(const void *a, const void *b, uint64_t n, uint32_t sn, uint32_t w);
 uint32_t __ctg_sym_strlen(const char *s, uint32_t w);
+uint32_t __ctg_sym_strchr(const char *s, uint32_t c, uint32_t sc);
 void __ctg_sym_strcpy(char *d, const char *s, uint64_t n);
 void __ctg_sym_strcat(char *d, const char *s);
 

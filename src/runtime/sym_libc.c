@@ -1,8 +1,9 @@
 /*
  * sym_libc.c - models of the libc string functions for the symbolic
  * runtime, so that comparisons of input strings stay symbolic: strcmp,
- * strncmp, memcmp/bcmp and strlen get a result expression, strcpy/strncpy
- * and strcat copy the shadow of the bytes they copy.
+ * strncmp, memcmp/bcmp and strlen get a result expression, strchr a pointer
+ * expression, strcpy/strncpy and strcat copy the shadow of the bytes they
+ * copy.
  *
  * A compare reads position i of both strings while both bytes are known to
  * exist: up to the concrete terminator, and beyond it while the byte's
@@ -150,6 +151,31 @@ uint32_t __ctg_sym_strlen(const char *s, uint32_t w)
             return 0;
     }
     return any ? r : 0;
+}
+
+uint32_t __ctg_sym_strchr(const char *s, uint32_t c, uint32_t sc)
+{
+    unsigned pw = (unsigned)(sizeof(void *) * 8u);
+    if (!__ctg_sym_live || !s || !sym_ok(sc, 8))
+        return 0;
+    size_t len = strlen(s), last = len;
+    while (last + 1 < len + SYM_STR_MAX && sym_mem_sym((uintptr_t)(s + last + 1)))
+        last++;
+    int any = sc != 0;
+    for (size_t i = 0; i <= last && !any; i++)
+        any = sym_mem_sym((uintptr_t)(s + i));
+    if (!any)
+        return 0;
+    uint32_t vc = sym_val(sc, c & 0xffu, 8), zero = sym_const(8, 0);
+    uint32_t r = sym_const(pw, 0); /* past the last known byte: not found */
+    for (size_t i = last + 1; r && i-- > 0;) {
+        uint32_t b = sym_val(sym_mem_byte((uintptr_t)(s + i)), (uint8_t)s[i], 8);
+        uint32_t hit = sym_mk(CTG_SOP_ICMP, 1, 32 /* eq */, 2, b, vc, 0);
+        uint32_t end = sym_mk(CTG_SOP_ICMP, 1, 32 /* eq */, 2, b, zero, 0);
+        r = sym_mk(CTG_SOP_ITE, pw, 0, 3, end, sym_const(pw, 0), r);
+        r = sym_mk(CTG_SOP_ITE, pw, 0, 3, hit, sym_const(pw, (uint64_t)(uintptr_t)(s + i)), r);
+    }
+    return r;
 }
 
 void __ctg_sym_strcpy(char *d, const char *s, uint64_t n)
