@@ -47,6 +47,7 @@ typedef enum sym_rt {
     SR_SWITCH,
     SR_ASSUME,
     SR_LOST,
+    SR_THREADS,
     SR_NONDET,
     SR_FUZZ,
     SR_STRCMP,

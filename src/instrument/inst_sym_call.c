@@ -343,6 +343,10 @@ static void call_external(sym_pass *P, LLVMValueRef i, LLVMValueRef f)
         model_strcopy(P, i, -1, true);
     else if (named(f, "realloc") && ptr_args(i, 2, 1))
         model_realloc(P, i);
+    else if (named(f, "pthread_create") || named(f, "thrd_create")) {
+        sym_before(P, i); /* the runtime is not thread-safe: concrete from here */
+        sym_rt_call(P, SR_THREADS, NULL);
+    }
     else
         model_fill(P, i, f);
 }

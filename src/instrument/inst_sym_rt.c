@@ -50,6 +50,7 @@ static const sr_spec specs[SR__COUNT] = {
     [SR_SWITCH] = {CTG_SYMFN_SWITCH, 'v', "iLiiqi", 0x1, false, DEF_ZERO},
     [SR_ASSUME] = {CTG_SYMFN_ASSUME, 'v', "iLi", 0x1, false, DEF_ZERO},
     [SR_LOST] = {CTG_SYMFN_LOST, 'v', "i", 0x1, false, DEF_ZERO},
+    [SR_THREADS] = {CTG_SYMFN_THREADS, 'v', "", 0, false, DEF_NONE},
     [SR_NONDET] = {CTG_SYMFN_NONDET, 'i', "i", 0, false, DEF_NONE},
     [SR_FUZZ] = {CTG_SYMFN_FUZZ, 'i', "pLi", 0, false, DEF_NONE},
     [SR_STRCMP] = {CTG_SYMFN_STRCMP, 'i', "ppi", 0, true, DEF_ZERO},

@@ -75,6 +75,9 @@
  *                       const uint64_t *cases, uint32_t w)
  * void __ctg_sym_assume(uint32_t s, uint64_t v, uint32_t w)
  * void __ctg_sym_lost(uint32_t s)   a symbolic value was concretised
+ * void __ctg_sym_threads(void)      before pthread_create/thrd_create: the
+ *                                   rest of the run is concrete (the runtime
+ *                                   is not thread-safe)
  *
  * Inputs:
  * uint32_t __ctg_sym_nondet(uint32_t w)     after a __VERIFIER_nondet_* call
@@ -109,6 +112,7 @@
 #define CTG_SYMFN_SWITCH "__ctg_sym_switch"
 #define CTG_SYMFN_ASSUME "__ctg_sym_assume"
 #define CTG_SYMFN_LOST "__ctg_sym_lost"
+#define CTG_SYMFN_THREADS "__ctg_sym_threads"
 #define CTG_SYMFN_NONDET "__ctg_sym_nondet"
 #define CTG_SYMFN_FUZZ "__ctg_sym_fuzz_input"
 #define CTG_SYMFN_STRCMP "__ctg_sym_strcmp"

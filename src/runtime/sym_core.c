@@ -90,6 +90,8 @@ uint32_t sym_mk(uint8_t op, unsigned w, uint32_t aux, unsigned n, uint32_t a, ui
 {
     uint32_t ops[3] = {a, b, c};
     uint8_t fl = 0;
+    if (sym_g.off)
+        return 0;
     if (!sym_g.cap_nodes || sym_g.hdr->n_nodes >= sym_g.cap_nodes) {
         sym_note(CTG_STF_NODES_FULL);
         return 0;
@@ -114,7 +116,7 @@ static inline uint64_t sym_mask(unsigned w) { return w >= 64 ? ~(uint64_t)0 : ((
 
 uint32_t sym_const(unsigned w, uint64_t v)
 {
-    if (w < 1 || w > 64) {
+    if (w < 1 || w > 64 || sym_g.off) {
         sym_note(CTG_STF_CONCRETIZED);
         return 0;
     }
@@ -163,7 +165,7 @@ uint32_t sym_input_byte(uint32_t off)
 
 void sym_push(uint32_t s, uint32_t site, uint8_t kind, uint32_t arg, int taken)
 {
-    if (!s || sym_width(s) != 1 || sym_op(s) == CTG_SOP_CONST)
+    if (!s || sym_g.off || sym_width(s) != 1 || sym_op(s) == CTG_SOP_CONST)
         return;
     ctg_symtrace_push(sym_g.region, s - 1, site, kind, arg, taken);
 }
@@ -183,6 +185,13 @@ void __ctg_sym_lost(uint32_t s)
 {
     if (s)
         sym_note(CTG_STF_CONCRETIZED);
+}
+
+void __ctg_sym_threads(void)
+{
+    sym_note(CTG_STF_CONCRETIZED);
+    sym_g.off = 1;
+    __ctg_sym_live = 0; /* loads and stores take their fast paths again */
 }
 
 /* Concretises (returns 0 and flags) a value the runtime cannot build. */

@@ -33,6 +33,7 @@ typedef struct sym_state {
     uint32_t seen;         /* value-log entries already made symbolic        */
     uint32_t last_ptr;     /* last shadow concretised with a PTR entry ...   */
     uint64_t last_ptr_val; /* ... and its value                              */
+    int off;               /* threads started: everything stays concrete     */
 } sym_state;
 
 extern sym_state sym_g __asm__("__ctg_sym_g");
@@ -47,7 +48,8 @@ static inline unsigned sym_op(uint32_t s) { return sym_g.nodes[s - 1].op; }
 /* True when s is 0 or a node written in this run with width w. */
 static inline int sym_ok(uint32_t s, unsigned w)
 {
-    return s == 0 || (s <= sym_g.hdr->n_nodes && s <= sym_g.cap_nodes && sym_width(s) == w);
+    return s == 0 ||
+           (!sym_g.off && s <= sym_g.hdr->n_nodes && s <= sym_g.cap_nodes && sym_width(s) == w);
 }
 
 /* Appends a node with `n` operand shadows (each non-zero), propagating the
@@ -121,6 +123,7 @@ void __ctg_sym_switch(uint32_t s, uint64_t v, uint32_t site, uint32_t n, const u
                       uint32_t w);
 void __ctg_sym_assume(uint32_t s, uint64_t v, uint32_t w);
 void __ctg_sym_lost(uint32_t s);
+void __ctg_sym_threads(void);
 uint32_t __ctg_sym_nondet(uint32_t w);
 uint32_t __ctg_sym_fuzz_input(const void *data, uint64_t size, uint32_t w);
 uint32_t __ctg_sym_strcmp(const char *a, const char *b, uint32_t w);

@@ -116,6 +116,8 @@ static sym_page *sym_page_of(uintptr_t a, int create)
 /* Sets the shadow of byte a. */
 static void sym_set(uintptr_t a, uint32_t ref, uint8_t part)
 {
+    if (sym_g.off)
+        return;
     sym_page *p = sym_page_of(a, ref != 0);
     if (!p)
         return;
@@ -158,7 +160,7 @@ uint32_t sym_mem_byte(uintptr_t a)
 
 void sym_mem_clear(uintptr_t a, uint64_t n)
 {
-    while (n > 0) {
+    while (n > 0 && !sym_g.off) {
         uint64_t c = SYM_PAGE - (a & SYM_PMASK);
         if (c > n)
             c = n;
@@ -173,6 +175,8 @@ void sym_mem_clear(uintptr_t a, uint64_t n)
 /* Copies the shadow of c bytes s -> d that lie within one page each. */
 static void sym_copy_chunk(uintptr_t d, uintptr_t s, uint64_t c)
 {
+    if (sym_g.off)
+        return;
     sym_page *sp = sym_page_of(s, 0);
     if (!sp) {
         sym_mem_clear(d, c);

@@ -3,6 +3,7 @@
 # x == 0xdeadbeef and 3*y + 5*z == 1234 (y > 100): the concolic strategy
 # reaches it within 10 executions in every search order; random testing
 # with the same budget does not.
+# LABELS: asan
 . "$(dirname "$0")/lib.sh"
 
 for s in generational dfs bfs random-branch; do

@@ -13,7 +13,8 @@
  *     expressions' semantics (calls, memory, strings, floating point,
  *     arrays) against the compiled program itself.
  * Also: a program without input creates no node (the fast paths), ran-out
- * values, the libFuzzer length variable, the node cap, 32-bit builds.
+ * values, the libFuzzer length variable, the node cap, threads, 32-bit
+ * builds.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -645,9 +646,44 @@ static void test_32bit(void **state)
     prog_close(&p);
 }
 
+/* Once the program starts a thread the rest of the run is concrete (the
+ * runtime is not thread-safe), noted in the trace. */
+static void test_threads(void **state)
+{
+    (void)state;
+    if (!runtime_ready(64))
+        skip();
+    static const char src[] =
+        "#include <pthread.h>\n"
+        "extern int __VERIFIER_nondet_int(void);\n"
+        "static int g;\n"
+        "static void *worker(void *p) { for (int i = 0; i < 1000; i++) g += *(int *)p; return 0; }\n"
+        "int main(void) {\n"
+        "  int x = __VERIFIER_nondet_int();\n"
+        "  if (x == 5) g = 1;\n"
+        "  pthread_t t[4];\n"
+        "  for (int i = 0; i < 4; i++) pthread_create(&t[i], 0, worker, &x);\n"
+        "  for (int i = 0; i < 4; i++) pthread_join(t[i], 0);\n"
+        "  if (g == 123 || x == 9) return 1;\n"
+        "  return 0;\n"
+        "}\n";
+    prog p;
+    prog_open(&p, "threads", src, 64, 1u << 16);
+    int32_t x = 5;
+    run r;
+    run_input(&p, &x, sizeof x, 0, &r);
+    assert_int_equal(r.r.kind, EXEC_NORMAL);
+    assert_int_equal(r.pc.n, 1); /* x == 5; nothing after pthread_create */
+    assert_true(r.pc.flags & CTG_STF_CONCRETIZED);
+    check_consistent(&r);
+    run_release(&r);
+    prog_close(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_shape),        cmocka_unit_test(test_ran_out),
         cmocka_unit_test(test_concrete_program), cmocka_unit_test(test_switch),
         cmocka_unit_test(test_calls),        cmocka_unit_test(test_memory),

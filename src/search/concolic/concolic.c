@@ -18,7 +18,6 @@
  * keeping them would send the solver after paths that do not exist).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../../base/mem.h"
@@ -129,14 +128,6 @@ static bool drop_inconsistent(concolic *S, expr_ctx *ctx, const exec_t *x, size_
     for (size_t i = 0; i < pc->n; i++) {
         bool inexact = (pc->v[i].cond->flags & EXPR_F_INEXACT) != 0;
         if (!inexact && ((S->vals[i] & 1u) != 0) != pc->v[i].taken) {
-            if (getenv("CTG_DEBUG_CC")) {
-                sbuf b = SBUF_INIT;
-                expr_print(pc->v[i].cond, &b, 300);
-                fprintf(stderr, "drop %zu/%zu site %u taken %d len %zu: %s\n", i, pc->n, pc->v[i].site, pc->v[i].taken, n_in, sbuf_str(&b));
-                for (size_t k = 0; k < n_in; k++) fprintf(stderr, "%02x", bytes[k]);
-                fprintf(stderr, "\n");
-                sbuf_release(&b);
-            }
             S->inconsistent++;
             continue;
         }
