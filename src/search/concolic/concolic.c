@@ -6,6 +6,11 @@
  * constraint the runtime wrote to the trace region - and hands the search
  * the constraint, the covered edges and the input length.
  *
+ * The search starts from an all-zero input, a printable one, the files of
+ * -i DIR and --random-seeds random ones (the runtime draws the values, as
+ * for the random strategy); when everything is explored it adds another
+ * random seed while the budget lasts.
+ *
  * Inputs are byte strings as everywhere (DESIGN.md section 2): a value the
  * run asks for beyond the end is 0 and symbolic at the offset it would have
  * had, so a solution extends the test.  For a libFuzzer target the length is
@@ -17,9 +22,12 @@
  * (a library function the pass cannot see changed memory behind the shadow;
  * keeping them would send the solver after paths that do not exist).
  */
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../../base/fsutil.h"
 #include "../../base/mem.h"
 #include "../../runtime/rt_symtrace.h"
 #include "../engine.h"
@@ -29,6 +37,7 @@
 #define CONCOLIC_DEFAULT_NODES (1u << 18)
 #define CONCOLIC_PC_CAP (1u << 16)
 #define CONCOLIC_TEXT_SEED 64 /* bytes of the printable seed */
+#define CONCOLIC_MAX_CORPUS 256 /* files of -i DIR used as seeds */
 
 static const opt_desc concolic_options[] = {
     {"search", 0, OPT_STR, OPT_KV, "ORDER", "generational",
@@ -223,6 +232,42 @@ static bool add_text_seed(concolic *S, ctg_err *e)
     return cc_add_seed(S->cc, &in, e);
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Queues the files of -i DIR (in name order, at most CONCOLIC_MAX_CORPUS)
+ * as seeds.  A directory that cannot be read is an error. */
+static bool add_corpus_seeds(concolic *S, const char *dir, ctg_err *e)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return err_sys(e, "%s: cannot read the input directory (-i)", dir);
+    char *names[CONCOLIC_MAX_CORPUS];
+    size_t n = 0;
+    struct dirent *de;
+    while (n < CONCOLIC_MAX_CORPUS && (de = readdir(d)))
+        if (de->d_name[0] != '.' && (names[n] = ctg_strdup(de->d_name)))
+            n++;
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_names);
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        char *path = fs_join(dir, names[i]), *data = NULL;
+        size_t len = 0;
+        ctg_err ignored = {{0}};
+        if (ok && path && !fs_is_dir(path) && fs_read(path, &data, &len, &ignored)) {
+            cc_input in = {(const uint8_t *)data, len, NULL, NULL, 0};
+            ok = cc_add_seed(S->cc, &in, e);
+        }
+        ctg_free(data);
+        ctg_free(path);
+        ctg_free(names[i]);
+    }
+    return ok;
+}
+
 /* Runs a random input (the runtime draws every value, as the random
  * strategy does) and queues what it consumed as a seed of the search. */
 static bool add_random_seed(concolic *S, ctg_err *e)
@@ -263,12 +308,20 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
         concolic_finish(S, ctx);
         return NULL;
     }
+    const char *corpus = ctx_opts(ctx)->search.input_dir;
+    if (corpus && !fs_is_dir(corpus)) {
+        err_set(e, "%s: not a directory; -i names a directory of raw input files", corpus);
+        concolic_finish(S, ctx);
+        return NULL;
+    }
     S->random_seeds = opt_get_long(ctx_opts(ctx), "random-seeds");
     cc_input empty = {NULL, 0, NULL, NULL, 0};
     bool ok = configure(ctx, &cfg, &S->flags, e) &&
               ctx_sym_start(ctx, (uint32_t)nodes, CONCOLIC_PC_CAP, e) &&
               (S->cc = cc_new(&cfg, run_one, S, e)) && cc_add_seed(S->cc, &empty, e) &&
               add_text_seed(S, e);
+    if (ok && corpus)
+        ok = add_corpus_seeds(S, corpus, e);
     for (long k = 0; ok && k < S->random_seeds; k++)
         ok = add_random_seed(S, e);
     if (!ok) {
