@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/mem.h"
 #include "../base/sbuf.h"
 #include "../build/build.h"
 #include "../report/replay.h"
@@ -63,28 +64,50 @@ static void print_build_warning(const ctg_options *o, const build_result *br)
         fprintf(stderr, "ctestgen: %s: warning: %s\n", o->positional.items[0], br->warning);
 }
 
+/* Frees a source list made by a strategy's prepare hook. */
+static void free_sources(char **s, int n)
+{
+    for (int i = 0; s && i < n; i++)
+        ctg_free(s[i]);
+    ctg_free(s);
+}
+
 int cmd_run(const ctg_options *o, ctg_err *e)
 {
     if (o->positional.n < 1) {
         err_set(e, "run: no program given; usage: ctestgen run PROG.c [MORE.c ...] [options]");
         return EXIT_USAGE;
     }
-    if (o->build.function) {
+    /* a strategy may build a generated harness instead of the sources */
+    const strategy *st = strategy_find(o->search.strategy);
+    char **gen = NULL;
+    int n_gen = 0;
+    if (st && st->prepare && !st->prepare(o, &gen, &n_gen, e))
+        return EXIT_ERR;
+    if (o->build.function && !gen) {
         err_set(e, "--function: unit-level drivers are not available in this build");
         return EXIT_ERR;
     }
     build_opts bo;
     build_opts_from(o, 0, &bo);
+    if (gen) {
+        bo.sources = (const char *const *)gen;
+        bo.n_sources = n_gen;
+    }
     build_result br;
-    if (!build_program(&bo, &br, e))
+    if (!build_program(&bo, &br, e)) {
+        free_sources(gen, n_gen);
         return EXIT_ERR;
+    }
     print_build_warning(o, &br);
     engine_summary s;
     memset(&s, 0, sizeof s);
-    bool ok = engine_run(o, o->positional.items[0], &br, &s, e);
+    /* the suite's program is what was built: a generated harness if any */
+    bool ok = engine_run(o, gen ? gen[0] : o->positional.items[0], &br, &s, e);
     if (s.stop_reason && !o->ui.quiet)
         print_summary(o, o->positional.items[0], &s);
     build_result_release(&br);
+    free_sources(gen, n_gen);
     return ok ? 0 : EXIT_ERR;
 }
 

@@ -24,6 +24,7 @@ struct expr_ctx {
     size_t tab_cap;
     size_t n_nodes;
     uint32_t epoch;
+    uint64_t serial;
     bool oom;
     expr_status last;
     uint32_t *var_ids; /* widths of named variables */
@@ -96,9 +97,11 @@ const char *expr_op_name(expr_op op) { return op < EXPR__COUNT ? op_info[op].nam
 
 expr_ctx *expr_ctx_new(void)
 {
+    static uint64_t serials;
     expr_ctx *c = ctg_calloc(1, sizeof *c);
     if (!c)
         return NULL;
+    c->serial = ++serials;
     c->tab_cap = 1024;
     c->tab = ctg_calloc(c->tab_cap, sizeof *c->tab);
     if (!c->tab) {
@@ -125,6 +128,7 @@ void expr_ctx_free(expr_ctx *c)
 
 expr_status expr_ctx_status(const expr_ctx *c) { return c->oom ? EXPR_ENOMEM : c->last; }
 size_t expr_ctx_nodes(const expr_ctx *c) { return c->n_nodes; }
+uint64_t expr_ctx_serial(const expr_ctx *c) { return c->serial; }
 size_t expr_ctx_bytes(const expr_ctx *c) { return c->bytes; }
 bool expr_ctx_dead(const expr_ctx *c) { return c->oom; }
 

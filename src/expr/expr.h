@@ -126,6 +126,9 @@ void expr_ctx_free(expr_ctx *c);
  * last failed constructor call (EXPR_EINVAL) or EXPR_OK. */
 expr_status expr_ctx_status(const expr_ctx *c);
 size_t expr_ctx_nodes(const expr_ctx *c);
+/* A number no other context of this process had: caches keyed by node
+ * pointers check it to notice a new context at a reused address. */
+uint64_t expr_ctx_serial(const expr_ctx *c);
 size_t expr_ctx_bytes(const expr_ctx *c);
 
 /* Number of operands of op (0..3). */
@@ -163,8 +166,14 @@ expr *expr_and(expr_ctx *c, expr *a, expr *b);
 expr *expr_or(expr_ctx *c, expr *a, expr *b);
 
 static inline bool expr_is_const(const expr *e) { return e && e->op == EXPR_CONST; }
-static inline bool expr_is_true(const expr *e) { return expr_is_const(e) && e->width == 1 && e->val; }
-static inline bool expr_is_false(const expr *e) { return expr_is_const(e) && e->width == 1 && !e->val; }
+static inline bool expr_is_true(const expr *e)
+{
+    return expr_is_const(e) && e->width == 1 && e->val;
+}
+static inline bool expr_is_false(const expr *e)
+{
+    return expr_is_const(e) && e->width == 1 && !e->val;
+}
 static inline expr_u128 expr_mask(unsigned width)
 {
     return width >= 128 ? ~(expr_u128)0 : (((expr_u128)1 << width) - 1);

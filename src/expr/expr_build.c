@@ -28,7 +28,10 @@ static expr *cst(expr_ctx *c, unsigned w, expr_u128 v)
 }
 
 static bool is_c(const expr *e) { return e->op == EXPR_CONST; }
-static bool is_val(const expr *e, expr_u128 v) { return is_c(e) && e->val == (v & expr_mask(e->width)); }
+static bool is_val(const expr *e, expr_u128 v)
+{
+    return is_c(e) && e->val == (v & expr_mask(e->width));
+}
 static bool is_zero(const expr *e) { return is_val(e, 0); }
 static bool is_one(const expr *e) { return is_val(e, 1); }
 static bool is_ones(const expr *e) { return is_c(e) && e->val == expr_mask(e->width); }

@@ -41,7 +41,9 @@ static void print_head(sbuf *out, const expr *e)
         print_const(out, 8, e->val);
         sbuf_putc(out, ')');
         return;
-    case EXPR_EXTRACT: sbuf_printf(out, "((_ extract %u %u)", e->aux + e->width - 1, e->aux); return;
+    case EXPR_EXTRACT:
+        sbuf_printf(out, "((_ extract %u %u)", e->aux + e->width - 1, e->aux);
+        return;
     case EXPR_ZEXT:
     case EXPR_SEXT:
         sbuf_printf(out, "((_ %s %u)", expr_op_name((expr_op)e->op),
@@ -53,7 +55,9 @@ static void print_head(sbuf *out, const expr *e)
     case EXPR_SITOFP:
     case EXPR_UITOFP:
     case EXPR_FPTOSI:
-    case EXPR_FPTOUI: sbuf_printf(out, "((_ %s %u)", expr_op_name((expr_op)e->op), e->width); return;
+    case EXPR_FPTOUI:
+        sbuf_printf(out, "((_ %s %u)", expr_op_name((expr_op)e->op), e->width);
+        return;
     default: sbuf_printf(out, "(%s", expr_op_name((expr_op)e->op)); return;
     }
 }

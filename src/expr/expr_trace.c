@@ -8,11 +8,10 @@
  */
 #include "expr_trace.h"
 
-#include "expr_int.h"
-
 #include <string.h>
 
 #include "../base/mem.h"
+#include "expr_int.h"
 
 #define TRACE_FIX "the runtime wrote a corrupt trace; rebuild prog.sym"
 
@@ -178,7 +177,8 @@ bool expr_trace_read(expr_ctx *c, const void *region, size_t size, expr_pc *pc, 
                           "ctestgen", h.magic, h.version);
     if (ctg_symtrace_size(h.cap_nodes, h.cap_pc) > size || h.n_nodes > h.cap_nodes ||
         h.n_pc > h.cap_pc)
-        return err_set(e, "symbolic trace: counts (%u/%u nodes, %u/%u entries) exceed the region; %s",
+        return err_set(e,
+                       "symbolic trace: counts (%u/%u nodes, %u/%u entries) exceed the region; %s",
                        h.n_nodes, h.cap_nodes, h.n_pc, h.cap_pc, TRACE_FIX);
     const uint8_t *base = region;
     const ctg_symnode *nodes = (const ctg_symnode *)(base + CTG_SYMTRACE_HDR_SIZE);

@@ -7,10 +7,12 @@
 
 extern const strategy strategy_random;
 extern const strategy strategy_concolic;
+extern const strategy strategy_bounded;
 
 const strategy *const ctg_strategies[] = {
     &strategy_random,
     &strategy_concolic,
+    &strategy_bounded,
     NULL,
 };
 

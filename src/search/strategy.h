@@ -29,6 +29,12 @@ typedef struct strategy {
     bool (*step)(void *state, search_ctx *ctx);
     /* Releases the state (may run nothing). */
     void (*finish)(void *state, search_ctx *ctx);
+    /* Optional (NULL: none).  Called by `run` before the build: may replace
+     * the sources to build, e.g. by a generated harness that #includes the
+     * program (Korat).  When it sets *sources (a new array of new strings,
+     * the caller ctg_frees each and the array after the run), the strategy's
+     * harness handles --function itself.  False with e set on failure. */
+    bool (*prepare)(const ctg_options *o, char ***sources, int *n_sources, ctg_err *e);
     /* The strategy runs prog.sym (ctx_exec_sym): the command line builds it. */
     bool needs_sym;
 } strategy;

@@ -17,6 +17,7 @@ struct solver {
     solver_stats st;
     scache *cache;
     sbackend *be;
+    varmemo memo;
 };
 
 void solver_opts_default(solver_opts *o)
@@ -81,6 +82,7 @@ void solver_free(solver *s)
         return;
     scache_free(s->cache);
     sbackend_free(s->be);
+    varmemo_release(&s->memo);
     ctg_free(s);
 }
 
@@ -283,7 +285,7 @@ solver_result solver_solve(solver *s, expr_ctx *c, expr *const *cs, size_t n, si
         err_set(e, "solver: focus %zu outside a query of %zu constraints", focus, n);
         return SOLVER_FAIL;
     }
-    switch (squery_prep(&q, c, cs, n, focus, s->o.normalize, s->o.slice, &s->st)) {
+    switch (squery_prep(&q, c, cs, n, focus, s->o.normalize, s->o.slice, &s->memo, &s->st)) {
     case PREP_TRUE: s->st.trivial++; r = SOLVER_SAT; break;
     case PREP_FALSE: s->st.trivial++; r = SOLVER_UNSAT; break;
     case PREP_OOM:

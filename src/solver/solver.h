@@ -43,7 +43,8 @@ typedef struct solver_opts {
     uint32_t timeout_ms;    /* per back-end call; 0 = none                      */
     uint32_t qcache_max;    /* entries of the query cache before it is flushed  */
     uint32_t cex_max;       /* constraint sets kept by the cex cache (FIFO)     */
-    uint32_t cex_recent;    /* recent models tried by rule (c)                  */
+    uint32_t cex_recent;    /* models of subsets, then recent models, tried by
+                               rule (c) (each at most this many)               */
 } solver_opts;
 
 /* Defaults: every layer on, 5000 ms, 65536 / 4096 / 8. */

@@ -192,10 +192,13 @@ cache_hit scache_cex(scache *sc, const squery *q, solver_model *m)
 bool scache_try_models(scache *sc, const squery *q, uint32_t recent,
                        bool (*try)(void *user, const solver_assign *v, size_t n), void *user)
 {
-    for (size_t i = sc->rn; i-- > 0;) { /* models of sat subsets */
+    for (size_t i = sc->rn, tried = 0; i-- > 0 && tried < recent;) { /* sat subsets, newest first */
         cexent *e = ring_at(sc, i);
-        if (e->sat && !(e->sig & ~q->sig) && e->n <= q->n_set &&
-            subset(e->h, e->n, q->set, q->n_set) && try(user, e->model, e->n_model))
+        if (!e->sat || (e->sig & ~q->sig) || e->n > q->n_set ||
+            !subset(e->h, e->n, q->set, q->n_set))
+            continue;
+        tried++;
+        if (try(user, e->model, e->n_model))
             return true;
     }
     for (size_t i = sc->rn, seen = 0; i-- > 0 && seen < recent;) { /* recent models */

@@ -27,12 +27,25 @@ typedef struct squery {
 
 typedef enum prep_result { PREP_OK, PREP_TRUE, PREP_FALSE, PREP_OOM } prep_result;
 
+/* Variables of constraints, remembered per node for the queries of one
+ * context (the negations of one path share their prefix constraints). */
+typedef struct varmemo {
+    uint64_t serial; /* expr_ctx_serial of the context of the entries */
+    expr **key;      /* open addressing on the node pointer          */
+    uint32_t *off, *cnt;
+    size_t cap, n;
+    uint32_t *pool;  /* the variable keys                            */
+    size_t pool_n, pool_cap;
+} varmemo;
+
+void varmemo_release(varmemo *m);
+
 /* Fills q from cs/focus: normalises (split, drop true/duplicates, sort by
  * hash; a false constraint gives PREP_FALSE, nothing left PREP_TRUE) when
  * normalize, slices when slice, then computes hashes, keys and exactness.
  * Counts into st. */
 prep_result squery_prep(squery *q, expr_ctx *c, expr *const *cs, size_t n, size_t focus,
-                        bool normalize, bool slice, solver_stats *st);
+                        bool normalize, bool slice, varmemo *memo, solver_stats *st);
 void squery_release(squery *q);
 
 /* ---- caches (solver_cache.c) ---------------------------------------------- */
@@ -55,9 +68,9 @@ typedef enum cache_hit {
 cache_hit scache_exact(scache *sc, const squery *q, solver_model *m);
 /* Rules (a) and (b) on the sorted set of q's hashes. */
 cache_hit scache_cex(scache *sc, const squery *q, solver_model *m);
-/* Rule (c): calls try(user, model) for models of cached sat subsets, then
- * the `recent` most recent models, until try returns true.  Returns whether
- * one did. */
+/* Rule (c): calls try(user, model) for the models of the `recent` newest
+ * cached sat subsets, then of the `recent` newest sat entries, until try
+ * returns true.  Returns whether one did. */
 bool scache_try_models(scache *sc, const squery *q, uint32_t recent,
                        bool (*try)(void *user, const solver_assign *v, size_t n), void *user);
 /* Stores an answer: exact entry (res SAT/UNSAT/SKIP) and, for SAT/UNSAT,

@@ -123,6 +123,87 @@ static uint32_t key_index(const uint32_t *uniq, size_t nu, uint32_t key)
     return (uint32_t)(p - uniq);
 }
 
+/* ---- variables per constraint, remembered ------------------------------------ */
+
+void varmemo_release(varmemo *m)
+{
+    ctg_free(m->key);
+    ctg_free(m->off);
+    ctg_free(m->cnt);
+    ctg_free(m->pool);
+    memset(m, 0, sizeof *m);
+}
+
+static size_t memo_slot(const varmemo *m, const expr *e)
+{
+    size_t i = ((uintptr_t)e >> 4) * 0x9e3779b97f4a7c15ULL >> 8 & (m->cap - 1);
+    while (m->key[i] && m->key[i] != e)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static bool memo_grow(varmemo *m)
+{
+    varmemo g = *m;
+    g.cap = m->cap ? m->cap * 2 : 256;
+    g.key = ctg_calloc(g.cap, sizeof *g.key);
+    g.off = ctg_malloc(g.cap * sizeof *g.off);
+    g.cnt = ctg_malloc(g.cap * sizeof *g.cnt);
+    if (!g.key || !g.off || !g.cnt) {
+        ctg_free(g.key);
+        ctg_free(g.off);
+        ctg_free(g.cnt);
+        return false;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->key[i]) {
+            size_t j = memo_slot(&g, m->key[i]);
+            g.key[j] = m->key[i];
+            g.off[j] = m->off[i];
+            g.cnt[j] = m->cnt[i];
+        }
+    ctg_free(m->key);
+    ctg_free(m->off);
+    ctg_free(m->cnt);
+    *m = g;
+    return true;
+}
+
+/* The sorted variable keys of constraint e (valid until the next call).
+ * False when out of memory. */
+static bool memo_vars(varmemo *m, expr_ctx *c, expr *e, const uint32_t **keys, size_t *n)
+{
+    if (m->serial != expr_ctx_serial(c) || m->pool_n > (1u << 24)) { /* new context: forget */
+        if (m->key)
+            memset(m->key, 0, m->cap * sizeof *m->key);
+        m->n = m->pool_n = 0;
+        m->serial = expr_ctx_serial(c);
+    }
+    if ((m->n + 1) * 2 > m->cap && !memo_grow(m))
+        return false;
+    size_t i = memo_slot(m, e);
+    if (!m->key[i]) {
+        uint32_t *k;
+        size_t nk;
+        if (!expr_vars(c, &e, 1, &k, &nk))
+            return false;
+        if (ctg_grow((void **)&m->pool, &m->pool_cap, m->pool_n + nk + 1, sizeof *m->pool)) {
+            ctg_free(k);
+            return false;
+        }
+        memcpy(m->pool + m->pool_n, k, nk * sizeof *k);
+        ctg_free(k);
+        m->key[i] = e;
+        m->off[i] = (uint32_t)m->pool_n;
+        m->cnt[i] = (uint32_t)nk;
+        m->pool_n += nk;
+        m->n++;
+    }
+    *keys = m->pool + m->off[i];
+    *n = m->cnt[i];
+    return true;
+}
+
 /* Per-constraint variable keys, concatenated: keys[off[i] .. off[i+1]). */
 typedef struct varsets {
     uint32_t *keys;
@@ -130,7 +211,7 @@ typedef struct varsets {
     size_t total;
 } varsets;
 
-static bool varsets_build(varsets *vs, expr_ctx *c, const squery *q)
+static bool varsets_build(varsets *vs, expr_ctx *c, const squery *q, varmemo *memo)
 {
     size_t cap = 0;
     vs->keys = NULL;
@@ -139,18 +220,14 @@ static bool varsets_build(varsets *vs, expr_ctx *c, const squery *q)
     if (!vs->off)
         return false;
     for (size_t i = 0; i < q->n; i++) {
-        uint32_t *k;
+        const uint32_t *k;
         size_t nk;
         vs->off[i] = vs->total;
-        if (!expr_vars(c, &q->cs[i], 1, &k, &nk))
+        if (!memo_vars(memo, c, q->cs[i], &k, &nk) ||
+            ctg_grow((void **)&vs->keys, &cap, vs->total + nk + 1, sizeof *vs->keys))
             return false;
-        if (ctg_grow((void **)&vs->keys, &cap, vs->total + nk + 1, sizeof *vs->keys)) {
-            ctg_free(k);
-            return false;
-        }
         memcpy(vs->keys + vs->total, k, nk * sizeof *k);
         vs->total += nk;
-        ctg_free(k);
     }
     vs->off[q->n] = vs->total;
     return true;
@@ -162,7 +239,10 @@ typedef struct uf {
     size_t nu;
 } uf;
 
-static uint32_t uf_root(uf *u, uint32_t key) { return uf_find(u->parent, key_index(u->uniq, u->nu, key)); }
+static uint32_t uf_root(uf *u, uint32_t key)
+{
+    return uf_find(u->parent, key_index(u->uniq, u->nu, key));
+}
 
 static bool uf_build(uf *u, const varsets *vs, size_t n)
 {
@@ -186,13 +266,13 @@ static bool uf_build(uf *u, const varsets *vs, size_t n)
 
 /* Keeps the constraints in the variable closure of the focus constraints;
  * constraints without variables are kept only if they are focus. */
-static prep_result slice(squery *q, expr_ctx *c, solver_stats *st)
+static prep_result slice(squery *q, expr_ctx *c, varmemo *memo, solver_stats *st)
 {
     varsets vs;
     uf u = {NULL, NULL, 0};
     bool *hot = NULL; /* roots reached from the focus */
     prep_result r = PREP_OOM;
-    if (!varsets_build(&vs, c, q) || !uf_build(&u, &vs, q->n) ||
+    if (!varsets_build(&vs, c, q, memo) || !uf_build(&u, &vs, q->n) ||
         !(hot = ctg_calloc(u.nu + 1, sizeof *hot)))
         goto out;
     for (size_t i = 0; i < q->n; i++)
@@ -227,8 +307,28 @@ static int cmp_u64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* q->keys: the distinct variables of the query's constraints. */
+static bool query_keys(squery *q, expr_ctx *c, varmemo *memo)
+{
+    varsets vs;
+    bool ok = varsets_build(&vs, c, q, memo);
+    if (ok) {
+        qsort(vs.keys, vs.total, sizeof *vs.keys, cmp_u32);
+        size_t n = 0;
+        for (size_t i = 0; i < vs.total; i++)
+            if (!n || vs.keys[n - 1] != vs.keys[i])
+                vs.keys[n++] = vs.keys[i];
+        q->keys = vs.keys;
+        q->n_keys = n;
+        vs.keys = NULL;
+    }
+    ctg_free(vs.keys);
+    ctg_free(vs.off);
+    return ok;
+}
+
 /* Hashes in query order, the sorted set view, variables and exactness. */
-static prep_result finish(squery *q, expr_ctx *c)
+static prep_result finish(squery *q, expr_ctx *c, varmemo *memo)
 {
     q->hash = ctg_malloc((q->n ? q->n : 1) * sizeof *q->hash);
     q->set = ctg_malloc((q->n ? q->n : 1) * sizeof *q->set);
@@ -248,11 +348,11 @@ static prep_result finish(squery *q, expr_ctx *c)
             q->set[q->n_set++] = q->set[i];
             q->sig |= 1ULL << (q->set[i] & 63);
         }
-    return expr_vars(c, q->cs, q->n, &q->keys, &q->n_keys) ? PREP_OK : PREP_OOM;
+    return query_keys(q, c, memo) ? PREP_OK : PREP_OOM;
 }
 
 prep_result squery_prep(squery *q, expr_ctx *c, expr *const *cs, size_t n, size_t focus,
-                        bool normalize, bool slice_on, solver_stats *st)
+                        bool normalize, bool slice_on, varmemo *memo, solver_stats *st)
 {
     memset(q, 0, sizeof *q);
     st->constraints_in += n;
@@ -271,9 +371,9 @@ prep_result squery_prep(squery *q, expr_ctx *c, expr *const *cs, size_t n, size_
         return r;
     if (q->n == 0)
         return PREP_TRUE;
-    if (slice_on && (r = slice(q, c, st)) != PREP_OK)
+    if (slice_on && (r = slice(q, c, memo, st)) != PREP_OK)
         return r;
-    if ((r = finish(q, c)) != PREP_OK)
+    if ((r = finish(q, c, memo)) != PREP_OK)
         return r;
     st->constraints_sent += q->n;
     return PREP_OK;

@@ -340,6 +340,48 @@ static void test_rerun_dropped_constraints(void **st)
     cc_free(s);
 }
 
+static void test_bounds(void **st)
+{
+    (void)st;
+    for (cc_order o = CC_GENERATIONAL; o <= CC_RANDOM_BRANCH; o++) {
+        prog p = {.body = p_tree};
+        cc_config cfg;
+        cc_config_default(&cfg);
+        cfg.order = o;
+        cfg.max_work = 2;
+        ctg_err e = {{0}};
+        cc_search *s = cc_new(&cfg, run_prog, &p, &e);
+        uint8_t zeros[4] = {0};
+        cc_input in = {zeros, 4, NULL, NULL, 0};
+        assert_true(cc_add_seed(s, &in, &e));
+        assert_int_equal(drive(s, &p, 100), CC_DONE);
+        const cc_stats *cs = cc_get_stats(s);
+        assert_true(cs->dropped > 0);
+        /* dropped tests are not expanded: generational still runs the
+         * children it dropped, the other orders lose whole subtrees */
+        if (o == CC_GENERATIONAL)
+            assert_true(cs->expanded < 8);
+        else
+            assert_true(cs->paths < 8);
+        cc_free(s);
+    }
+    /* a tiny memory of seen prefixes: the parent-path rule and the
+     * expanded-path check still run every path exactly once */
+    prog p = {.body = p_tree};
+    cc_config cfg;
+    cc_config_default(&cfg);
+    cfg.max_seen = 2;
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(&cfg, run_prog, &p, &e);
+    uint8_t zeros[4] = {0};
+    cc_input in = {zeros, 4, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &in, &e));
+    assert_int_equal(drive(s, &p, 100), CC_DONE);
+    assert_int_equal(cc_get_stats(s)->paths, 8);
+    assert_int_equal(cc_get_stats(s)->runs, 8);
+    cc_free(s);
+}
+
 static void visit(void *user, const char *name, double value)
 {
     int *n = user;
@@ -364,6 +406,81 @@ static void test_stats(void **st)
     assert_true(cc_get_stats(s)->exec_secs >= 0 && cc_get_stats(s)->solver_secs > 0);
     cc_free(s);
     cc_free(NULL);
+}
+
+/* ---- the whole pipeline: a "runtime" writes a trace, the run reads it ------------- */
+
+static uint64_t trace_region[2048];
+
+/* Shadow of a little-endian 32-bit input value, as a runtime would build it. */
+static uint32_t shadow_u32(uint32_t at)
+{
+    uint32_t v = ctg_symtrace_node(trace_region, CTG_SOP_INPUT, 8, at, 0, 0, 0, 0);
+    for (uint32_t i = 1; i < 4; i++) {
+        uint32_t b = ctg_symtrace_node(trace_region, CTG_SOP_INPUT, 8, at + i, 0, 0, 0, 0);
+        v = ctg_symtrace_node(trace_region, CTG_SOP_CONCAT, (uint8_t)(8 * (i + 1)), 0, b, v, 0, 0);
+    }
+    return v;
+}
+
+static uint32_t le32(const cc_input *in, size_t at)
+{
+    uint32_t v = 0;
+    for (size_t i = 0; i < 4; i++)
+        v |= (uint32_t)(at + i < in->len ? in->bytes[at + i] : 0) << (8 * i);
+    return v;
+}
+
+/* if (x == 0xdeadbeef) { if (a + 2*b == 7) error(); } traced like prog.sym. */
+static bool run_traced(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *out, ctg_err *e)
+{
+    prog *p = user;
+    static uint32_t edges[4];
+    void *r = trace_region;
+    ctg_symtrace_init(r, 64, 8);
+    assert_true(ctg_symtrace_size(64, 8) <= sizeof trace_region);
+    uint32_t x = le32(in, 0), a = le32(in, 4), b = le32(in, 8);
+    uint32_t sx = shadow_u32(0), k = ctg_symtrace_const(r, 32, 0xdeadbeef, 0);
+    uint32_t c0 = ctg_symtrace_node(r, CTG_SOP_ICMP, 1, 32, sx, k, 0, 0);
+    bool t0 = x == 0xdeadbeef;
+    ctg_symtrace_push(r, c0, 0, CTG_SPC_BRANCH, 0, t0);
+    out->n_edges = 0;
+    edges[out->n_edges++] = t0 ? 0 : 1;
+    if (t0) {
+        uint32_t sa = shadow_u32(4), sb = shadow_u32(8), two = ctg_symtrace_const(r, 32, 2, 0);
+        uint32_t m = ctg_symtrace_node(r, CTG_SOP_MUL, 32, 0, sb, two, 0, 0);
+        uint32_t sum = ctg_symtrace_node(r, CTG_SOP_ADD, 32, 0, sa, m, 0, 0);
+        uint32_t seven = ctg_symtrace_const(r, 32, 7, 0);
+        uint32_t c1 = ctg_symtrace_node(r, CTG_SOP_ICMP, 1, 32, sum, seven, 0, 0);
+        bool t1 = a + 2 * b == 7;
+        ctg_symtrace_push(r, c1, 2, CTG_SPC_BRANCH, 0, t1);
+        edges[out->n_edges++] = t1 ? 2 : 3;
+        out->error = t1;
+    }
+    out->edges = edges;
+    p->runs++;
+    if (out->error && !p->first_error_run)
+        p->first_error_run = p->runs;
+    return expr_trace_read(ctx, r, sizeof trace_region, &out->pc, e);
+}
+
+static void test_trace_pipeline(void **st)
+{
+    (void)st;
+    prog p = {0};
+    cc_config cfg;
+    cc_config_default(&cfg);
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(&cfg, run_traced, &p, &e);
+    uint8_t zeros[12] = {0};
+    cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &in, &e));
+    cc_status stt = CC_MORE;
+    while (stt == CC_MORE && p.runs < 10)
+        stt = cc_step(s, &e);
+    assert_int_not_equal(stt, CC_FAIL);
+    assert_int_equal(p.first_error_run, 3);
+    cc_free(s);
 }
 
 static bool failing_run(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *out, ctg_err *e)
@@ -434,7 +551,9 @@ int main(void)
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_symbolic_length),
         cmocka_unit_test(test_rerun_dropped_constraints),
+        cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_trace_pipeline),
         cmocka_unit_test(test_run_failure),
         cmocka_unit_test(test_alloc_failure),
     };

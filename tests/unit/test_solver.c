@@ -516,6 +516,42 @@ static void test_chain_same_answers(void **st)
     solver_free(off);
 }
 
+/* Random terms: pinning the input bytes, Z3 finds no value other than the
+ * one expr_eval computes (simplification and evaluation match Z3). */
+static void test_eval_matches_z3(void **st)
+{
+    (void)st;
+    solver *s = mk_solver(true, true, false, false);
+    solver_model m = SOLVER_MODEL_INIT;
+    rng r;
+    rng_seed(&r, 17);
+    for (int it = 0; it < 500; it++) {
+        expr_ctx *c = expr_ctx_new();
+        uint8_t base[8];
+        for (int i = 0; i < 8; i++)
+            base[i] = (uint8_t)rng_next(&r);
+        expr_env env = {base, 8, NULL, NULL, 0};
+        unsigned w = rng_chance(&r, 0.5) ? 8 : 16;
+        expr *t = rnd_term(c, &r, w, 4);
+        expr_u128 v;
+        assert_true(expr_eval(c, &t, 1, &env, &v));
+        expr *q[6];
+        for (uint32_t i = 0; i < 5; i++)
+            q[i] = expr_binop(c, EXPR_EQ, expr_input(c, i), expr_const(c, 8, base[i]));
+        q[5] = expr_binop(c, EXPR_NE, t, expr_const(c, w, v));
+        ctg_err e = {{0}};
+        solver_result res = solver_solve(s, c, q, 6, 5, &env, &m, &e);
+        if (res != SOLVER_UNSAT) {
+            sbuf sb = SBUF_INIT;
+            expr_print(t, &sb, 600);
+            fail_msg("iteration %d: Z3 says %d for %s != %#x", it, res, sbuf_str(&sb), (unsigned)v);
+        }
+        expr_ctx_free(c);
+    }
+    solver_model_release(&m);
+    solver_free(s);
+}
+
 /* ---- allocation failure --------------------------------------------------------------- */
 
 static void test_alloc_failure(void **st)
@@ -573,6 +609,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_query_cache_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cex_cache_counts, setup, teardown),
         cmocka_unit_test(test_chain_same_answers),
+        cmocka_unit_test(test_eval_matches_z3),
         cmocka_unit_test_setup_teardown(test_alloc_failure, setup, teardown),
     };
     if (getenv("CMOCKA_FILTER"))

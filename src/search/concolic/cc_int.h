@@ -14,10 +14,12 @@
 typedef struct cc_set {
     uint64_t *v; /* open addressing; 0 marks a free slot */
     size_t cap, n;
+    size_t max;  /* 0: unlimited; else adds beyond max entries are ignored */
     bool has_zero;
 } cc_set;
 
-/* Adds h; *added tells whether it was new.  False when out of memory. */
+/* Adds h; *added tells whether it was new (false also when the set is at
+ * its maximum).  False when out of memory. */
 bool cc_set_add(cc_set *s, uint64_t h, bool *added);
 bool cc_set_has(const cc_set *s, uint64_t h);
 void cc_set_release(cc_set *s);
@@ -37,6 +39,7 @@ struct cc_node {
     uint32_t n_pc;      /* length of its path constraint                      */
     uint64_t pc_hash;   /* hash of its whole path                             */
     bool diverged;      /* left the prefix its parent's negation expected     */
+    bool child;         /* made by a negation (not a seed)                    */
     /* the path constraint, while retained (else NULL: run again) */
     expr_ctx *ctx;
     expr_pc pc;
@@ -56,6 +59,8 @@ typedef struct cc_heap {
 
 bool cc_heap_push(cc_heap *h, cc_node *n);
 cc_node *cc_heap_pop(cc_heap *h);
+/* Keeps the `keep` best nodes; calls drop(user, n) for the others. */
+void cc_heap_trim(cc_heap *h, size_t keep, void (*drop)(void *user, cc_node *n), void *user);
 void cc_heap_release(cc_heap *h);
 
 /* ---- pending negations for dfs / bfs / random-branch (cc_work.c) ---------- */

@@ -36,6 +36,7 @@ struct cc_search {
     cc_stats st;
     cc_set seen;     /* prefixes of executed paths and tried targets */
     cc_set expanded; /* prefixes of expanded paths (shouldSkip)      */
+    cc_set expanded_full; /* whole expanded paths (no limit)         */
     cc_set paths;    /* whole executed paths                         */
     uint8_t *cov;    /* edge bitmap                                  */
     size_t cov_cap;
@@ -72,6 +73,8 @@ void cc_config_default(cc_config *c)
     c->seed = 1;
     solver_opts_default(&c->solver);
     c->max_retained = 64;
+    c->max_work = 65536;
+    c->max_seen = 1u << 22;
 }
 
 static double now(void)
@@ -98,11 +101,15 @@ static uint64_t fmix(uint64_t x)
 /* Hash of the path so far (h) extended by one decision. */
 static uint64_t path_step(uint64_t h, const expr_pc_entry *en, bool taken)
 {
-    uint64_t d = fmix(((uint64_t)en->site << 32 | en->arg) ^ ((uint64_t)en->kind << 1 | taken) << 56);
+    uint64_t what = (uint64_t)en->site << 32 | en->arg;
+    uint64_t d = fmix(what ^ ((uint64_t)en->kind << 1 | taken) << 56);
     return fmix(h ^ (d + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
-static uint64_t prefix_before(const cc_node *n, uint32_t j) { return j ? n->prefix[j - 1] : PATH_SEED; }
+static uint64_t prefix_before(const cc_node *n, uint32_t j)
+{
+    return j ? n->prefix[j - 1] : PATH_SEED;
+}
 
 /* ---- nodes ------------------------------------------------------------------------- */
 
@@ -352,6 +359,7 @@ static cc_node *make_child(cc_search *s, const cc_node *n, uint32_t j)
             bytes[a->key] = (uint8_t)a->val;
     }
     c->bound = s->cfg.order == CC_GENERATIONAL ? j : j + 1;
+    c->child = true;
     return c;
 }
 
@@ -372,16 +380,19 @@ static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, 
 {
     *child = NULL;
     const expr_pc_entry *en = &n->pc.v[j];
-    if (!expr_pc_negatable(en->kind))
+    if (!expr_pc_negatable(en->kind) || expr_is_const(en->cond)) /* folded: no other side */
         return NEG_SKIPPED;
     uint64_t target = path_step(prefix_before(n, j), en, !en->taken);
-    bool fresh;
-    if (!cc_set_add(&s->seen, target, &fresh))
-        return err_set(e, "concolic: out of memory"), NEG_FAIL;
-    if (!fresh) {
+    bool added;
+    /* a generational child's decision at its bound is the flipped one: its
+     * negation is the parent's path, run already (whatever max_seen is) */
+    bool parent_path = s->cfg.order == CC_GENERATIONAL && n->child && !n->diverged && j == n->bound;
+    if (parent_path || cc_set_has(&s->seen, target)) {
         s->st.skipped_seen++;
         return NEG_SKIPPED;
     }
+    if (!cc_set_add(&s->seen, target, &added))
+        return err_set(e, "concolic: out of memory"), NEG_FAIL;
     if (ctg_grow((void **)&s->qbuf, &s->qcap, (size_t)j + 1, sizeof *s->qbuf))
         return err_set(e, "concolic: out of memory"), NEG_FAIL;
     memcpy(s->qbuf, n->asserted, (size_t)j * sizeof *s->qbuf);
@@ -417,13 +428,21 @@ static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, 
 }
 
 /* Algorithm 7 (shouldSkip) plus the bookkeeping of an expansion: false when
- * n must not be expanded. */
+ * n must not be expanded (also when a test with the same path was). */
 static bool begin_expansion(cc_search *s, cc_node *n, bool *oom)
 {
     bool added;
     *oom = false;
     if (n->diverged && cc_set_has(&s->expanded, n->pc_hash)) {
         s->st.skipped_diverged++;
+        return false;
+    }
+    if (!cc_set_add(&s->expanded_full, n->pc_hash, &added)) {
+        *oom = true;
+        return false;
+    }
+    if (!added) {
+        s->st.skipped_duplicate++;
         return false;
     }
     for (uint32_t i = 0; i < n->n_pc; i++)
@@ -457,23 +476,62 @@ static bool queue_negations(cc_search *s, cc_node *n, ctg_err *e)
     return oom ? err_set(e, "concolic: out of memory") : true;
 }
 
+static void drop_node(void *user, cc_node *n)
+{
+    cc_search *s = user;
+    s->st.dropped++;
+    node_unref(s, n);
+}
+
+/* Bounds the work list: the generational list keeps its best three
+ * quarters; dfs drops its oldest negations, bfs its newest, random-branch
+ * random ones. */
+static void bound_work(cc_search *s)
+{
+    size_t max = s->cfg.max_work ? s->cfg.max_work : SIZE_MAX;
+    if (s->cfg.order == CC_GENERATIONAL) {
+        if (s->heap.n > max)
+            cc_heap_trim(&s->heap, max - max / 4, drop_node, s);
+        return;
+    }
+    while (s->items.n > max) {
+        cc_item it;
+        if (s->cfg.order == CC_DFS)
+            it = cc_items_pop_front(&s->items);
+        else if (s->cfg.order == CC_BFS)
+            it = cc_items_pop_back(&s->items);
+        else
+            it = cc_items_take(&s->items, rng_below(&s->r, s->items.n));
+        drop_node(s, it.node);
+    }
+}
+
 /* Puts a freshly run test in the work list of the configured order. */
 static bool enqueue(cc_search *s, cc_node *n, ctg_err *e)
 {
-    if (s->cfg.order != CC_GENERATIONAL)
-        return queue_negations(s, n, e);
-    n->refs = 1;
-    if (cc_heap_push(&s->heap, n))
-        return true;
-    node_free(s, n);
-    return err_set(e, "concolic: out of memory");
+    bool ok = true;
+    if (s->cfg.order != CC_GENERATIONAL) {
+        ok = queue_negations(s, n, e);
+    } else {
+        n->refs = 1;
+        if (!cc_heap_push(&s->heap, n)) {
+            node_free(s, n);
+            ok = err_set(e, "concolic: out of memory");
+        }
+    }
+    if (ok)
+        bound_work(s);
+    return ok;
 }
 
 /* Generational: continue the expansion in progress, or start the next. */
 static cc_status gen_step(cc_search *s, ctg_err *e)
 {
+    uint64_t runs0 = s->st.runs;
     for (;;) {
         if (!s->cur) {
+            if (s->st.runs != runs0) /* a re-run was this step's work */
+                return CC_MORE;
             cc_node *n = cc_heap_pop(&s->heap);
             bool usable, oom = false;
             if (!n)
@@ -522,7 +580,10 @@ static cc_item pick(cc_search *s)
 /* dfs / bfs / random-branch: one pending negation. */
 static cc_status list_step(cc_search *s, ctg_err *e)
 {
+    uint64_t runs0 = s->st.runs;
     while (s->items.n) {
+        if (s->st.runs != runs0) /* a re-run was this step's work */
+            return CC_MORE;
         cc_item it = pick(s);
         cc_node *n = it.node, *child;
         bool usable;
@@ -542,7 +603,7 @@ static cc_status list_step(cc_search *s, ctg_err *e)
             return CC_FAIL;
         if (r == NEG_SKIPPED)
             continue;
-        if (child && !queue_negations(s, child, e))
+        if (child && !enqueue(s, child, e))
             return CC_FAIL;
         return CC_MORE;
     }
@@ -570,6 +631,8 @@ cc_search *cc_new(const cc_config *cfg, cc_run_fn run, void *user, ctg_err *e)
     s->run = run;
     s->user = user;
     rng_seed(&s->r, s->cfg.seed);
+    s->seen.max = s->cfg.max_seen;
+    s->expanded.max = s->cfg.max_seen;
     s->sv = solver_new(&s->cfg.solver, e);
     if (!s->sv) {
         ctg_free(s);
@@ -607,6 +670,7 @@ void cc_free(cc_search *s)
     cc_items_release(&s->items);
     cc_set_release(&s->seen);
     cc_set_release(&s->expanded);
+    cc_set_release(&s->expanded_full);
     cc_set_release(&s->paths);
     solver_model_release(&s->model);
     solver_free(s->sv);
@@ -638,7 +702,9 @@ void cc_stats_visit(const cc_search *s, void (*fn)(void *user, const char *name,
         {"concolic.divergences", (double)c->divergences},
         {"concolic.skipped_seen", (double)c->skipped_seen},
         {"concolic.skipped_diverged", (double)c->skipped_diverged},
+        {"concolic.skipped_duplicate", (double)c->skipped_duplicate},
         {"concolic.expanded", (double)c->expanded},
+        {"concolic.dropped", (double)c->dropped},
         {"concolic.errors", (double)c->errors},
         {"concolic.edges", (double)c->edges},
         {"concolic.pc_min", (double)c->pc_min},

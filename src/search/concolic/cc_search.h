@@ -23,8 +23,9 @@
  *
  * Path constraints of executed tests are kept in memory for at most
  * max_retained tests; a test whose constraint was dropped is run again when
- * it is expanded.  One cc_step does at most one solver query and one run,
- * so a driver can honour its budgets closely.
+ * it is expanded.  max_work bounds the work list and max_seen the memory of
+ * seen path prefixes.  One cc_step does at most one solver query and one
+ * run (plus, rarely, one re-run), so a driver can honour its budgets.
  */
 #ifndef CTG_CC_SEARCH_H
 #define CTG_CC_SEARCH_H
@@ -81,6 +82,11 @@ typedef struct cc_config {
     uint64_t seed;          /* random-branch                                   */
     solver_opts solver;     /* the solver chain                                */
     uint32_t max_retained;  /* path constraints kept in memory (default 64)    */
+    uint32_t max_work;      /* tests / pending negations kept in the work list;
+                               beyond, the worst are dropped (default 65536)  */
+    uint32_t max_seen;      /* path prefixes remembered to skip known targets;
+                               beyond, the solver's caches catch repeats
+                               (default 4M)                                    */
 } cc_config;
 
 void cc_config_default(cc_config *c);
@@ -94,7 +100,9 @@ typedef struct cc_stats {
     uint64_t divergences;      /* children off their expected prefix         */
     uint64_t skipped_seen;     /* negations skipped: target path known       */
     uint64_t skipped_diverged; /* expansions dropped by shouldSkip            */
+    uint64_t skipped_duplicate;/* expansions dropped: same path expanded     */
     uint64_t expanded;         /* tests expanded                             */
+    uint64_t dropped;          /* work-list places dropped by max_work       */
     uint64_t errors;           /* runs that reached an error call            */
     uint64_t edges;            /* distinct edges covered                     */
     uint64_t pc_min, pc_max, pc_sum; /* path-condition lengths over runs     */

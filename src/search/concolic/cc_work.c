@@ -6,6 +6,7 @@
  */
 #include "cc_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../base/mem.h"
@@ -29,6 +30,10 @@ bool cc_set_add(cc_set *s, uint64_t h, bool *added)
     if (!h) {
         *added = !s->has_zero;
         s->has_zero = true;
+        return true;
+    }
+    if (s->max && s->n >= s->max) {
+        *added = false;
         return true;
     }
     if ((s->n + 1) * 2 > s->cap) {
@@ -114,6 +119,22 @@ cc_node *cc_heap_pop(cc_heap *h)
         i = m;
     }
     return top;
+}
+
+static int by_rank(const void *x, const void *y)
+{
+    const cc_node *a = *(cc_node *const *)x, *b = *(cc_node *const *)y;
+    return before(a, b) ? -1 : before(b, a) ? 1 : 0;
+}
+
+void cc_heap_trim(cc_heap *h, size_t keep, void (*drop)(void *user, cc_node *n), void *user)
+{
+    if (h->n <= keep)
+        return;
+    qsort(h->v, h->n, sizeof *h->v, by_rank); /* a sorted array is a heap */
+    for (size_t i = keep; i < h->n; i++)
+        drop(user, h->v[i]);
+    h->n = keep;
 }
 
 void cc_heap_release(cc_heap *h)
