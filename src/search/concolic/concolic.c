@@ -34,7 +34,6 @@
 #include "../strategy.h"
 #include "cc_search.h"
 
-#define CONCOLIC_DEFAULT_NODES (1u << 18)
 #define CONCOLIC_PC_CAP (1u << 16)
 #define CONCOLIC_TEXT_SEED 64 /* bytes of the printable seed */
 #define CONCOLIC_MAX_CORPUS 256 /* files of -i DIR used as seeds */
