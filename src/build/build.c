@@ -25,6 +25,7 @@ typedef struct bctx {
     const build_opts *o;
     const char *dir;
     const char *rt_archive;
+    const char *sym_archive; /* libctg_sym<arch>.a, when prog.sym is wanted */
     char **bc_files, **dep_files; /* per source */
     LLVMContextRef ctx;
     LLVMModuleRef mod;
@@ -280,14 +281,30 @@ static bool instrument_cov(bctx *B)
     return ok;
 }
 
-/* clang -O2 prog.cov.bc + runtime -> prog.cov. */
-static bool link_binary(bctx *B)
+/* inst_sym, then inst_cov, on a clone -> prog.sym.bc (the symbolic binary
+ * also counts coverage, with the same ids). */
+static bool instrument_sym(bctx *B)
+{
+    LLVMModuleRef m = LLVMCloneModule(B->mod);
+    inst_sym_stats ss;
+    inst_stats cs;
+    bool ok = inst_sym(m, B->db, &ss, B->e) && inst_cov(m, B->db, &cs, B->e) && verify(B, m) &&
+              write_bc(B, m, "prog.sym.bc");
+    LLVMDisposeModule(m);
+    return ok;
+}
+
+/* clang -O2 <bc> + [extra archive] + runtime -> <out> in the entry. */
+static bool link_binary(bctx *B, const char *bc_name, const char *out_name, const char *extra)
 {
     const build_opts *o = B->o;
-    char *bc = in_dir(B, "prog.cov.bc"), *out = in_dir(B, "prog.cov");
+    char *bc = in_dir(B, bc_name), *out = in_dir(B, out_name);
     argv_t a = {0};
     arg(&a, CTG_CLANG), arg(&a, "-O2"), arg(&a, o->arch_bits == 32 ? "-m32" : "-m64");
-    arg(&a, "-w"), arg(&a, bc), arg(&a, B->rt_archive);
+    arg(&a, "-w"), arg(&a, bc);
+    if (extra)
+        arg(&a, extra);
+    arg(&a, B->rt_archive);
     for (int k = 0; k < o->n_cflags; k++)
         if (is_link_flag(o->cflags[k]))
             arg(&a, o->cflags[k]);
@@ -345,7 +362,10 @@ static bool build_fresh(bctx *B)
         if (!compile_one(B, i))
             return false;
     B->ctx = LLVMContextCreate();
-    return link_modules(B) && number_program(B) && instrument_cov(B) && link_binary(B) &&
+    return link_modules(B) && number_program(B) && instrument_cov(B) &&
+           link_binary(B, "prog.cov.bc", "prog.cov", NULL) &&
+           (!B->o->want_sym || (instrument_sym(B) &&
+                                link_binary(B, "prog.sym.bc", "prog.sym", B->sym_archive))) &&
            bcache_save_deps(B->dir, B->dep_files, B->o->n_sources, B->e);
 }
 
@@ -380,17 +400,15 @@ static bool check_opts(const build_opts *o, ctg_err *e)
         if (fs_is_dir(o->sources[i]) || access(o->sources[i], R_OK) != 0)
             return err_set(e, "%s: not a readable file", o->sources[i]);
     }
-    if (o->want_sym)
-        return err_set(e, "%s: concolic binaries are not available in this build; choose another "
-                          "--strategy", o->sources[0]);
     return true;
 }
 
-/* Path of the runtime archive for the build's architecture (ctg_free). */
-static char *runtime_archive(const build_opts *o, ctg_err *e)
+/* Path of runtime archive `kind` (rt, sym) for the build's architecture
+ * (ctg_free). */
+static char *runtime_archive(const build_opts *o, const char *kind, ctg_err *e)
 {
     char name[32];
-    snprintf(name, sizeof name, "libctg_rt%d.a", o->arch_bits);
+    snprintf(name, sizeof name, "libctg_%s%d.a", kind, o->arch_bits);
     char *p = fs_join(build_runtime_dir(), name);
     if (p && fs_exists(p))
         return p;
@@ -413,6 +431,11 @@ static bool fill_result(build_result *r, char *dir, progdb *db, ctg_err *e)
     r->bitcode = fs_join(dir, "prog.bc");
     if (!r->cov_bin || !r->db_path || !r->bitcode)
         return err_set(e, "out of memory");
+    char *sym = fs_join(dir, "prog.sym");
+    if (sym && fs_exists(sym))
+        r->sym_bin = sym;
+    else
+        ctg_free(sym);
     if (!db && !(db = progdb_load(r->db_path, e)))
         return false;
     r->db = db;
@@ -428,7 +451,7 @@ static bool fill_result(build_result *r, char *dir, progdb *db, ctg_err *e)
 
 /* Builds into a fresh temporary entry next to `final` and publishes it
  * (replacing a valid entry there when `replace`). */
-static bool build_entry(const build_opts *o, const char *rt, const char *final,
+static bool build_entry(const build_opts *o, const char *rt, const char *sym, const char *final,
                         const sbuf *material, bool replace, build_result *r, ctg_err *e)
 {
     sbuf tmpl = SBUF_INIT;
@@ -440,7 +463,7 @@ static bool build_entry(const build_opts *o, const char *rt, const char *final,
         sbuf_release(&tmpl);
         return false;
     }
-    bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .e = e};
+    bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .sym_archive = sym, .e = e};
     char *key_txt = in_dir(&B, "key.txt");
     bool ok = key_txt && fs_write_atomic(key_txt, material->data, material->len, e) &&
               build_fresh(&B);
@@ -479,6 +502,40 @@ static cache_state use_cached(const char *final, build_result *r)
     return CACHE_BROKEN;
 }
 
+/* Adds prog.sym to a cached entry built without it: built from the entry's
+ * prog.bc in a private directory, then moved into place (concurrent
+ * builders each publish a complete binary). */
+static bool add_sym(const build_opts *o, const char *rt, const char *sym, build_result *r,
+                    ctg_err *e)
+{
+    sbuf tmpl = SBUF_INIT;
+    sbuf_printf(&tmpl, "%s/sym.tmp.XXXXXX", r->dir);
+    if (!sbuf_ok(&tmpl))
+        return err_set(e, "out of memory");
+    if (!mkdtemp(tmpl.data)) {
+        err_sys(e, "%s: cannot create a build directory", tmpl.data);
+        sbuf_release(&tmpl);
+        return false;
+    }
+    bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .sym_archive = sym, .e = e, .db = r->db};
+    B.ctx = LLVMContextCreate();
+    bool ok = (B.mod = read_bitcode(&B, r->bitcode)) && instrument_sym(&B) &&
+              link_binary(&B, "prog.sym.bc", "prog.sym", sym);
+    char *from = in_dir(&B, "prog.sym"), *to = fs_join(r->dir, "prog.sym");
+    if (ok && (!from || !to || rename(from, to) != 0))
+        ok = err_sys(e, "%s: cannot move prog.sym into the cache", r->dir);
+    if (ok)
+        r->sym_bin = to;
+    else
+        ctg_free(to);
+    ctg_free(from);
+    fs_rm_rf(tmpl.data, NULL);
+    B.db = NULL; /* owned by r */
+    bctx_release(&B);
+    sbuf_release(&tmpl);
+    return ok;
+}
+
 /* The options with arch_bits following a -m32/-m64 among the flags (the
  * last one wins, as in clang) and 0 taken as 64. */
 static build_opts effective_opts(const build_opts *o)
@@ -498,18 +555,29 @@ bool build_program(const build_opts *opts, build_result *r, ctg_err *e)
     build_opts eff = effective_opts(opts), *o = &eff;
     if (!check_opts(o, e))
         return false;
-    char *rt = runtime_archive(o, e), *root = rt ? bcache_root(o, e) : NULL, *final = NULL;
+    char *rt = runtime_archive(o, "rt", e), *sym = NULL;
+    if (rt) { /* part of every key, so prog.cov and prog.sym share one entry */
+        ctg_err ignored = {{0}};
+        sym = runtime_archive(o, "sym", o->want_sym ? e : &ignored);
+        if (!sym && o->want_sym) {
+            ctg_free(rt);
+            return false;
+        }
+    }
+    char *root = rt ? bcache_root(o, e) : NULL, *final = NULL;
     char key[BCACHE_HEX];
     sbuf material = SBUF_INIT;
-    bool ok = root && fs_mkdir_p(root, e) && bcache_key(o, rt, &material, key, e);
+    bool ok = root && fs_mkdir_p(root, e) && bcache_key(o, rt, sym, &material, key, e);
     if (ok && !(final = fs_join(root, key)))
         ok = err_set(e, "out of memory");
     cache_state cs = ok && !o->no_cache ? use_cached(final, r) : CACHE_MISS;
     if (ok && cs != CACHE_HIT) {
         bcache_sweep(root, key);
-        ok = build_entry(o, rt, final, &material, o->no_cache || cs == CACHE_BROKEN, r, e);
+        ok = build_entry(o, rt, sym, final, &material, o->no_cache || cs == CACHE_BROKEN, r, e);
     }
-    ctg_free(final), ctg_free(root), ctg_free(rt);
+    if (ok && o->want_sym && !r->sym_bin)
+        ok = add_sym(o, rt, sym, r, e);
+    ctg_free(final), ctg_free(root), ctg_free(rt), ctg_free(sym);
     sbuf_release(&material);
     if (!ok)
         build_result_release(r);

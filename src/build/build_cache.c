@@ -110,8 +110,8 @@ static bool relative_path_flag(const char *const *flags, int n, int i)
     return false;
 }
 
-bool bcache_key(const build_opts *o, const char *rt_archive, sbuf *m, char key[BCACHE_HEX],
-                ctg_err *e)
+bool bcache_key(const build_opts *o, const char *rt_archive, const char *sym_archive, sbuf *m,
+                char key[BCACHE_HEX], ctg_err *e)
 {
     char h[BCACHE_HEX];
     sbuf_printf(m, "ctestgen %s\nexe %s\narch %d\n", CTG_VERSION, exe_hash(), o->arch_bits);
@@ -136,6 +136,11 @@ bool bcache_key(const build_opts *o, const char *rt_archive, sbuf *m, char key[B
     if (!bcache_sha256_file(rt_archive, h, e))
         return false;
     sbuf_printf(m, "runtime %s\n", h);
+    if (sym_archive && fs_exists(sym_archive)) {
+        if (!bcache_sha256_file(sym_archive, h, e))
+            return false;
+        sbuf_printf(m, "symruntime %s\n", h);
+    }
     if (!sbuf_ok(m))
         return err_set(e, "out of memory while hashing the build");
     bcache_sha256(m->data, m->len, key);

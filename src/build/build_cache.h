@@ -31,9 +31,11 @@ void bcache_sha256(const void *data, size_t len, char out[BCACHE_HEX]);
 char *bcache_root(const build_opts *o, ctg_err *e);
 
 /* Writes the key material of a build to *material (human-readable lines)
- * and its sha256 to key.  False with e set when a source cannot be read. */
-bool bcache_key(const build_opts *o, const char *rt_archive, sbuf *material, char key[BCACHE_HEX],
-                ctg_err *e);
+ * and its sha256 to key; sym_archive (the symbolic runtime, may be NULL)
+ * is part of the key so prog.sym is rebuilt when it changes.  False with e
+ * set when a source cannot be read. */
+bool bcache_key(const build_opts *o, const char *rt_archive, const char *sym_archive,
+                sbuf *material, char key[BCACHE_HEX], ctg_err *e);
 
 /* True when dir is a complete entry whose recorded dependencies are
  * unchanged. */

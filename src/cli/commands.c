@@ -30,6 +30,8 @@ static void build_opts_from(const ctg_options *o, int first, build_opts *b)
     b->cache_dir = o->build.cache_dir;
     b->no_cache = o->build.no_cache;
     b->verbose = o->ui.verbose;
+    const strategy *st = strategy_find(o->search.strategy);
+    b->want_sym = st && st->needs_sym;
 }
 
 /* Percentage, 0 when total is 0. */
@@ -50,7 +52,8 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
     for (int k = 0; k < EXEC__COUNT; k++)
         if (s->kinds[k])
             printf(" %s %llu", exec_kind_name((exec_kind)k), (unsigned long long)s->kinds[k]);
-    printf("\n  output            %s/ (test-suite/, corpus/, crashes/, stats.json)\n",
+    printf("\n%s", s->notes);
+    printf("  output            %s/ (test-suite/, corpus/, crashes/, stats.json)\n",
            o->out.out_dir);
 }
 

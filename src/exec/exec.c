@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../base/mem.h"
+#include "../runtime/rt_symtrace.h"
 #include "exec_os.h"
 
 extern char **environ;
@@ -46,6 +47,10 @@ struct exec {
 
     int shm_fd;
     uint8_t *shm;
+    int trace_fd;        /* symbolic trace region (prog.sym), -1: none */
+    uint8_t *trace;
+    size_t trace_size;
+    uint32_t trace_nodes, trace_pc;
     ctg_shm_layout lay;
     ctg_shm_hdr *hdr;
 
@@ -187,7 +192,7 @@ static bool server_start(exec_t *x, bool first, ctg_err *e)
         return false;
     }
     exec_os_spawn s = {x->binary, x->argv, x->envp, ctl[1], st[1], x->shm_fd, log,
-                       x->mem_limit_mb, fsize};
+                       x->mem_limit_mb, fsize, x->trace_fd};
     bool ok = exec_os_spawn_server(&s, &x->srv_pid, e);
     close(ctl[1]);
     close(st[1]);
@@ -206,7 +211,21 @@ static bool server_start(exec_t *x, bool first, ctg_err *e)
     return ok;
 }
 
-exec_t *exec_new(const exec_config *c, ctg_err *e)
+/* Creates the symbolic trace region of a prog.sym executor. */
+static bool trace_new(exec_t *x, uint32_t nodes, uint32_t pc, ctg_err *e)
+{
+    x->trace_nodes = nodes;
+    x->trace_pc = pc ? pc : 1u;
+    x->trace_size = (size_t)ctg_symtrace_size(x->trace_nodes, x->trace_pc);
+    if (!exec_os_shm_new(x->trace_size, &x->trace_fd, &x->trace, e))
+        return false;
+    ctg_symtrace_init(x->trace, x->trace_nodes, x->trace_pc);
+    return true;
+}
+
+exec_t *exec_new(const exec_config *c, ctg_err *e) { return exec_new_traced(c, 0, 0, e); }
+
+exec_t *exec_new_traced(const exec_config *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_err *e)
 {
     if (!c || !c->binary) {
         err_set(e, "executor: no program to run");
@@ -217,7 +236,7 @@ exec_t *exec_new(const exec_config *c, ctg_err *e)
         err_set(e, "%s: out of memory starting the executor", c->binary);
         return NULL;
     }
-    x->shm_fd = x->ctl_fd = x->st_fd = -1;
+    x->shm_fd = x->ctl_fd = x->st_fd = x->trace_fd = -1;
     x->binary = ctg_strdup(c->binary);
     x->stderr_log = c->stderr_log ? ctg_strdup(c->stderr_log) : NULL;
     x->envp = make_env();
@@ -238,6 +257,10 @@ exec_t *exec_new(const exec_config *c, ctg_err *e)
     }
     x->hdr = (ctg_shm_hdr *)x->shm;
     init_header(x);
+    if (trace_nodes && !trace_new(x, trace_nodes, trace_pc, e)) {
+        exec_free(x);
+        return NULL;
+    }
     if (!server_start(x, true, e)) {
         exec_free(x);
         return NULL;
@@ -251,6 +274,7 @@ void exec_free(exec_t *x)
         return;
     server_stop(x);
     exec_os_shm_free(x->shm_fd, x->shm, (size_t)x->lay.size);
+    exec_os_shm_free(x->trace_fd, x->trace, x->trace_size);
     free_env(x->envp);
     ctg_free(x->binary);
     ctg_free(x->stderr_log);
@@ -280,6 +304,10 @@ static void prepare(exec_t *x, const uint8_t *input, size_t len, uint32_t flags,
         memset(x->shm + x->lay.dist, 0, ((size_t)x->n_edges + 1u) * sizeof(double));
     if (flags & CTG_FL_CMPLOG)
         memset(x->shm + x->lay.cmp, 0, ((size_t)x->n_cmp + 1u) * sizeof(ctg_cmp_rec));
+    if (x->trace) { /* the whole header: the last run may have scribbled on it */
+        ctg_symtrace_init(x->trace, x->trace_nodes, x->trace_pc);
+        ((ctg_symtrace_hdr *)x->trace)->input_len = (uint32_t)len;
+    }
 }
 
 /* Outcomes of run_once. */
@@ -415,6 +443,12 @@ const ctg_value_rec *exec_values(const exec_t *x, size_t *n)
     uint32_t k = x->hdr->n_values;
     *n = k > CTG_MAX_VALUES ? CTG_MAX_VALUES : k;
     return (const ctg_value_rec *)(x->shm + x->lay.values);
+}
+
+const void *exec_trace(const exec_t *x, size_t *size)
+{
+    *size = x->trace ? x->trace_size : 0;
+    return x->trace;
 }
 
 uint32_t exec_n_edges(const exec_t *x) { return x->n_edges; }

@@ -60,6 +60,11 @@ typedef struct exec exec_t;
 /* Starts the fork server.  Returns NULL with e set when the binary cannot be
  * started or does not speak the protocol (e.g. it was not instrumented). */
 exec_t *exec_new(const exec_config *c, ctg_err *e);
+/* Like exec_new, for prog.sym: also creates the symbolic trace region
+ * (rt_symtrace.h) with room for trace_nodes nodes and trace_pc path entries,
+ * handed to the program on descriptor CTG_FD_TRACE (exec_trace reads it). */
+exec_t *exec_new_traced(const exec_config *c, uint32_t trace_nodes, uint32_t trace_pc,
+                        ctg_err *e);
 void exec_free(exec_t *x);
 
 /* Runs one input.  flags are CTG_FL_* (distances, cmplog, random extension);
@@ -79,6 +84,10 @@ const uint8_t *exec_input(const exec_t *x, size_t *len);
 /* Bytes the run actually consumed (prefix of exec_input). */
 size_t exec_consumed(const exec_t *x);
 const ctg_value_rec *exec_values(const exec_t *x, size_t *n);
+/* The symbolic trace region of the last run (prog.sym, see rt_symtrace.h,
+ * read it with expr_trace_read) and its size; NULL without a trace region.
+ * It is written by the program under test: treat it as untrusted. */
+const void *exec_trace(const exec_t *x, size_t *size);
 uint32_t exec_n_edges(const exec_t *x);
 uint32_t exec_n_cmp(const exec_t *x);
 

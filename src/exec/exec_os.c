@@ -64,17 +64,20 @@ static void spawn_child(const exec_os_spawn *s, int errw)
 {
     int ctl = high_fd(s->ctl_fd), st = high_fd(s->st_fd), shm = high_fd(s->shm_fd);
     int err = s->stderr_fd >= 0 ? high_fd(s->stderr_fd) : -1;
+    int trace = s->trace_fd >= 0 ? high_fd(s->trace_fd) : -1;
     int ew = high_fd(errw);
     int null = open("/dev/null", O_RDWR);
-    if (ctl < 0 || st < 0 || shm < 0 || ew < 0 || null < 0)
+    if (ctl < 0 || st < 0 || shm < 0 || ew < 0 || null < 0 || (s->trace_fd >= 0 && trace < 0))
         goto fail;
     fcntl(ew, F_SETFD, FD_CLOEXEC);
     if (dup2(ctl, CTG_FD_CTL) < 0 || dup2(st, CTG_FD_ST) < 0 || dup2(shm, CTG_FD_SHM) < 0 ||
-        dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err >= 0 ? err : null, 2) < 0)
+        dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(err >= 0 ? err : null, 2) < 0 ||
+        (trace >= 0 && dup2(trace, CTG_FD_TRACE) < 0))
         goto fail;
     /* close everything else but the error pipe */
+    unsigned keep = trace >= 0 ? CTG_FD_TRACE : CTG_FD_SHM;
     close_range(3, CTG_FD_CTL - 1, 0);
-    close_range(CTG_FD_SHM + 1, (unsigned)ew - 1u, 0);
+    close_range(keep + 1u, (unsigned)ew - 1u, 0);
     close_range((unsigned)ew + 1u, ~0u, 0);
     struct rlimit rl = {0, 0};
     setrlimit(RLIMIT_CORE, &rl);

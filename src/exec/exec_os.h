@@ -35,11 +35,13 @@ typedef struct exec_os_spawn {
     int stderr_fd;         /* becomes 2; -1: /dev/null                       */
     uint64_t mem_limit_mb; /* RLIMIT_AS; 0: none                              */
     uint64_t fsize_limit;  /* RLIMIT_FSIZE in bytes (SIGXFSZ ignored); 0: none */
+    int trace_fd;          /* becomes 223 (CTG_FD_TRACE); -1: none           */
 } exec_os_spawn;
 
-/* Forks and executes the fork server: descriptors as above, stdin and
- * stdout on /dev/null, no core dumps, an 8 MiB stack when it would be
- * unlimited, its own process group, every other descriptor closed.  Returns false with e set when the binary cannot be
+/* Forks and executes the fork server: descriptors as above (223 only with a
+ * trace region), stdin and stdout on /dev/null, no core dumps, an 8 MiB
+ * stack when it would be unlimited, its own process group, every other
+ * descriptor closed.  Returns false with e set when the binary cannot be
  * executed (the exec error is reported back through a close-on-exec pipe). */
 bool exec_os_spawn_server(const exec_os_spawn *s, pid_t *pid, ctg_err *e);
 

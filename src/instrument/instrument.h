@@ -4,10 +4,11 @@
  * inst_prepare() normalises a linked module (mem2reg, main renamed, harness
  * detected); inst_number() assigns branch/edge/cmp/error ids and fills the
  * program database; inst_cov() adds the coverage and branch-distance hooks of
- * rt_protocol.h to a module numbered the same way.  Further passes (symbolic
- * shadow code) reuse the numbering so ids agree across binaries: they start
- * from the prepared module build_program() writes as prog.bc (do not prepare
- * it again: main is already renamed) and take every id from
+ * rt_protocol.h to a module numbered the same way; inst_sym() adds the
+ * symbolic shadow code of prog.sym (run it before inst_cov on the same
+ * module).  Every pass reuses the numbering so ids agree across binaries:
+ * they start from the prepared module build_program() writes as prog.bc
+ * (do not prepare it again: main is already renamed) and take every id from
  * inst_walk_module() (inst_sites.h), the one walk inst_number() and
  * inst_cov() use.
  */
@@ -38,5 +39,23 @@ bool inst_number(LLVMModuleRef m, progdb *db, ctg_err *e);
  * a prepared module (ids as inst_number assigns them) and defines the
  * __ctg_n_* constants.  Warnings (inline assembly) go to *st. */
 bool inst_cov(LLVMModuleRef m, const progdb *db, inst_stats *st, ctg_err *e);
+
+typedef struct inst_sym_stats {
+    unsigned functions;   /* functions instrumented                         */
+    unsigned shadowed;    /* instructions that got shadow code              */
+    unsigned loads, stores, calls, branches, switches;
+    unsigned unsupported; /* instructions whose symbolic operands are
+                             concretised at run time (CTG_STF_CONCRETIZED) */
+} inst_sym_stats;
+
+/* Inserts the symbolic shadow code (rt_symabi.h) into a prepared module
+ * numbered as db says: every conditional branch and switch reports its
+ * decision with its edge base id, so the path constraint of prog.sym names
+ * the same edges as prog.cov.  Floating point stays symbolic (IEEE bits,
+ * the trace's FP operations); long double, vectors, aggregates and integers
+ * wider than 64 bits are concretised.  Run inst_cov on the module afterwards
+ * (coverage, counts, error hooks).  False with e set when the module and db
+ * disagree or the program uses a reserved name. */
+bool inst_sym(LLVMModuleRef m, const progdb *db, inst_sym_stats *st, ctg_err *e);
 
 #endif

@@ -7,7 +7,8 @@
  * (little endian) and appends (offset, type, size) to the value log.  When
  * the input is exhausted it returns 0, flags CTG_ST_RAN_OUT and ends the
  * input there (a partial value's leftover bytes are dropped), or under
- * CTG_FL_EXTEND_RANDOM appends a biased random value (rt_valgen.h) to the
+ * CTG_FL_EXTEND_RANDOM appends a biased random value (rt_valgen.h; zeros
+ * under CTG_FL_EXTEND_ZERO) to the
  * input area and consumes that, so the extended input replays the run.
  *
  * Every definition is weak: a program that defines its own
@@ -38,9 +39,9 @@ static void rt_log(uint32_t off, uint32_t type, uint32_t size)
     h->n_values = n + 1u;
 }
 
-/* Appends `size` random bytes of type `type` at the consumption point (any
- * unconsumed partial value is dropped first).  Returns false when the input
- * area is full. */
+/* Appends `size` random bytes of type `type` (zeros under
+ * CTG_FL_EXTEND_ZERO) at the consumption point (any unconsumed partial value
+ * is dropped first).  Returns false when the input area is full. */
 static bool rt_extend(uint32_t type, uint32_t size)
 {
     ctg_shm_hdr *h = rt_g.hdr;
@@ -50,7 +51,10 @@ static bool rt_extend(uint32_t type, uint32_t size)
         rt_status(CTG_ST_INPUT_FULL);
         return false;
     }
-    ctg_vg_value(&rt_g.rng, type, size, rt_g.input + pos);
+    if (rt_g.flags & CTG_FL_EXTEND_RANDOM)
+        ctg_vg_value(&rt_g.rng, type, size, rt_g.input + pos);
+    else
+        memset(rt_g.input + pos, 0, size);
     h->input_len = pos + size;
     return true;
 }
@@ -63,7 +67,8 @@ static uint8_t *rt_take(uint32_t type, uint32_t size, void *out)
     ctg_shm_hdr *h = rt_g.hdr;
     uint32_t pos = h->input_pos;
     if (size > h->input_len - pos &&
-        (!(rt_g.flags & CTG_FL_EXTEND_RANDOM) || !rt_extend(type, size))) {
+        (!(rt_g.flags & (CTG_FL_EXTEND_RANDOM | CTG_FL_EXTEND_ZERO)) ||
+         !rt_extend(type, size))) {
         memset(out, 0, size);
         rt_status(CTG_ST_RAN_OUT);
         h->input_len = pos; /* exhausted for good: no later, smaller value may

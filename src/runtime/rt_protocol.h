@@ -31,6 +31,10 @@
 #define CTG_FD_CTL 220 /* executor -> fork server: 4-byte command        */
 #define CTG_FD_ST 221  /* fork server -> executor: hello, pid, status    */
 #define CTG_FD_SHM 222 /* memfd holding the shared memory described below */
+/* memfd holding the symbolic trace region (rt_symtrace.h), installed only for
+ * prog.sym; its header is initialised by the executor (capacities) and its
+ * counts reset before every run.  prog.cov never looks at it. */
+#define CTG_FD_TRACE 223
 
 /* Environment: set to "1" by the executor when the descriptors above exist. */
 #define CTG_ENV_FORKSRV "CTESTGEN_FORKSRV"
@@ -123,6 +127,12 @@ enum ctg_type {
 #define CTG_FL_DIST 0x01u          /* record branch distances                  */
 #define CTG_FL_CMPLOG 0x02u        /* record comparison operands               */
 #define CTG_FL_EXTEND_RANDOM 0x04u /* extend exhausted input with random values */
+#define CTG_FL_SYM_ARRAYS 0x08u    /* prog.sym: symbolic pointers are read and
+                                      written through SMT array select/store
+                                      (default: concretised with a PTR entry) */
+#define CTG_FL_EXTEND_ZERO 0x10u   /* extend exhausted input with zero values
+                                      (concolic: a value past the end is 0 and
+                                      symbolic, and the test records it)     */
 
 /* ---- shared memory -------------------------------------------------------- */
 

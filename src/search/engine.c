@@ -17,6 +17,7 @@
 #include "../base/fsutil.h"
 #include "../base/hash.h"
 #include "../base/mem.h"
+#include "../base/sbuf.h"
 #include "../build/build.h"
 #include "../report/stats.h"
 #include "../suite/suite.h"
@@ -30,7 +31,10 @@ struct search_ctx {
     const ctg_options *opts;
     const progdb *db;
     const char *cov_bin;
+    const char *sym_bin; /* prog.sym, when built                        */
     exec_t *x;
+    exec_t *xs;          /* prog.sym's executor (ctx_sym_start)          */
+    sbuf notes;          /* lines for the final summary                   */
     archive_t *archive;
     archive_t *crash_archive; /* coverage of crashing runs, to dedupe crashes */
     suite_t *suite;
@@ -143,15 +147,15 @@ static bool is_crash_kind(exec_kind k)
 
 /* Writes the last run as a crash when it is a new kind of crash (kind, or
  * coverage no earlier crash of that kind had). */
-static void record_crash(search_ctx *c, const exec_result *r)
+static void record_crash(search_ctx *c, const exec_t *x, const exec_result *r)
 {
     if (!is_crash_kind(r->kind))
         return;
     bool new_kind = c->kinds[r->kind] == 1;
-    uint32_t added = archive_update(c->crash_archive, exec_cov(c->x), r);
+    uint32_t added = archive_update(c->crash_archive, exec_cov(x), r);
     if (!new_kind && added == 0)
         return;
-    test_t *t = test_from_exec(c->x, r);
+    test_t *t = test_from_exec(x, r);
     if (t) {
         t->found_at_exec = c->execs;
         t->found_at_s = ctx_elapsed(c);
@@ -163,9 +167,9 @@ static void record_crash(search_ctx *c, const exec_result *r)
 }
 
 /* Writes the last run as a test of the suite. */
-static bool keep_test(search_ctx *c, const exec_result *r)
+static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
 {
-    test_t *t = test_from_exec(c->x, r);
+    test_t *t = test_from_exec(x, r);
     if (!t) {
         ctx_log(c, "out of memory while saving a test");
         return false;
@@ -186,7 +190,9 @@ static bool keep_test(search_ctx *c, const exec_result *r)
 size_t ctx_n_kept(const search_ctx *c) { return c->n_kept; }
 const test_t *ctx_kept(const search_ctx *c, size_t i) { return i < c->n_kept ? c->kept[i] : NULL; }
 
-bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out)
+/* One run on executor x with the engine's bookkeeping (see ctx_exec). */
+static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
+                   ctx_run *out)
 {
     ctx_run local;
     if (!out)
@@ -194,22 +200,66 @@ bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_
     memset(out, 0, sizeof *out);
     if (check_stop(c))
         return false;
-    if (!exec_run(c->x, in, len, flags, rng_next(&c->rng), &out->r, &c->err)) {
+    if (!exec_run(x, in, len, flags, rng_next(&c->rng), &out->r, &c->err)) {
         c->failed = true;
         return false;
     }
     c->execs++;
     c->kinds[out->r.kind]++;
     if (out->r.kind != EXEC_ASSUME) {
-        out->new_goals = archive_update(c->archive, exec_cov(c->x), &out->r);
+        out->new_goals = archive_update(c->archive, exec_cov(x), &out->r);
         if (out->new_goals)
-            out->kept = keep_test(c, &out->r);
-        record_crash(c, &out->r);
+            out->kept = keep_test(c, x, &out->r);
+        record_crash(c, x, &out->r);
     }
     if (out->new_goals)
         sample_stats(c, false);
     progress(c, false);
     return true;
+}
+
+bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out)
+{
+    return run_on(c, c->x, in, len, flags, out);
+}
+
+bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_err *e)
+{
+    if (c->xs)
+        return true;
+    if (!c->sym_bin)
+        return err_set(e, "this strategy needs prog.sym, but the program was built without it; "
+                          "please report this");
+    exec_config xc = {
+        .binary = c->sym_bin,
+        .n_edges = c->db->n_edges,
+        .n_cmp = c->db->n_cmp,
+        .timeout_ms = c->opts->exec.timeout_ms,
+        .mem_limit_mb = c->opts->exec.mem_mb,
+    };
+    c->xs = exec_new_traced(&xc, trace_nodes, trace_pc, e);
+    return c->xs != NULL;
+}
+
+bool ctx_exec_sym(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out)
+{
+    if (!c->xs) {
+        if (out)
+            memset(out, 0, sizeof *out);
+        return false;
+    }
+    return run_on(c, c->xs, in, len, flags, out);
+}
+
+const exec_t *ctx_sym_executor(const search_ctx *c) { return c->xs; }
+
+void ctx_summary_line(search_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sbuf_vprintf(&c->notes, fmt, ap);
+    va_end(ap);
+    sbuf_putc(&c->notes, '\n');
 }
 
 const exec_t *ctx_executor(const search_ctx *c) { return c->x; }
@@ -282,6 +332,7 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
     c->opts = o;
     c->db = b->db;
     c->cov_bin = b->cov_bin;
+    c->sym_bin = b->sym_bin;
     rng_seed(&c->rng, o->search.seed);
     c->tty = isatty(2);
     if (!prepare_out_dir(o, e))
@@ -309,6 +360,8 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
 static void ctx_release(search_ctx *c)
 {
     exec_free(c->x);
+    exec_free(c->xs);
+    sbuf_release(&c->notes);
     archive_free(c->archive);
     archive_free(c->crash_archive);
     suite_close(c->suite);
@@ -333,6 +386,7 @@ static void summarize(search_ctx *c, engine_summary *s)
     s->crashes = suite_n_crashes(c->suite);
     memcpy(s->kinds, c->kinds, sizeof s->kinds);
     s->stop_reason = c->stop_reason ? c->stop_reason : "strategy finished";
+    snprintf(s->notes, sizeof s->notes, "%s", sbuf_str(&c->notes));
     stats_set(c->stats, "execs", (double)c->execs);
     stats_set(c->stats, "seconds", s->secs);
     stats_set(c->stats, "edges.total", s->n_edges);

@@ -41,6 +41,23 @@ const test_t *ctx_kept(const search_ctx *c, size_t i);
 /* Maps of the last ctx_exec (see exec.h). */
 const exec_t *ctx_executor(const search_ctx *c);
 
+/* ---- prog.sym (concolic strategies) ---------------------------------------- */
+
+/* Starts the executor of prog.sym with a symbolic trace region for
+ * trace_nodes nodes and trace_pc path entries.  False with e set when the
+ * program was built without prog.sym (the command line builds it for
+ * strategies that need it) or it cannot start. */
+bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_err *e);
+/* ctx_exec on prog.sym: budgets, coverage, suite and crashes as for prog.cov
+ * (the binaries share their edge ids); the run's path constraint is then in
+ * exec_trace(ctx_sym_executor(c)).  False as ctx_exec, or before
+ * ctx_sym_start. */
+bool ctx_exec_sym(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out);
+/* Maps and trace of the last ctx_exec_sym; NULL before ctx_sym_start. */
+const exec_t *ctx_sym_executor(const search_ctx *c);
+/* Adds a line to the final summary (stdout), e.g. solver statistics. */
+void ctx_summary_line(search_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 bool ctx_budget_left(const search_ctx *c);
 bool ctx_failed(const search_ctx *c);
 uint64_t ctx_execs(const search_ctx *c);
@@ -70,6 +87,7 @@ typedef struct engine_summary {
     unsigned tests, crashes;
     uint64_t kinds[EXEC__COUNT]; /* runs per result kind */
     const char *stop_reason;     /* "budget", "all goals covered", ...   */
+    char notes[2048];            /* the strategy's summary lines          */
 } engine_summary;
 
 /* Runs the configured strategy on the built program and writes the output

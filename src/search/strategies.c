@@ -7,14 +7,18 @@
 
 extern const strategy strategy_random;
 extern const strategy strategy_mio, strategy_mosa, strategy_dynamosa, strategy_wts;
+extern const strategy strategy_concolic;
+extern const strategy strategy_auto;
 extern const strategy strategy_bounded;
 
 const strategy *const ctg_strategies[] = {
     &strategy_random,
+    &strategy_auto,
     &strategy_mio,
     &strategy_mosa,
     &strategy_dynamosa,
     &strategy_wts,
+    &strategy_concolic,
     &strategy_bounded,
     NULL,
 };

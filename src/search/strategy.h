@@ -35,6 +35,8 @@ typedef struct strategy {
      * the caller ctg_frees each and the array after the run), the strategy's
      * harness handles --function itself.  False with e set on failure. */
     bool (*prepare)(const ctg_options *o, char ***sources, int *n_sources, ctg_err *e);
+    /* The strategy runs prog.sym (ctx_exec_sym): the command line builds it. */
+    bool needs_sym;
 } strategy;
 
 /* NULL-terminated list of all strategies. */

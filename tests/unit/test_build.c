@@ -1,9 +1,9 @@
 /*
  * test_build.c - build_program end to end: the one-line errors (missing
- * file, not compiling, no entry point, duplicate definitions, concolic
- * request), real C constructs in 64 and 32 bits, several sources with -I/-D,
- * the inline-assembly warning, and the cache (hit, miss after a header
- * change, concurrent builds).
+ * file, not compiling, no entry point, duplicate definitions), prog.sym
+ * added to a cached entry, real C constructs in 64 and 32 bits, several
+ * sources with -I/-D, the inline-assembly warning, and the cache (hit, miss
+ * after a header change, concurrent builds).
  *
  * Tests that link prog.cov need the runtime archive; they skip while
  * build/rt/libctg_rt64.a is missing or still empty (before the runtime lands).
@@ -157,18 +157,33 @@ static void test_duplicate_definition(void **state)
     ctg_free(b);
 }
 
+/* prog.sym: added to an entry built without it, then found in the cache. */
 static void test_want_sym(void **state)
 {
     (void)state;
+    if (!runtime_ready(64))
+        skip();
     char *src = write_src("sym.c", "int main(void) { return 0; }\n");
     const char *srcs[] = {src};
     build_opts o = opts_for(srcs, 1, 64);
-    o.want_sym = true;
     build_result r;
     ctg_err e = {{0}};
-    assert_false(build_program(&o, &r, &e));
-    assert_non_null(strstr(e.msg, "concolic binaries are not available in this build"));
+    assert_true(build_program(&o, &r, &e));
+    assert_null(r.sym_bin);
+    char *dir = ctg_strdup(r.dir);
     build_result_release(&r);
+    o.want_sym = true;
+    assert_true(build_program(&o, &r, &e));
+    assert_true(r.cached);
+    assert_string_equal(r.dir, dir);
+    assert_non_null(r.sym_bin);
+    assert_int_equal(access(r.sym_bin, X_OK), 0);
+    build_result_release(&r);
+    assert_true(build_program(&o, &r, &e));
+    assert_true(r.cached);
+    assert_non_null(r.sym_bin);
+    build_result_release(&r);
+    ctg_free(dir);
     ctg_free(src);
 }
 
@@ -226,6 +241,7 @@ static void build_real_c(int bits)
     char *src = write_src("real.c", real_c);
     const char *srcs[] = {src};
     build_opts o = opts_for(srcs, 1, bits);
+    o.want_sym = true; /* the symbolic pass must handle all of it too */
     build_result r;
     ctg_err e = {{0}};
     if (!build_program(&o, &r, &e))
@@ -238,6 +254,8 @@ static void build_real_c(int bits)
     assert_true(fs_exists(r.cov_bin));
     assert_true(fs_exists(r.bitcode));
     assert_int_equal(run_cov(r.cov_bin), 0);
+    assert_non_null(r.sym_bin);
+    assert_int_equal(run_cov(r.sym_bin), 0);
     build_result_release(&r);
     ctg_free(src);
 }

@@ -1,0 +1,379 @@
+/*
+ * inst_sym.c - the driver of the symbolic pass (see inst_sym.h): the shadow
+ * map, the walk over each function in reverse post-order (so the shadow of
+ * every operand but a phi's is known when an instruction is visited), the
+ * per-opcode dispatch table and the second phase that fills shadow phis.
+ */
+#include "inst_sym.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <string.h>
+
+#include "../base/mem.h"
+#include "../runtime/rt_protocol.h"
+
+/* ==== pointer map ============================================================ */
+
+/* Slot of key in m (its own or the empty one it would take). */
+static size_t map_slot(const sym_map *m, const void *key)
+{
+    uintptr_t k = (uintptr_t)key;
+    size_t h = (size_t)((k >> 4) * 0x9e3779b97f4a7c15ull) & (m->cap - 1);
+    while (m->keys[h] && m->keys[h] != key)
+        h = (h + 1) & (m->cap - 1);
+    return h;
+}
+
+/* Doubles the table; false on oom. */
+static bool map_grow(sym_map *m)
+{
+    sym_map n = {0};
+    n.cap = m->cap ? m->cap * 2 : 256;
+    n.keys = ctg_calloc(n.cap, sizeof *n.keys);
+    n.vals = ctg_calloc(n.cap, sizeof *n.vals);
+    if (!n.keys || !n.vals) {
+        ctg_free(n.keys);
+        ctg_free(n.vals);
+        return false;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i]) {
+            size_t s = map_slot(&n, m->keys[i]);
+            n.keys[s] = m->keys[i];
+            n.vals[s] = m->vals[i];
+            n.n++;
+        }
+    sym_map_release(m);
+    *m = n;
+    return true;
+}
+
+bool sym_map_put(sym_map *m, void *key, void *val)
+{
+    if ((m->n + 1) * 2 > m->cap && !map_grow(m))
+        return false;
+    size_t s = map_slot(m, key);
+    if (!m->keys[s])
+        m->n++;
+    m->keys[s] = key;
+    m->vals[s] = val;
+    return true;
+}
+
+void *sym_map_get(const sym_map *m, const void *key)
+{
+    if (!m->cap)
+        return NULL;
+    size_t s = map_slot(m, key);
+    return m->keys[s] ? m->vals[s] : NULL;
+}
+
+void sym_map_clear(sym_map *m)
+{
+    if (m->cap) {
+        memset(m->keys, 0, m->cap * sizeof *m->keys);
+        memset(m->vals, 0, m->cap * sizeof *m->vals);
+    }
+    m->n = 0;
+}
+
+void sym_map_release(sym_map *m)
+{
+    ctg_free(m->keys);
+    ctg_free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* ==== shadows and positions =================================================== */
+
+LLVMValueRef sym_shadow(sym_pass *P, LLVMValueRef v)
+{
+    LLVMValueRef s = sym_map_get(&P->shadow, v);
+    return s ? s : P->zero;
+}
+
+void sym_set_shadow(sym_pass *P, LLVMValueRef v, LLVMValueRef s)
+{
+    if (!s || sym_is_zero(s))
+        return;
+    if (!sym_map_put(&P->shadow, v, s))
+        P->oom = true;
+}
+
+bool sym_is_zero(LLVMValueRef s)
+{
+    return LLVMIsAConstantInt(s) && LLVMConstIntGetZExtValue(s) == 0;
+}
+
+void sym_before(sym_pass *P, LLVMValueRef i)
+{
+    LLVMPositionBuilderBefore(P->b, i);
+    LLVMSetCurrentDebugLocation2(P->b, LLVMInstructionGetDebugLoc(i));
+}
+
+void sym_after(sym_pass *P, LLVMValueRef i)
+{
+    LLVMValueRef next = LLVMGetNextInstruction(i);
+    LLVMPositionBuilderBefore(P->b, next);
+    LLVMSetCurrentDebugLocation2(P->b, LLVMInstructionGetDebugLoc(i));
+}
+
+void sym_add_phi(sym_pass *P, LLVMValueRef phi)
+{
+    if (ctg_grow((void **)&P->phis, &P->cap_phis, P->n_phis + 1, sizeof *P->phis) != 0) {
+        P->oom = true;
+        return;
+    }
+    P->phis[P->n_phis++] = phi;
+}
+
+/* Second phase: the incoming values of every shadow phi of the function. */
+static void fill_phis(sym_pass *P)
+{
+    for (size_t i = 0; i < P->n_phis; i++) {
+        LLVMValueRef phi = P->phis[i], sphi = sym_map_get(&P->shadow, phi);
+        if (!sphi)
+            continue;
+        unsigned n = LLVMCountIncoming(phi);
+        for (unsigned k = 0; k < n; k++) {
+            LLVMValueRef v = sym_shadow(P, LLVMGetIncomingValue(phi, k));
+            LLVMBasicBlockRef bb = LLVMGetIncomingBlock(phi, k);
+            LLVMAddIncoming(sphi, &v, &bb, 1);
+        }
+    }
+}
+
+/* ==== dispatch ================================================================== */
+
+#define SYM_MAX_OPCODE 80
+
+/* Handler per LLVMOpcode; NULL: no shadow, operands' shadows lost. */
+static sym_handler handlers[SYM_MAX_OPCODE];
+/* Opcodes that never need anything (no value, or no symbolic operand). */
+static bool ignored[SYM_MAX_OPCODE];
+
+static void init_tables(void)
+{
+    static const LLVMOpcode bin[] = {LLVMAdd,  LLVMSub,  LLVMMul,  LLVMUDiv, LLVMSDiv, LLVMURem,
+                                     LLVMSRem, LLVMShl,  LLVMLShr, LLVMAShr, LLVMAnd,  LLVMOr,
+                                     LLVMXor,  LLVMFAdd, LLVMFSub, LLVMFMul, LLVMFDiv, LLVMFRem};
+    static const LLVMOpcode casts[] = {LLVMTrunc,   LLVMZExt,     LLVMSExt,     LLVMFPToUI,
+                                       LLVMFPToSI,  LLVMUIToFP,   LLVMSIToFP,   LLVMFPTrunc,
+                                       LLVMFPExt,   LLVMPtrToInt, LLVMIntToPtr, LLVMBitCast,
+                                       LLVMAddrSpaceCast, LLVMFreeze};
+    static const LLVMOpcode none[] = {LLVMUnreachable, LLVMFence, LLVMIndirectBr, LLVMVAArg,
+                                      LLVMResume, LLVMLandingPad};
+    for (size_t k = 0; k < sizeof bin / sizeof *bin; k++)
+        handlers[bin[k]] = sym_binop;
+    for (size_t k = 0; k < sizeof casts / sizeof *casts; k++)
+        handlers[casts[k]] = sym_cast;
+    for (size_t k = 0; k < sizeof none / sizeof *none; k++)
+        ignored[none[k]] = true;
+    handlers[LLVMFNeg] = sym_fneg;
+    handlers[LLVMICmp] = sym_icmp;
+    handlers[LLVMFCmp] = sym_fcmp;
+    handlers[LLVMSelect] = sym_select;
+    handlers[LLVMPHI] = sym_phi;
+    handlers[LLVMGetElementPtr] = sym_gep;
+    handlers[LLVMBr] = sym_br;
+    handlers[LLVMSwitch] = sym_switch;
+    handlers[LLVMLoad] = sym_load;
+    handlers[LLVMStore] = sym_store;
+    handlers[LLVMAlloca] = sym_alloca;
+    handlers[LLVMAtomicRMW] = sym_atomic;
+    handlers[LLVMAtomicCmpXchg] = sym_atomic;
+    handlers[LLVMCall] = sym_call;
+    handlers[LLVMRet] = sym_ret;
+}
+
+/* Instruments one instruction by its opcode. */
+static void visit(sym_pass *P, LLVMValueRef i)
+{
+    unsigned op = (unsigned)LLVMGetInstructionOpcode(i);
+    if (op < SYM_MAX_OPCODE && handlers[op]) {
+        handlers[op](P, i);
+        return;
+    }
+    if (op < SYM_MAX_OPCODE && ignored[op])
+        return;
+    sym_lose_operands(P, i); /* vectors, aggregates, ...: concrete result */
+}
+
+/* ==== functions =================================================================== */
+
+/* The reachable blocks of f in reverse post-order into order[]; returns
+ * their number, or -1 on oom.  Unreachable blocks never run and are left
+ * alone (a phi's input from one gets shadow 0). */
+static int64_t block_order(const inst_fn *f, LLVMBasicBlockRef *order)
+{
+    uint32_t n = f->n_blocks, top = 0, post = 0;
+    uint32_t *stack = ctg_calloc(n + 1, sizeof *stack), *next = ctg_calloc(n + 1, sizeof *next);
+    bool *seen = ctg_calloc(n + 1, sizeof *seen);
+    if (!stack || !next || !seen) {
+        ctg_free(stack), ctg_free(next), ctg_free(seen);
+        return -1;
+    }
+    if (n) {
+        stack[top++] = 0;
+        seen[0] = true;
+    }
+    while (top) { /* iterative DFS; blocks leave the stack in post-order */
+        uint32_t b = stack[top - 1];
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(f->blocks[b]);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        if (next[b] < ns) {
+            int32_t s = inst_block_index(f, LLVMGetSuccessor(t, next[b]++));
+            if (s >= 0 && !seen[s]) {
+                seen[s] = true;
+                stack[top++] = (uint32_t)s;
+            }
+            continue;
+        }
+        order[post++] = f->blocks[b];
+        top--;
+    }
+    for (uint32_t i = 0; i < post / 2; i++) { /* reverse: RPO */
+        LLVMBasicBlockRef t = order[i];
+        order[i] = order[post - 1 - i];
+        order[post - 1 - i] = t;
+    }
+    ctg_free(stack), ctg_free(next), ctg_free(seen);
+    return post;
+}
+
+/* ==== no undefined behaviour to exploit ========================================= */
+
+/* Rebuilds integer arithmetic without nsw/nuw/exact, so -O2 cannot use
+ * overflow (undefined in C) to compute something other than the wrapping
+ * arithmetic the shadow expressions describe.  LLVM 14's C API cannot clear
+ * the flags in place. */
+static void strip_poison_flags(sym_pass *P, LLVMBasicBlockRef bb)
+{
+    typedef LLVMValueRef (*build2)(LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char *);
+    LLVMValueRef next;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        build2 mk = NULL;
+        switch (LLVMGetInstructionOpcode(i)) {
+        case LLVMAdd: mk = LLVMBuildAdd; break;
+        case LLVMSub: mk = LLVMBuildSub; break;
+        case LLVMMul: mk = LLVMBuildMul; break;
+        case LLVMShl: mk = LLVMBuildShl; break;
+        case LLVMUDiv: mk = LLVMBuildUDiv; break;
+        case LLVMSDiv: mk = LLVMBuildSDiv; break;
+        case LLVMLShr: mk = LLVMBuildLShr; break;
+        case LLVMAShr: mk = LLVMBuildAShr; break;
+        default: break;
+        }
+        if (!mk)
+            continue;
+        sym_before(P, i);
+        LLVMValueRef r = mk(P->b, LLVMGetOperand(i, 0), LLVMGetOperand(i, 1), "");
+        LLVMReplaceAllUsesWith(i, r);
+        LLVMInstructionEraseFromParent(i);
+    }
+}
+
+/* Instruments every original instruction of bb. */
+static bool visit_block(sym_pass *P, LLVMBasicBlockRef bb)
+{
+    size_t n = 0, cap = 0;
+    LLVMValueRef *insts = NULL;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        if (ctg_grow((void **)&insts, &cap, n + 1, sizeof *insts) != 0) {
+            ctg_free(insts);
+            return false;
+        }
+        insts[n++] = i;
+    }
+    for (size_t k = 0; k < n; k++)
+        visit(P, insts[k]);
+    ctg_free(insts);
+    return true;
+}
+
+/* Instruments function f. */
+static bool instrument_fn(sym_pass *P, const inst_fn *f)
+{
+    LLVMBasicBlockRef *order = ctg_calloc(f->n_blocks + 1, sizeof *order);
+    int64_t n = order ? block_order(f, order) : -1;
+    if (n < 0) {
+        ctg_free(order);
+        return false;
+    }
+    sym_map_clear(&P->shadow);
+    P->n_phis = 0;
+    P->fn = f->fn;
+    for (uint32_t k = 0; k < f->n_blocks; k++)
+        strip_poison_flags(P, f->blocks[k]);
+    sym_prologue(P, f->fn);
+    for (int64_t k = 0; k < n; k++)
+        if (!visit_block(P, order[k])) {
+            ctg_free(order);
+            return false;
+        }
+    fill_phis(P);
+    ctg_free(order);
+    P->st->functions++;
+    return !P->oom;
+}
+
+/* ==== entry point ================================================================== */
+
+/* Checks that the walk agrees with the program database. */
+static bool check_db(const inst_walk *w, const progdb *db, ctg_err *e)
+{
+    if (w->n_edges == db->n_edges && w->n_branches == db->n_branches && w->n_cmp == db->n_cmp &&
+        w->n_errors == db->n_errors)
+        return true;
+    return err_set(e, "instrumenter: module and program database disagree (%u/%u edges); "
+                      "rebuild with --no-cache", w->n_edges, db->n_edges);
+}
+
+/* Maps every br and switch of the walk to its site. */
+static bool map_sites(sym_pass *P, const inst_walk *w)
+{
+    for (size_t i = 0; i < w->n_sites; i++) {
+        inst_site *s = &w->sites[i];
+        if ((s->kind == SITE_BR || s->kind == SITE_SWITCH) && !sym_map_put(&P->sites, s->inst, s))
+            return false;
+    }
+    return true;
+}
+
+/* Releases what the pass allocated. */
+static void pass_release(sym_pass *P)
+{
+    if (P->b)
+        LLVMDisposeBuilder(P->b);
+    if (P->td)
+        LLVMDisposeTargetData(P->td);
+    sym_map_release(&P->shadow);
+    sym_map_release(&P->sites);
+    ctg_free(P->phis);
+}
+
+bool inst_sym(LLVMModuleRef m, const progdb *db, inst_sym_stats *st, ctg_err *e)
+{
+    static bool tables;
+    if (!tables) {
+        init_tables();
+        tables = true;
+    }
+    inst_sym_stats dummy;
+    sym_pass P = {.m = m, .st = st ? st : &dummy, .harness = db->harness};
+    memset(P.st, 0, sizeof *P.st);
+    inst_walk w = {0};
+    bool ok = inst_walk_module(m, &w, e) && check_db(&w, db, e) && sym_rt_init(&P, e);
+    if (ok && !map_sites(&P, &w))
+        ok = err_set(e, "instrumenter: out of memory");
+    if (ok) {
+        P.b = LLVMCreateBuilderInContext(P.ctx);
+        for (size_t k = 0; ok && k < w.n_fns; k++)
+            if (!instrument_fn(&P, &w.fns[k]))
+                ok = err_set(e, "instrumenter: out of memory in the symbolic pass");
+    }
+    inst_walk_release(&w);
+    pass_release(&P);
+    return ok;
+}

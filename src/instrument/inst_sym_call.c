@@ -1,0 +1,472 @@
+/*
+ * inst_sym_call.c - calls, returns and function entries in the symbolic
+ * pass, the inputs of the program, intrinsics and the libc models.
+ *
+ * Calls into instrumented code pass argument shadows through the global
+ * slots CTG_SYM_ARGS, tagged with the callee in CTG_SYM_ARG_FN; the callee's
+ * prologue takes them only when the tag names itself (so a function called
+ * back from uninstrumented code sees concrete arguments) and clears the tag.
+ * A return stores its shadow in CTG_SYM_RET tagged with the returning
+ * function; the caller accepts it only when the tag names the function it
+ * called, and clears the tag, so an uninstrumented callee yields concrete.
+ *
+ * Calls of declarations are libc or the harness: __VERIFIER_nondet_* make
+ * input values symbolic, __VERIFIER_assume records its condition, string
+ * compares, strlen and strchr get result expressions, copies move the shadow along
+ * and functions that fill buffers with fresh data make them concrete.
+ */
+#include "inst_sym.h"
+
+#include <string.h>
+
+#include "../runtime/rt_protocol.h"
+#include "../runtime/rt_symabi.h"
+#include "../runtime/rt_symtrace.h"
+
+/* True when the name of v is s. */
+static bool named(LLVMValueRef v, const char *s)
+{
+    size_t len = 0;
+    const char *n = LLVMGetValueName2(v, &len);
+    return len == strlen(s) && memcmp(n, s, len) == 0;
+}
+
+/* True when the name of v starts with prefix. */
+static bool prefixed(LLVMValueRef v, const char *prefix)
+{
+    size_t len = 0, lp = strlen(prefix);
+    const char *n = LLVMGetValueName2(v, &len);
+    return len >= lp && memcmp(n, prefix, lp) == 0;
+}
+
+/* Argument k of call i. */
+static LLVMValueRef arg(LLVMValueRef i, unsigned k) { return LLVMGetOperand(i, k); }
+
+/* Pointer to argument slot k (constant expression). */
+static LLVMValueRef arg_slot(sym_pass *P, unsigned k)
+{
+    LLVMValueRef idx[2] = {sym_c32(P, 0), sym_c32(P, k)};
+    return LLVMConstInBoundsGEP2(LLVMArrayType(P->t_i32, CTG_SYM_MAX_ARGS), P->g_args, idx, 2);
+}
+
+/* ==== function entry and return ==================================================== */
+
+/* libFuzzer entry: data[] become input bytes, size the length variable. */
+static void fuzz_entry(sym_pass *P, LLVMValueRef fn)
+{
+    if (P->harness != CTG_HARNESS_LIBFUZZER || !named(fn, "LLVMFuzzerTestOneInput") ||
+        LLVMCountParams(fn) != 2)
+        return;
+    LLVMValueRef data = LLVMGetParam(fn, 0), size = LLVMGetParam(fn, 1);
+    unsigned w = sym_scalar_bits(P, LLVMTypeOf(size));
+    if (LLVMGetTypeKind(LLVMTypeOf(data)) != LLVMPointerTypeKind ||
+        LLVMGetTypeKind(LLVMTypeOf(size)) != LLVMIntegerTypeKind || !w)
+        return;
+    LLVMValueRef args[3] = {sym_ptr8(P, data), sym_int64(P, size, false), sym_c32(P, w)};
+    sym_set_shadow(P, size, sym_rt_call(P, SR_FUZZ, args));
+}
+
+void sym_prologue(sym_pass *P, LLVMValueRef fn)
+{
+    LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn));
+    unsigned n = LLVMCountParams(fn);
+    if (!first)
+        return;
+    LLVMPositionBuilderBefore(P->b, first);
+    LLVMSetCurrentDebugLocation2(P->b, NULL);
+    if (n) {
+        LLVMValueRef tag = LLVMBuildLoad2(P->b, P->t_ptr8, P->g_arg_fn, "ctg.argfn");
+        LLVMValueRef mine = LLVMBuildICmp(P->b, LLVMIntEQ, tag, sym_ptr8(P, fn), "");
+        LLVMBuildStore(P->b, LLVMConstNull(P->t_ptr8), P->g_arg_fn);
+        for (unsigned k = 0; k < n && k < CTG_SYM_MAX_ARGS; k++) {
+            LLVMValueRef p = LLVMGetParam(fn, k);
+            if (!sym_scalar_bits(P, LLVMTypeOf(p)))
+                continue;
+            LLVMValueRef s = LLVMBuildLoad2(P->b, P->t_i32, arg_slot(P, k), "");
+            sym_set_shadow(P, p, LLVMBuildSelect(P->b, mine, s, P->zero, "ctg.sarg"));
+        }
+    }
+    fuzz_entry(P, fn);
+}
+
+void sym_ret(sym_pass *P, LLVMValueRef i)
+{
+    if (LLVMGetNumOperands(i) < 1)
+        return;
+    LLVMValueRef v = LLVMGetOperand(i, 0), s = sym_shadow(P, v);
+    if (sym_is_zero(s) || !sym_scalar_bits(P, LLVMTypeOf(v)))
+        return;
+    sym_before(P, i);
+    LLVMBuildStore(P->b, s, P->g_ret);
+    LLVMBuildStore(P->b, sym_ptr8(P, P->fn), P->g_ret_fn);
+}
+
+/* ==== calls into instrumented code ========================================================= */
+
+/* Stores the argument shadows of call i into the slots, tagged with the
+ * called value, unless every one is constant 0. */
+static void pass_args(sym_pass *P, LLVMValueRef i, LLVMValueRef called)
+{
+    unsigned n = (unsigned)LLVMGetNumArgOperands(i);
+    unsigned np = LLVMCountParamTypes(LLVMGetCalledFunctionType(i));
+    bool any = false;
+    for (unsigned k = 0; k < n && k < np && k < CTG_SYM_MAX_ARGS; k++)
+        any |= !sym_is_zero(sym_shadow(P, arg(i, k)));
+    if (!any)
+        return;
+    sym_before(P, i);
+    for (unsigned k = 0; k < n && k < np && k < CTG_SYM_MAX_ARGS; k++)
+        if (sym_scalar_bits(P, LLVMTypeOf(arg(i, k))))
+            LLVMBuildStore(P->b, sym_shadow(P, arg(i, k)), arg_slot(P, k));
+    LLVMBuildStore(P->b, sym_ptr8(P, called), P->g_arg_fn);
+}
+
+/* Takes the return shadow of call i if the callee left one. */
+static void take_ret(sym_pass *P, LLVMValueRef i, LLVMValueRef called)
+{
+    if (!sym_scalar_bits(P, LLVMTypeOf(i)))
+        return;
+    sym_after(P, i);
+    LLVMValueRef tag = LLVMBuildLoad2(P->b, P->t_ptr8, P->g_ret_fn, "ctg.retfn");
+    LLVMValueRef ok = LLVMBuildICmp(P->b, LLVMIntEQ, tag, sym_ptr8(P, called), "");
+    LLVMValueRef s = LLVMBuildLoad2(P->b, P->t_i32, P->g_ret, "");
+    LLVMBuildStore(P->b, LLVMConstNull(P->t_ptr8), P->g_ret_fn);
+    sym_set_shadow(P, i, LLVMBuildSelect(P->b, ok, s, P->zero, "ctg.sret"));
+}
+
+/* ==== inputs and libc models ==================================================================== */
+
+/* __VERIFIER_nondet_T(): the value is input. */
+static void model_nondet(sym_pass *P, LLVMValueRef i)
+{
+    unsigned w = sym_scalar_bits(P, LLVMTypeOf(i));
+    if (!w)
+        return;
+    sym_after(P, i);
+    LLVMValueRef a = sym_c32(P, w);
+    sym_set_shadow(P, i, sym_rt_call(P, SR_NONDET, &a));
+}
+
+/* __VERIFIER_assume(c): c held (the run ends otherwise). */
+static void model_assume(sym_pass *P, LLVMValueRef i)
+{
+    LLVMValueRef c = arg(i, 0), s = sym_shadow(P, c);
+    unsigned w = sym_scalar_bits(P, LLVMTypeOf(c));
+    if (sym_is_zero(s) || !w || LLVMGetTypeKind(LLVMTypeOf(c)) != LLVMIntegerTypeKind)
+        return;
+    sym_before(P, i);
+    LLVMValueRef args[3] = {s, sym_bits64(P, c), sym_c32(P, w)};
+    sym_rt_call(P, SR_ASSUME, args);
+}
+
+/* The shadow of an integer length argument at pointer width (0 when it is
+ * not symbolic or has another width). */
+static LLVMValueRef len_shadow(sym_pass *P, LLVMValueRef n)
+{
+    LLVMValueRef s = sym_shadow(P, n);
+    return sym_scalar_bits(P, LLVMTypeOf(n)) == P->ptr_bits ? s : P->zero;
+}
+
+/* Result expression of strcmp/strncmp/memcmp/bcmp/strlen, after the call. */
+static void model_compare(sym_pass *P, LLVMValueRef i, sym_rt f)
+{
+    unsigned w = sym_scalar_bits(P, LLVMTypeOf(i));
+    if (!w || LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMIntegerTypeKind)
+        return;
+    sym_after(P, i);
+    LLVMValueRef args[5];
+    args[0] = sym_ptr8(P, arg(i, 0));
+    if (f == SR_STRLEN) {
+        args[1] = sym_c32(P, w);
+    } else if (f == SR_STRCMP) {
+        args[1] = sym_ptr8(P, arg(i, 1));
+        args[2] = sym_c32(P, w);
+    } else {
+        args[1] = sym_ptr8(P, arg(i, 1));
+        args[2] = sym_int64(P, arg(i, 2), false);
+        args[3] = len_shadow(P, arg(i, 2));
+        args[4] = sym_c32(P, w);
+    }
+    sym_set_shadow(P, i, sym_rt_call(P, f, args));
+    P->st->calls++;
+}
+
+/* strchr(s, c): the returned pointer as an expression of the bytes of s. */
+static void model_strchr(sym_pass *P, LLVMValueRef i)
+{
+    LLVMValueRef c = arg(i, 1);
+    unsigned w = sym_scalar_bits(P, LLVMTypeOf(c));
+    if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMPointerTypeKind || !w || w > 32 ||
+        LLVMGetTypeKind(LLVMTypeOf(c)) != LLVMIntegerTypeKind)
+        return;
+    sym_after(P, i);
+    LLVMValueRef sc = sym_shadow(P, c);
+    if (!sym_is_zero(sc) && w != 8) {
+        LLVMValueRef a[4] = {sym_c32(P, CTG_SOP_TRUNC), sc, sym_c32(P, w), sym_c32(P, 8)};
+        sc = sym_rt_call(P, SR_CAST, a);
+    }
+    LLVMValueRef args[3] = {sym_ptr8(P, arg(i, 0)), LLVMBuildZExt(P->b, LLVMBuildTrunc(P->b, c, P->t_i8, ""), P->t_i32, ""), sc};
+    sym_set_shadow(P, i, sym_rt_call(P, SR_STRCHR, args));
+    P->st->calls++;
+}
+
+/* memcpy/memmove (libc or intrinsic): the shadow moves along (before). */
+static void model_memcpy(sym_pass *P, LLVMValueRef i)
+{
+    sym_before(P, i);
+    LLVMValueRef args[4] = {sym_ptr8(P, arg(i, 0)), sym_ptr8(P, arg(i, 1)),
+                            sym_int64(P, arg(i, 2), false), len_shadow(P, arg(i, 2))};
+    sym_rt_call(P, SR_MEMCPY, args);
+}
+
+/* memset (libc: int value; intrinsic: i8 value). */
+static void model_memset(sym_pass *P, LLVMValueRef i)
+{
+    LLVMValueRef v = arg(i, 1), sv = sym_shadow(P, v);
+    sym_before(P, i);
+    unsigned w = sym_scalar_bits(P, LLVMTypeOf(v));
+    if (!sym_is_zero(sv) && w != 8) {
+        LLVMValueRef a[4] = {sym_c32(P, CTG_SOP_TRUNC), sv, sym_c32(P, w), sym_c32(P, 8)};
+        sv = w > 8 && w <= 64 ? sym_rt_call(P, SR_CAST, a) : P->zero;
+    }
+    LLVMValueRef args[4] = {sym_ptr8(P, arg(i, 0)), sv, sym_int64(P, arg(i, 2), false),
+                            len_shadow(P, arg(i, 2))};
+    sym_rt_call(P, SR_MEMSET, args);
+}
+
+/* strcpy/stpcpy/strncpy (n: argument index of the bound, or -1) and strcat,
+ * before the call. */
+static void model_strcopy(sym_pass *P, LLVMValueRef i, int n, bool cat)
+{
+    sym_before(P, i);
+    LLVMValueRef args[3] = {sym_ptr8(P, arg(i, 0)), sym_ptr8(P, arg(i, 1)), NULL};
+    if (cat) {
+        sym_rt_call(P, SR_STRCAT, args);
+        return;
+    }
+    args[2] = n >= 0 ? sym_int64(P, arg(i, (unsigned)n), false) : sym_c64(P, UINT64_MAX);
+    sym_rt_call(P, SR_STRCPY, args);
+}
+
+/* Makes n bytes at p concrete (the builder is after the call). */
+static void clear_after(sym_pass *P, LLVMValueRef p, LLVMValueRef n)
+{
+    LLVMValueRef args[2] = {sym_ptr8(P, p), n};
+    sym_rt_call(P, SR_CLEAR, args);
+}
+
+/* Functions that fill a buffer with data from outside or rearrange it
+ * where the pass cannot see: the buffer becomes concrete (calloc, fgets,
+ * snprintf, qsort, read, fread, sprintf). */
+static bool model_fill(sym_pass *P, LLVMValueRef i, LLVMValueRef f)
+{
+    unsigned na = (unsigned)LLVMGetNumArgOperands(i);
+    if (named(f, "calloc") && na == 2) {
+        sym_after(P, i);
+        clear_after(P, i, LLVMBuildMul(P->b, sym_int64(P, arg(i, 0), false),
+                                          sym_int64(P, arg(i, 1), false), ""));
+    } else if ((named(f, "fgets") && na == 3) || (named(f, "snprintf") && na >= 2)) {
+        sym_after(P, i);
+        clear_after(P, arg(i, 0), sym_int64(P, arg(i, 1), false));
+    } else if (named(f, "qsort") && na == 4) { /* sorted behind our back: concrete */
+        sym_after(P, i);
+        clear_after(P, arg(i, 0), LLVMBuildMul(P->b, sym_int64(P, arg(i, 1), false),
+                                               sym_int64(P, arg(i, 2), false), ""));
+    } else if (named(f, "read") && na == 3) {
+        sym_after(P, i);
+        clear_after(P, arg(i, 1), sym_int64(P, arg(i, 2), false));
+    } else if (named(f, "fread") && na == 4) {
+        sym_after(P, i);
+        clear_after(P, arg(i, 0), LLVMBuildMul(P->b, sym_int64(P, arg(i, 1), false),
+                                                  sym_int64(P, arg(i, 2), false), ""));
+    } else if (named(f, "sprintf") && na >= 2 &&
+               LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind) {
+        sym_after(P, i);
+        LLVMValueRef r = sym_int64(P, i, true);
+        LLVMValueRef neg = LLVMBuildICmp(P->b, LLVMIntSLT, r, sym_c64(P, 0), "");
+        LLVMValueRef n = LLVMBuildSelect(P->b, neg, sym_c64(P, 0),
+                                         LLVMBuildAdd(P->b, r, sym_c64(P, 1), ""), "");
+        clear_after(P, arg(i, 0), n);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* realloc(p, n): the shadow of the old block moves to the new one. */
+static void model_realloc(sym_pass *P, LLVMValueRef i)
+{
+    sym_after(P, i);
+    LLVMValueRef args[4] = {sym_ptr8(P, i), sym_ptr8(P, arg(i, 0)), sym_int64(P, arg(i, 1), false),
+                            P->zero};
+    sym_rt_call(P, SR_MEMCPY, args);
+}
+
+/* Number of arguments a call has, if it is a declaration of that arity
+ * whose first arguments are pointers. */
+static bool ptr_args(LLVMValueRef i, unsigned n, unsigned nptr)
+{
+    if ((unsigned)LLVMGetNumArgOperands(i) != n)
+        return false;
+    for (unsigned k = 0; k < nptr; k++)
+        if (LLVMGetTypeKind(LLVMTypeOf(arg(i, k))) != LLVMPointerTypeKind)
+            return false;
+    return true;
+}
+
+/* A call of declaration f: the harness functions and the libc models. */
+static void call_external(sym_pass *P, LLVMValueRef i, LLVMValueRef f)
+{
+    if (prefixed(f, "__VERIFIER_nondet_"))
+        model_nondet(P, i);
+    else if (named(f, "__VERIFIER_assume") && ptr_args(i, 1, 0))
+        model_assume(P, i);
+    else if (named(f, "strcmp") && ptr_args(i, 2, 2))
+        model_compare(P, i, SR_STRCMP);
+    else if (named(f, "strncmp") && ptr_args(i, 3, 2))
+        model_compare(P, i, SR_STRNCMP);
+    else if ((named(f, "memcmp") || named(f, "bcmp")) && ptr_args(i, 3, 2))
+        model_compare(P, i, SR_MEMCMP);
+    else if (named(f, "strlen") && ptr_args(i, 1, 1))
+        model_compare(P, i, SR_STRLEN);
+    else if (named(f, "strchr") && ptr_args(i, 2, 1))
+        model_strchr(P, i);
+    else if ((named(f, "memcpy") || named(f, "memmove")) && ptr_args(i, 3, 2))
+        model_memcpy(P, i);
+    else if (named(f, "memset") && ptr_args(i, 3, 1))
+        model_memset(P, i);
+    else if ((named(f, "strcpy") || named(f, "stpcpy")) && ptr_args(i, 2, 2))
+        model_strcopy(P, i, -1, false);
+    else if (named(f, "strncpy") && ptr_args(i, 3, 2))
+        model_strcopy(P, i, 2, false);
+    else if (named(f, "strcat") && ptr_args(i, 2, 2))
+        model_strcopy(P, i, -1, true);
+    else if (named(f, "realloc") && ptr_args(i, 2, 1))
+        model_realloc(P, i);
+    else if (named(f, "pthread_create") || named(f, "thrd_create")) {
+        sym_before(P, i); /* the runtime is not thread-safe: concrete from here */
+        sym_rt_call(P, SR_THREADS, NULL);
+    }
+    else
+        model_fill(P, i, f);
+}
+
+/* ==== intrinsics ========================================================================= */
+
+/* llvm.{s,u}{max,min}.iN: an ite on the comparison. */
+static void intrinsic_minmax(sym_pass *P, LLVMValueRef i, LLVMIntPredicate pred)
+{
+    LLVMValueRef a = arg(i, 0), b = arg(i, 1), sa = sym_shadow(P, a), sb = sym_shadow(P, b);
+    unsigned w = sym_scalar_bits(P, LLVMTypeOf(i));
+    if ((sym_is_zero(sa) && sym_is_zero(sb)) || !w)
+        return;
+    sym_after(P, i);
+    LLVMValueRef c = LLVMBuildICmp(P->b, pred, a, b, "");
+    LLVMValueRef ca[6] = {sym_c32(P, pred), sa, sb, sym_bits64(P, a), sym_bits64(P, b), sym_c32(P, w)};
+    LLVMValueRef sc = sym_rt_call(P, SR_ICMP, ca);
+    LLVMValueRef ia[7] = {sc, sa, sb, LLVMBuildZExt(P->b, c, P->t_i32, ""), sym_bits64(P, a),
+                          sym_bits64(P, b), sym_c32(P, w)};
+    sym_set_shadow(P, i, sym_rt_call(P, SR_ITE, ia));
+}
+
+/* llvm.abs.iN: x < 0 ? 0 - x : x. */
+static void intrinsic_abs(sym_pass *P, LLVMValueRef i)
+{
+    LLVMValueRef x = arg(i, 0), s = sym_shadow(P, x);
+    unsigned w = sym_scalar_bits(P, LLVMTypeOf(i));
+    if (sym_is_zero(s) || !w)
+        return;
+    sym_after(P, i);
+    LLVMValueRef x64 = sym_bits64(P, x), zero = sym_c64(P, 0);
+    LLVMValueRef na[6] = {sym_c32(P, CTG_SOP_SUB), P->zero, s, zero, x64, sym_c32(P, w)};
+    LLVMValueRef neg = sym_rt_call(P, SR_BIN, na);
+    LLVMValueRef ca[6] = {sym_c32(P, LLVMIntSLT), s, P->zero, x64, zero, sym_c32(P, w)};
+    LLVMValueRef sc = sym_rt_call(P, SR_ICMP, ca);
+    LLVMValueRef c = LLVMBuildICmp(P->b, LLVMIntSLT, x, LLVMConstNull(LLVMTypeOf(x)), "");
+    LLVMValueRef ia[7] = {sc, neg, s, LLVMBuildZExt(P->b, c, P->t_i32, ""),
+                          LLVMBuildSub(P->b, zero, x64, ""), x64, sym_c32(P, w)};
+    sym_set_shadow(P, i, sym_rt_call(P, SR_ITE, ia));
+}
+
+/* llvm.fabs.f32/f64: clear the sign bit of the IEEE bits. */
+static void intrinsic_fabs(sym_pass *P, LLVMValueRef i)
+{
+    LLVMValueRef x = arg(i, 0), s = sym_shadow(P, x);
+    unsigned w = sym_scalar_bits(P, LLVMTypeOf(i));
+    if (sym_is_zero(s) || !sym_is_fp(LLVMTypeOf(i)))
+        return;
+    sym_after(P, i);
+    uint64_t mask = w == 32 ? 0x7fffffffu : 0x7fffffffffffffffu;
+    LLVMValueRef a[6] = {sym_c32(P, CTG_SOP_AND), s, P->zero, sym_bits64(P, x), sym_c64(P, mask),
+                         sym_c32(P, w)};
+    sym_set_shadow(P, i, sym_rt_call(P, SR_BIN, a));
+}
+
+/* Intrinsics without any effect on shadows. */
+static bool intrinsic_inert(LLVMValueRef f)
+{
+    static const char *const inert[] = {"llvm.dbg.", "llvm.lifetime.", "llvm.stacksave",
+                                        "llvm.stackrestore", "llvm.va_", "llvm.trap",
+                                        "llvm.debugtrap", "llvm.prefetch", "llvm.assume",
+                                        "llvm.donothing", "llvm.experimental.noalias"};
+    for (size_t k = 0; k < sizeof inert / sizeof *inert; k++)
+        if (prefixed(f, inert[k]))
+            return true;
+    return false;
+}
+
+/* A call of intrinsic f. */
+static void call_intrinsic(sym_pass *P, LLVMValueRef i, LLVMValueRef f)
+{
+    if (intrinsic_inert(f))
+        return;
+    if (prefixed(f, "llvm.memcpy.") || prefixed(f, "llvm.memmove."))
+        model_memcpy(P, i);
+    else if (prefixed(f, "llvm.memset."))
+        model_memset(P, i);
+    else if (prefixed(f, "llvm.expect."))
+        sym_set_shadow(P, i, sym_shadow(P, arg(i, 0)));
+    else if (prefixed(f, "llvm.smax."))
+        intrinsic_minmax(P, i, LLVMIntSGT);
+    else if (prefixed(f, "llvm.smin."))
+        intrinsic_minmax(P, i, LLVMIntSLT);
+    else if (prefixed(f, "llvm.umax."))
+        intrinsic_minmax(P, i, LLVMIntUGT);
+    else if (prefixed(f, "llvm.umin."))
+        intrinsic_minmax(P, i, LLVMIntULT);
+    else if (prefixed(f, "llvm.abs."))
+        intrinsic_abs(P, i);
+    else if (prefixed(f, "llvm.fabs."))
+        intrinsic_fabs(P, i);
+    else
+        sym_lose_operands(P, i); /* overflow arithmetic, bit counts, ...: concrete */
+}
+
+/* ==== the call handler ===================================================================== */
+
+/* True for calls of inline assembly. */
+static bool is_asm(LLVMValueRef i)
+{
+    LLVMValueRef v = LLVMGetCalledValue(i);
+    return v && LLVMGetValueKind(v) == LLVMInlineAsmValueKind;
+}
+
+void sym_call(sym_pass *P, LLVMValueRef i)
+{
+    if (is_asm(i))
+        return;
+    LLVMValueRef f = inst_callee(i), called = LLVMGetCalledValue(i);
+    if (f && LLVMGetIntrinsicID(f)) {
+        call_intrinsic(P, i, f);
+        return;
+    }
+    if (f && LLVMIsDeclaration(f)) {
+        call_external(P, i, f);
+        return;
+    }
+    if (f && prefixed(f, "__ctg_"))
+        return; /* ctestgen's own helpers */
+    pass_args(P, i, called);
+    take_ret(P, i, called);
+    P->st->calls++;
+}

@@ -1,0 +1,413 @@
+/*
+ * concolic.c - the `concolic` strategy: glue between the search of
+ * cc_search.h (generational / dfs / bfs / random-branch, seed 003 chapter 3)
+ * and the engine.  Each run executes prog.sym through ctx_exec_sym - one
+ * execution gives the coverage the engine keeps tests for and the path
+ * constraint the runtime wrote to the trace region - and hands the search
+ * the constraint, the covered edges and the input length.
+ *
+ * The search starts from an all-zero input, a printable one, the files of
+ * -i DIR and --random-seeds random ones (the runtime draws the values, as
+ * for the random strategy); when everything is explored it adds another
+ * random seed while the budget lasts.
+ *
+ * Inputs are byte strings as everywhere (DESIGN.md section 2): a value the
+ * run asks for beyond the end is 0 and symbolic at the offset it would have
+ * had, so a solution extends the test.  For a libFuzzer target the length is
+ * the named variable CTG_SYMVAR_LEN; the run pads or cuts the input to the
+ * length a solution asks for.
+ *
+ * Before the search sees a path constraint, entries whose condition does not
+ * evaluate to the branch actually taken under the run's input are dropped
+ * (a library function the pass cannot see changed memory behind the shadow;
+ * keeping them would send the solver after paths that do not exist).
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../base/fsutil.h"
+#include "../../base/mem.h"
+#include "../../runtime/rt_symtrace.h"
+#include "../engine.h"
+#include "../strategy.h"
+#include "cc_search.h"
+
+#define CONCOLIC_PC_CAP (1u << 16)
+#define CONCOLIC_TEXT_SEED 64 /* bytes of the printable seed */
+#define CONCOLIC_MAX_CORPUS 256 /* files of -i DIR used as seeds */
+
+static const opt_desc concolic_options[] = {
+    {"search", 0, OPT_STR, OPT_KV, "ORDER", "generational",
+     "concolic: generational|dfs|bfs|random-branch"},
+    {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
+     "concolic: symbolic pointers: concretize (pointer == value, lazy cells) | theory (SMT "
+     "arrays, select/store)"},
+    {"solver-timeout", 0, OPT_INT, OPT_KV, "MS", "5000",
+     "concolic: per-query solver timeout (unknown/timeout: the query is skipped)"},
+    {"no-normalize", 0, OPT_FLAG, OPT_KV, NULL, NULL, "concolic: no constraint normalisation"},
+    {"no-slice", 0, OPT_FLAG, OPT_KV, NULL, NULL,
+     "concolic: no irrelevant-constraint elimination"},
+    {"no-query-cache", 0, OPT_FLAG, OPT_KV, NULL, NULL, "concolic: no query cache"},
+    {"no-cex-cache", 0, OPT_FLAG, OPT_KV, NULL, NULL, "concolic: no counter-example cache"},
+    {"random-seeds", 0, OPT_INT, OPT_KV, "N", "1",
+     "concolic: random inputs the search starts from besides an all-zero and a printable "
+     "one; another is added whenever everything was explored (0: stop then)"},
+    {"sym-max-nodes", 0, OPT_INT, OPT_KV, "N", "262144",
+     "concolic: expression nodes per run; beyond, values are concretised"},
+    {0},
+};
+
+typedef struct concolic {
+    search_ctx *ctx;
+    cc_search *cc;
+    uint32_t flags;      /* CTG_FL_* of every run                          */
+    bool libfuzzer;      /* the length is the named variable LEN           */
+    bool stopped;        /* the engine refused a run (budget, failure)     */
+    long random_seeds;   /* --random-seeds                                 */
+    uint64_t restarts;   /* random seeds added after the search ran dry    */
+    uint8_t *buf;        /* the input of a run                             */
+    size_t cap_buf;
+    uint32_t *edges;     /* covered edges of the last run                  */
+    size_t cap_edges;
+    uint64_t inconsistent, bad_traces, full_traces, concretized;
+    expr **roots;        /* scratch of the consistency check                */
+    expr_u128 *vals;
+    size_t cap_roots;
+} concolic;
+
+/* ==== one run ================================================================= */
+
+/* The input of a run into S->buf: the bytes, padded with zeros or cut to
+ * the length a libFuzzer test asks for.  Returns its length, or SIZE_MAX on
+ * oom. */
+static size_t assemble(concolic *S, const cc_input *in)
+{
+    size_t len = in->len;
+    for (size_t i = 0; S->libfuzzer && i < in->n_named; i++)
+        if (in->named_ids[i] == CTG_SYMVAR_LEN)
+            len = in->named_vals[i] > CTG_MAX_INPUT ? CTG_MAX_INPUT : (size_t)in->named_vals[i];
+    if (ctg_grow((void **)&S->buf, &S->cap_buf, len + 1, 1) != 0)
+        return SIZE_MAX;
+    size_t n = in->len < len ? in->len : len;
+    if (n)
+        memcpy(S->buf, in->bytes, n);
+    memset(S->buf + n, 0, len - n);
+    return len;
+}
+
+/* The distinct edges covered by the last run into out. */
+static bool collect_edges(concolic *S, const exec_t *x, cc_run_out *out)
+{
+    uint32_t n = exec_n_edges(x);
+    const uint8_t *cov = exec_cov(x);
+    size_t k = 0;
+    if (ctg_grow((void **)&S->edges, &S->cap_edges, (size_t)n + 1, sizeof *S->edges) != 0)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (cov[i])
+            S->edges[k++] = i;
+    out->edges = S->edges;
+    out->n_edges = k;
+    return true;
+}
+
+/* Drops the entries of pc whose condition does not evaluate to the taken
+ * side under the run's input (see the file comment).  False on oom. */
+static bool drop_inconsistent(concolic *S, expr_ctx *ctx, const exec_t *x, size_t len,
+                              expr_pc *pc)
+{
+    if (!pc->n)
+        return true;
+    if (ctg_grow((void **)&S->roots, &S->cap_roots, pc->n, sizeof *S->roots) != 0 ||
+        !(S->vals = ctg_realloc(S->vals, S->cap_roots * sizeof *S->vals)))
+        return false;
+    for (size_t i = 0; i < pc->n; i++)
+        S->roots[i] = pc->v[i].cond;
+    size_t n_in;
+    const uint8_t *bytes = exec_input(x, &n_in);
+    uint32_t id = CTG_SYMVAR_LEN;
+    uint64_t lv = len;
+    expr_env env = {bytes, n_in, &id, &lv, 1};
+    if (!expr_eval(ctx, S->roots, pc->n, &env, S->vals))
+        return false;
+    size_t w = 0;
+    for (size_t i = 0; i < pc->n; i++) {
+        bool inexact = (pc->v[i].cond->flags & EXPR_F_INEXACT) != 0;
+        if (!inexact && ((S->vals[i] & 1u) != 0) != pc->v[i].taken) {
+            S->inconsistent++;
+            continue;
+        }
+        pc->v[w++] = pc->v[i];
+    }
+    pc->n = w;
+    return true;
+}
+
+/* Reads the path constraint of the last run into out->pc (empty when the
+ * trace is unreadable). */
+static bool read_trace(concolic *S, expr_ctx *ctx, const exec_t *x, size_t len, cc_run_out *out)
+{
+    size_t size;
+    const void *t = exec_trace(x, &size);
+    ctg_err te = {{0}};
+    if (!t || !expr_trace_read(ctx, t, size, &out->pc, &te)) {
+        if (expr_ctx_status(ctx) == EXPR_ENOMEM)
+            return false;
+        if (!S->bad_traces++)
+            ctx_log(S->ctx, "%s", te.msg);
+        out->pc.n = 0;
+        return true;
+    }
+    S->full_traces += (out->pc.flags & (CTG_STF_NODES_FULL | CTG_STF_PC_FULL)) != 0;
+    S->concretized += (out->pc.flags & CTG_STF_CONCRETIZED) != 0;
+    return drop_inconsistent(S, ctx, x, len, &out->pc);
+}
+
+/* cc_run_fn: one execution of prog.sym. */
+static bool run_one(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *out, ctg_err *e)
+{
+    concolic *S = user;
+    size_t len = assemble(S, in);
+    if (len == SIZE_MAX)
+        return err_set(e, "concolic: out of memory for an input");
+    ctx_run r;
+    if (!ctx_exec_sym(S->ctx, S->buf, len, S->flags, &r)) {
+        S->stopped = true;
+        return err_set(e, "concolic: no run (budget spent or executor failure)");
+    }
+    const exec_t *x = ctx_sym_executor(S->ctx);
+    if (!read_trace(S, ctx, x, len, out) || !collect_edges(S, x, out))
+        return err_set(e, "concolic: out of memory while reading a path constraint");
+    out->n_named = 0;
+    if (S->libfuzzer) {
+        out->named_ids[0] = CTG_SYMVAR_LEN;
+        out->named_vals[0] = len;
+        out->n_named = 1;
+    }
+    out->error = r.r.kind == EXEC_ERROR;
+    return true;
+}
+
+/* ==== the strategy ================================================================ */
+
+/* Solver and search settings from the options; false with e set on a bad
+ * value. */
+static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err *e)
+{
+    const ctg_options *o = ctx_opts(ctx);
+    cc_config_default(cfg);
+    cfg->seed = o->search.seed;
+    if (!cc_order_parse(opt_get_str(o, "search"), &cfg->order))
+        return err_set(e, "--search: unknown order '%s'; use generational, dfs, bfs or "
+                          "random-branch", opt_get_str(o, "search"));
+    const char *arrays = opt_get_str(o, "sym-arrays");
+    if (strcmp(arrays, "concretize") && strcmp(arrays, "theory"))
+        return err_set(e, "--sym-arrays: unknown model '%s'; use concretize or theory", arrays);
+    *flags = CTG_FL_EXTEND_ZERO | (strcmp(arrays, "theory") ? 0u : CTG_FL_SYM_ARRAYS);
+    long t = opt_get_long(o, "solver-timeout");
+    if (t < 0)
+        return err_set(e, "--solver-timeout: %ld is negative; give milliseconds (0: none)", t);
+    cfg->solver.timeout_ms = (uint32_t)t;
+    cfg->solver.normalize = !opt_get_flag(o, "no-normalize");
+    cfg->solver.slice = !opt_get_flag(o, "no-slice");
+    cfg->solver.query_cache = !opt_get_flag(o, "no-query-cache");
+    cfg->solver.cex_cache = !opt_get_flag(o, "no-cex-cache");
+    return true;
+}
+
+static void concolic_finish(void *state, search_ctx *ctx);
+
+/* Queues a seed of printable characters (no NUL): with the all-zero seed,
+ * whose strings all end at once, the search starts from both ends. */
+static bool add_text_seed(concolic *S, ctg_err *e)
+{
+    uint8_t text[CONCOLIC_TEXT_SEED];
+    rng *r = ctx_rng(S->ctx);
+    for (size_t i = 0; i < sizeof text; i++)
+        text[i] = (uint8_t)(0x21u + rng_below(r, 0x5eu));
+    cc_input in = {text, sizeof text, NULL, NULL, 0};
+    return cc_add_seed(S->cc, &in, e);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Queues the files of -i DIR (in name order, at most CONCOLIC_MAX_CORPUS)
+ * as seeds.  A directory that cannot be read is an error. */
+static bool add_corpus_seeds(concolic *S, const char *dir, ctg_err *e)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return err_sys(e, "%s: cannot read the input directory (-i)", dir);
+    char *names[CONCOLIC_MAX_CORPUS];
+    size_t n = 0;
+    struct dirent *de;
+    while (n < CONCOLIC_MAX_CORPUS && (de = readdir(d)))
+        if (de->d_name[0] != '.' && (names[n] = ctg_strdup(de->d_name)))
+            n++;
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_names);
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        char *path = fs_join(dir, names[i]), *data = NULL;
+        size_t len = 0;
+        ctg_err ignored = {{0}};
+        if (ok && path && !fs_is_dir(path) && fs_read(path, &data, &len, &ignored)) {
+            cc_input in = {(const uint8_t *)data, len, NULL, NULL, 0};
+            ok = cc_add_seed(S->cc, &in, e);
+        }
+        ctg_free(data);
+        ctg_free(path);
+        ctg_free(names[i]);
+    }
+    return ok;
+}
+
+/* Runs a random input (the runtime draws every value, as the random
+ * strategy does) and queues what it consumed as a seed of the search. */
+static bool add_random_seed(concolic *S, ctg_err *e)
+{
+    ctx_run r;
+    uint32_t fl = CTG_FL_EXTEND_RANDOM | (S->flags & CTG_FL_SYM_ARRAYS);
+    if (!ctx_exec_sym(S->ctx, NULL, 0, fl, &r)) {
+        S->stopped = true;
+        return err_set(e, "concolic: no run (budget spent or executor failure)");
+    }
+    const exec_t *x = ctx_sym_executor(S->ctx);
+    size_t len;
+    const uint8_t *bytes = exec_input(x, &len);
+    cc_input in = {bytes, exec_consumed(x), NULL, NULL, 0};
+    uint8_t *copy = ctg_malloc(in.len + 1); /* the next run reuses the area */
+    if (!copy)
+        return err_set(e, "concolic: out of memory");
+    memcpy(copy, bytes, in.len);
+    in.bytes = copy;
+    bool ok = cc_add_seed(S->cc, &in, e);
+    ctg_free(copy);
+    return ok;
+}
+
+static void *concolic_init(search_ctx *ctx, ctg_err *e)
+{
+    concolic *S = ctg_calloc(1, sizeof *S);
+    if (!S) {
+        err_set(e, "out of memory");
+        return NULL;
+    }
+    S->ctx = ctx;
+    S->libfuzzer = ctx_db(ctx)->harness == CTG_HARNESS_LIBFUZZER;
+    cc_config cfg;
+    long nodes = opt_get_long(ctx_opts(ctx), "sym-max-nodes");
+    if (nodes < 16 || nodes > (1L << 24)) {
+        err_set(e, "--sym-max-nodes: %ld is out of range; give 16 .. 16777216", nodes);
+        concolic_finish(S, ctx);
+        return NULL;
+    }
+    const char *corpus = ctx_opts(ctx)->search.input_dir;
+    if (corpus && !fs_is_dir(corpus)) {
+        err_set(e, "%s: not a directory; -i names a directory of raw input files", corpus);
+        concolic_finish(S, ctx);
+        return NULL;
+    }
+    S->random_seeds = opt_get_long(ctx_opts(ctx), "random-seeds");
+    cc_input empty = {NULL, 0, NULL, NULL, 0};
+    bool ok = configure(ctx, &cfg, &S->flags, e) &&
+              ctx_sym_start(ctx, (uint32_t)nodes, CONCOLIC_PC_CAP, e) &&
+              (S->cc = cc_new(&cfg, run_one, S, e)) && cc_add_seed(S->cc, &empty, e) &&
+              add_text_seed(S, e);
+    if (ok && corpus)
+        ok = add_corpus_seeds(S, corpus, e);
+    for (long k = 0; ok && k < S->random_seeds; k++)
+        ok = add_random_seed(S, e);
+    if (!ok) {
+        if (S->stopped) /* the budget was spent before the first run */
+            return S;
+        concolic_finish(S, ctx);
+        return NULL;
+    }
+    return S;
+}
+
+/* One search step: at most one query and one run. */
+static bool concolic_step(void *state, search_ctx *ctx)
+{
+    concolic *S = state;
+    if (!S->cc || S->stopped)
+        return false;
+    ctg_err e = {{0}};
+    cc_status st = cc_step(S->cc, &e);
+    if (st == CC_DONE && S->random_seeds > 0) { /* explored: start again elsewhere */
+        S->restarts++;
+        st = add_random_seed(S, &e) ? CC_MORE : CC_FAIL;
+    }
+    if (st == CC_FAIL && !S->stopped)
+        ctx_log(ctx, "%s", e.msg);
+    return st == CC_MORE && !S->stopped;
+}
+
+/* cc_stats_visit callback: the counter into stats.json. */
+static void put_stat(void *user, const char *name, double value)
+{
+    ctx_stat_set(user, name, value);
+}
+
+/* Statistics into stats.json and the summary (seed 003 section 5). */
+static void report(concolic *S, search_ctx *ctx)
+{
+    cc_stats_visit(S->cc, put_stat, ctx);
+    ctx_stat_set(ctx, "concolic.inconsistent_dropped", (double)S->inconsistent);
+    ctx_stat_set(ctx, "concolic.unreadable_traces", (double)S->bad_traces);
+    ctx_stat_set(ctx, "concolic.truncated_traces", (double)S->full_traces);
+    ctx_stat_set(ctx, "concolic.concretized_runs", (double)S->concretized);
+    ctx_stat_set(ctx, "concolic.restarts", (double)S->restarts);
+    const cc_stats *c = cc_get_stats(S->cc);
+    const solver_stats *v = cc_solver_stats(S->cc);
+    uint64_t first = c->runs - c->reruns;
+    uint64_t hits = v->qcache_hits + v->cex_unsat_subset + v->cex_superset + v->cex_subset_model;
+    ctx_summary_line(ctx, "  concolic          %llu paths, %llu runs (%llu divergent), "
+                          "path conditions %llu/%.1f/%llu (min/avg/max)",
+                     (unsigned long long)c->paths, (unsigned long long)c->runs,
+                     (unsigned long long)c->divergences, (unsigned long long)c->pc_min,
+                     first ? (double)c->pc_sum / (double)first : 0.0,
+                     (unsigned long long)c->pc_max);
+    ctx_summary_line(ctx, "  solver            %llu queries: %llu sat, %llu unsat, %llu timeout, "
+                          "%llu error; cache hit rate %.0f%% of %llu lookups",
+                     (unsigned long long)c->queries, (unsigned long long)v->res_sat,
+                     (unsigned long long)v->res_unsat, (unsigned long long)v->timeout,
+                     (unsigned long long)v->error,
+                     v->cache_lookups ? 100.0 * (double)hits / (double)v->cache_lookups : 0.0,
+                     (unsigned long long)v->cache_lookups);
+    ctx_summary_line(ctx, "  time              solver %.2fs, concolic execution %.2fs",
+                     c->solver_secs, c->exec_secs);
+}
+
+static void concolic_finish(void *state, search_ctx *ctx)
+{
+    concolic *S = state;
+    if (!S)
+        return;
+    if (S->cc)
+        report(S, ctx);
+    cc_free(S->cc);
+    ctg_free(S->buf);
+    ctg_free(S->edges);
+    ctg_free(S->roots);
+    ctg_free(S->vals);
+    ctg_free(S);
+}
+
+const strategy strategy_concolic = {
+    .name = "concolic",
+    .summary = "compiled symbolic execution (prog.sym) + Z3: SAGE generational search, dfs, "
+               "bfs, random-branch; floating point is symbolic (Z3 FP theory), long double, "
+               "vectors and aggregates are concretised (noted in stats.json)",
+    .options = concolic_options,
+    .init = concolic_init,
+    .step = concolic_step,
+    .finish = concolic_finish,
+    .needs_sym = true,
+};
