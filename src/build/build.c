@@ -405,19 +405,24 @@ static bool check_opts(const build_opts *o, ctg_err *e)
 
 /* Path of runtime archive `kind` (rt, sym) for the build's architecture
  * (ctg_free). */
-static char *runtime_archive(const build_opts *o, const char *kind, ctg_err *e)
+static char *runtime_archive(const build_opts *o, const char *kind, bool required, ctg_err *e)
 {
     char name[32];
     snprintf(name, sizeof name, "libctg_%s%d.a", kind, o->arch_bits);
     char *p = fs_join(build_runtime_dir(), name);
-    if (p && fs_exists(p))
+    if (!p) {
+        err_set(e, "out of memory while locating the runtime");
+        return NULL;
+    }
+    if (fs_exists(p))
         return p;
-    if (o->arch_bits == 32)
+    if (!required)
+        ;
+    else if (o->arch_bits == 32)
         err_set(e, "%s: not found; 32-bit builds need gcc-multilib (install it and rebuild "
-                   "ctestgen)", p ? p : name);
+                   "ctestgen)", p);
     else
-        err_set(e, "%s: not found; build ctestgen with cmake or set CTESTGEN_RUNTIME_DIR",
-                p ? p : name);
+        err_set(e, "%s: not found; build ctestgen with cmake or set CTESTGEN_RUNTIME_DIR", p);
     ctg_free(p);
     return NULL;
 }
@@ -555,11 +560,10 @@ bool build_program(const build_opts *opts, build_result *r, ctg_err *e)
     build_opts eff = effective_opts(opts), *o = &eff;
     if (!check_opts(o, e))
         return false;
-    char *rt = runtime_archive(o, "rt", e), *sym = NULL;
+    char *rt = runtime_archive(o, "rt", true, e), *sym = NULL;
     if (rt) { /* part of every key, so prog.cov and prog.sym share one entry */
-        ctg_err ignored = {{0}};
-        sym = runtime_archive(o, "sym", o->want_sym ? e : &ignored);
-        if (!sym && o->want_sym) {
+        sym = runtime_archive(o, "sym", o->want_sym, e);
+        if (err_is_set(e)) {
             ctg_free(rt);
             return false;
         }

@@ -70,17 +70,21 @@ bool bcache_sha256_file(const char *path, char out[BCACHE_HEX], ctg_err *e)
 
 char *bcache_root(const build_opts *o, ctg_err *e)
 {
+    const char *env = getenv("CTESTGEN_CACHE"), *home = getenv("HOME");
+    char *root = NULL;
     if (o->cache_dir && *o->cache_dir)
-        return ctg_strdup(o->cache_dir);
-    const char *env = getenv("CTESTGEN_CACHE");
-    if (env && *env)
-        return ctg_strdup(env);
-    const char *home = getenv("HOME");
-    if (!home || !*home) {
+        root = ctg_strdup(o->cache_dir);
+    else if (env && *env)
+        root = ctg_strdup(env);
+    else if (home && *home)
+        root = fs_join(home, ".cache/ctestgen");
+    else {
         err_set(e, "no cache directory: HOME is not set; set CTESTGEN_CACHE");
         return NULL;
     }
-    return fs_join(home, ".cache/ctestgen");
+    if (!root)
+        err_set(e, "out of memory while locating the build cache");
+    return root;
 }
 
 /* sha256 of the running executable, computed once ("" when unreadable). */

@@ -73,6 +73,23 @@ static void free_sources(char **s, int n)
     ctg_free(s);
 }
 
+/* Adds prog.sym to a finished build for strategies that can use it; when the
+ * symbolic pass cannot handle the program, says so and goes on without. */
+static void add_optional_sym(const ctg_options *o, build_opts *bo, build_result *br)
+{
+    build_opts with = *bo;
+    with.want_sym = true;
+    with.no_cache = false; /* prog.cov was just built: reuse it */
+    build_result r2;
+    ctg_err e2 = {{0}};
+    if (build_program(&with, &r2, &e2)) {
+        build_result_release(br);
+        *br = r2;
+    } else if (!o->ui.quiet) {
+        fprintf(stderr, "ctestgen: concolic execution disabled for this program: %s\n", e2.msg);
+    }
+}
+
 int cmd_run(const ctg_options *o, ctg_err *e)
 {
     if (o->positional.n < 1) {
@@ -107,6 +124,8 @@ int cmd_run(const ctg_options *o, ctg_err *e)
         fmode_release(&fm);
         return EXIT_ERR;
     }
+    if (st && st->wants_sym && !br.sym_bin)
+        add_optional_sym(o, &bo, &br);
     print_build_warning(o, &br);
     engine_summary s;
     memset(&s, 0, sizeof s);

@@ -224,7 +224,7 @@ static bool validate(const ctg_options *o, ctg_err *e)
                        (unsigned long long)o->exec.mem_mb);
     if (o->build.depth < 0 || o->build.depth > 16)
         return err_set(e, "--depth: must be between 0 and 16");
-    if (strcmp(o->search.strategy, "auto") && !strategy_find(o->search.strategy))
+    if (!strategy_find(o->search.strategy))
         return err_set(e, "--strategy: unknown strategy '%s'; see --help for the list",
                        o->search.strategy);
     return true;
@@ -375,7 +375,6 @@ void options_help(FILE *f)
     for (const opt_desc *d = common_options; d->name; d++)
         help_line(f, d);
     fprintf(f, "\nStrategies (--strategy):\n");
-    fprintf(f, "  %-12s %s\n", "auto", "runs the strategies side by side and gives the budget to the one that pays");
     for (int s = 0; ctg_strategies[s]; s++)
         fprintf(f, "  %-12s %s\n", ctg_strategies[s]->name, ctg_strategies[s]->summary);
     for (int s = 0; ctg_strategies[s]; s++) {

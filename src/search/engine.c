@@ -406,7 +406,7 @@ static void summarize(search_ctx *c, engine_summary *s)
 bool engine_run(const ctg_options *o, const char *program_file, const build_result *b,
                 engine_summary *s, ctg_err *e)
 {
-    const char *name = strcmp(o->search.strategy, "auto") ? o->search.strategy : "random";
+    const char *name = o->search.strategy;
     const strategy *st = strategy_find(name);
     if (!st)
         return err_set(e, "--strategy: unknown strategy '%s'; see --help", name);

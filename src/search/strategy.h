@@ -37,6 +37,9 @@ typedef struct strategy {
     bool (*prepare)(const ctg_options *o, char ***sources, int *n_sources, ctg_err *e);
     /* The strategy runs prog.sym (ctx_exec_sym): the command line builds it. */
     bool needs_sym;
+    /* Like needs_sym, but optional: prog.sym is built when the symbolic pass
+     * can handle the program, else the strategy runs without it (`auto`). */
+    bool wants_sym;
 } strategy;
 
 /* NULL-terminated list of all strategies. */

@@ -1,0 +1,166 @@
+/*
+ * auto.c - the `auto` strategy (DESIGN.md section 7): a portfolio that runs
+ * several strategies side by side on one archive and gives the budget to the
+ * one that pays.
+ *
+ * Scheduling is a UCB1 bandit over the member strategies.  The budget is
+ * handed out in slices of --auto-slice executions; a slice's reward is the
+ * number of goals it covered first per execution.  Slices are counted in
+ * executions, not seconds, so a run with --seed and --max-execs is
+ * reproducible.  A member whose step() reports it is exhausted leaves the
+ * portfolio.  Members share the engine's archive and suite, and can import
+ * each other's tests through ctx_kept().
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/mem.h"
+#include "engine.h"
+#include "strategy.h"
+
+#define MAX_ARMS 8
+
+typedef struct arm {
+    const strategy *st;
+    void *state;
+    bool alive;
+    uint64_t slices;
+    double reward_sum; /* sum of per-slice rewards */
+} arm;
+
+typedef struct auto_state {
+    arm arms[MAX_ARMS];
+    int n_arms;
+    uint64_t total_slices;
+    uint64_t slice_execs;
+    double c; /* UCB exploration constant */
+} auto_state;
+
+static const opt_desc auto_options[] = {
+    {"auto-arms", 0, OPT_STR, OPT_KV, "LIST", "fuzz,mio,concolic",
+     "strategies the portfolio runs (those not built in are skipped)"},
+    {"auto-slice", 0, OPT_U64, OPT_KV, "N", "500", "executions per scheduling slice"},
+    {"auto-c", 0, OPT_DOUBLE, OPT_KV, "C", "0.5", "UCB exploration constant"},
+    {0},
+};
+
+/* Adds the named member if it exists and starts. */
+static void add_arm(auto_state *s, search_ctx *ctx, const char *name)
+{
+    const strategy *st = strategy_find(name);
+    if (!st || !strcmp(name, "auto") || s->n_arms == MAX_ARMS || st->prepare)
+        return;
+    ctg_err e = {{0}};
+    void *state = st->init(ctx, &e);
+    if (!state) {
+        ctx_log(ctx, "auto: %s left out: %s", name, e.msg);
+        return;
+    }
+    s->arms[s->n_arms++] = (arm){st, state, true, 0, 0.0};
+}
+
+static void *auto_init(search_ctx *ctx, ctg_err *e)
+{
+    auto_state *s = ctg_calloc(1, sizeof *s);
+    if (!s) {
+        err_set(e, "out of memory");
+        return NULL;
+    }
+    const ctg_options *o = ctx_opts(ctx);
+    s->slice_execs = (uint64_t)opt_get_long(o, "auto-slice");
+    if (s->slice_execs == 0)
+        s->slice_execs = 1;
+    s->c = opt_get_double(o, "auto-c");
+    char list[256];
+    snprintf(list, sizeof list, "%s", opt_get_str(o, "auto-arms"));
+    for (char *save = NULL, *tok = strtok_r(list, ", ", &save); tok;
+         tok = strtok_r(NULL, ", ", &save))
+        add_arm(s, ctx, tok);
+    if (s->n_arms == 0)
+        add_arm(s, ctx, "random");
+    if (s->n_arms == 0) {
+        err_set(e, "--auto-arms: none of '%s' is available", opt_get_str(o, "auto-arms"));
+        ctg_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* UCB1 choice among live arms; untried arms first, in list order. */
+static int choose(const auto_state *s)
+{
+    int best = -1;
+    double best_score = -1.0;
+    for (int i = 0; i < s->n_arms; i++) {
+        const arm *a = &s->arms[i];
+        if (!a->alive)
+            continue;
+        if (a->slices == 0)
+            return i;
+        double mean = a->reward_sum / (double)a->slices;
+        double score = mean + s->c * sqrt(log((double)s->total_slices) / (double)a->slices);
+        if (score > best_score) {
+            best_score = score;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* Goals covered so far (edges + errors). */
+static uint32_t goals(const search_ctx *ctx)
+{
+    const archive_t *a = ctx_archive(ctx);
+    return archive_covered_edges(a) + archive_reached_errors(a);
+}
+
+/* Runs one slice of the chosen member. */
+static bool auto_step(void *state, search_ctx *ctx)
+{
+    auto_state *s = state;
+    int i = choose(s);
+    if (i < 0)
+        return false;
+    arm *a = &s->arms[i];
+    uint64_t e0 = ctx_execs(ctx);
+    uint32_t g0 = goals(ctx);
+    int idle_steps = 0;
+    while (ctx_budget_left(ctx) && ctx_execs(ctx) - e0 < s->slice_execs) {
+        uint64_t before = ctx_execs(ctx);
+        if (!a->st->step(a->state, ctx)) {
+            a->alive = false;
+            break;
+        }
+        /* a member that works without executing (solving) still yields */
+        if (ctx_execs(ctx) == before && ++idle_steps > 64)
+            break;
+    }
+    uint64_t spent = ctx_execs(ctx) - e0;
+    double reward = (double)(goals(ctx) - g0) / (double)(spent ? spent : 1) * 100.0;
+    a->slices++;
+    a->reward_sum += reward > 1.0 ? 1.0 : reward;
+    s->total_slices++;
+    char name[64];
+    snprintf(name, sizeof name, "auto.slices.%s", a->st->name);
+    ctx_stat_set(ctx, name, (double)a->slices);
+    return true;
+}
+
+static void auto_finish(void *state, search_ctx *ctx)
+{
+    auto_state *s = state;
+    for (int i = 0; i < s->n_arms; i++)
+        s->arms[i].st->finish(s->arms[i].state, ctx);
+    ctg_free(s);
+}
+
+const strategy strategy_auto = {
+    .name = "auto",
+    .summary = "portfolio: runs the strategies side by side, gives the budget to the one that pays",
+    .options = auto_options,
+    .init = auto_init,
+    .step = auto_step,
+    .finish = auto_finish,
+    .wants_sym = true,
+};
