@@ -10,10 +10,12 @@ extern const strategy strategy_mio, strategy_mosa, strategy_dynamosa, strategy_w
 extern const strategy strategy_concolic;
 extern const strategy strategy_auto;
 extern const strategy strategy_bounded;
+extern const strategy strategy_fuzz;
 
 const strategy *const ctg_strategies[] = {
     &strategy_random,
     &strategy_auto,
+    &strategy_fuzz,
     &strategy_mio,
     &strategy_mosa,
     &strategy_dynamosa,

@@ -1,0 +1,504 @@
+/*
+ * fuzz.c - the `fuzz` strategy: greybox fuzzing whose seed scheduling is
+ * AlphaFuzz's Monte Carlo tree search (seed 000, mcts.h), or, with
+ * --schedule queue, a plain AFL-like round-robin queue over the same
+ * mutators, so the effect of the schedule can be measured.
+ *
+ * One round: select a seed (mcts_select or the next in the queue); run it
+ * once with comparison logging to learn the operands its comparisons saw
+ * (input-to-state candidates and dictionary tokens); then a batch of
+ * mutants (havoc stack, typed value mutations, splicing, input-to-state;
+ * mutate.h).  A mutant whose run reaches a new edge or a new hit-count
+ * bucket of an edge (AFL's buckets 1, 2, 3, 4-7, 8-15, 16-31, 32-127,
+ * 128+) becomes a child of the seed; finding one extends the batch.  After
+ * the batch the seed and its ancestors are visited (backpropagation).
+ *
+ * Inputs are byte strings as everywhere (DESIGN.md section 2).  A Test-Comp
+ * harness is mutated both as bytes and value by value (the value log of the
+ * run that made the input tells each value's type and place); a value asked
+ * for beyond the end of a mutant is 0 (CTG_FL_EXTEND_ZERO), or now and then
+ * a fresh random value (CTG_FL_EXTEND_RANDOM), so inputs grow typed.  A node
+ * keeps the bytes its run consumed.  A libFuzzer target gets raw bytes.
+ *
+ * Seeds: the files of -i DIR (an AFL++ or libFuzzer corpus), an empty
+ * input, and --fuzz-seeds random ones; under `auto` also every test another
+ * strategy kept, as soon as it was kept.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../base/fsutil.h"
+#include "../../base/mem.h"
+#include "../engine.h"
+#include "../strategy.h"
+#include "fuzz_dict.h"
+#include "mcts.h"
+#include "mutate.h"
+
+#define FUZZ_MAX_CORPUS 4096  /* files of -i DIR used as seeds                */
+#define FUZZ_MAX_CMPS 256     /* comparison operand pairs kept per seed       */
+#define FUZZ_DICT_CAP 1024    /* dictionary tokens                            */
+#define FUZZ_STEP_RUNS 16     /* executions per step()                        */
+#define FUZZ_EXTEND_P 0.125   /* share of Test-Comp mutants extended randomly */
+#define FUZZ_SPLICE_P 0.1     /* share of mutants spliced with another seed   */
+#define FUZZ_I2S_P 0.15       /* share of mutants that are one I2S replacement */
+
+static const opt_desc fuzz_options[] = {
+    {"schedule", 0, OPT_STR, OPT_KV, "KIND", "mcts",
+     "fuzz: seed scheduling: mcts (AlphaFuzz's tree search) | queue (AFL-like round robin)"},
+    {"fuzz-batch", 0, OPT_INT, OPT_KV, "N", "64",
+     "fuzz: mutants per selected seed (extended by N for each find, up to 4N)"},
+    {"mcts-c", 0, OPT_DOUBLE, OPT_KV, "C", "0.7",
+     "fuzz: exploration constant of the UCT seed score"},
+    {"max-len", 0, OPT_INT, OPT_KV, "BYTES", "4096", "fuzz: longest input a mutant may have"},
+    {"dict", 0, OPT_STR, OPT_KV, "FILE", NULL,
+     "fuzz: AFL/libFuzzer dictionary file (lines name=\"token\" or \"token\", \\xNN escapes)"},
+    {"fuzz-seeds", 0, OPT_INT, OPT_KV, "N", "2",
+     "fuzz: random inputs among the initial seeds (Test-Comp harnesses)"},
+    {0},
+};
+
+/* One input of the tree (or queue). */
+typedef struct fz_seed {
+    uint8_t *data;
+    size_t len;
+    ctg_value_rec *vals; /* value log of the run that made it (Test-Comp) */
+    size_t n_vals;
+    mcts_node *node;
+    mut_cmp *cmps;       /* operands of its comparisons, after its cmplog run */
+    size_t n_cmps;
+    bool cmplog_done;
+} fz_seed;
+
+typedef struct fuzz {
+    search_ctx *ctx;
+    mcts_tree *tree;
+    fz_seed *seeds;
+    size_t n_seeds, cap_seeds;
+    uint32_t n_edges;
+    uint8_t *virgin;     /* AFL bucket bits seen per edge                  */
+    uint32_t *trace;     /* scratch: edges of the last run                 */
+    mut_dict *dict;
+    uint8_t *buf;        /* the mutant                                     */
+    size_t max_len;
+    bool libfuzzer, mcts;
+    long batch, n_random;
+    /* the round in progress */
+    size_t cur;          /* seed being mutated; SIZE_MAX: none             */
+    long left, extended;
+    size_t queue_pos;
+    size_t imported;     /* tests of ctx_kept() already seen               */
+    /* statistics */
+    uint64_t selections, finds, i2s_finds;
+} fuzz;
+
+#define NO_SEED ((size_t)-1)
+
+/* ==== coverage novelty ===================================================== */
+
+/* AFL's hit-count bucket bit of a counter (0 for 0). */
+static uint8_t bucket(uint8_t n)
+{
+    if (n <= 2)
+        return n;
+    if (n == 3)
+        return 4;
+    if (n <= 7)
+        return 8;
+    if (n <= 15)
+        return 16;
+    if (n <= 31)
+        return 32;
+    return n <= 127 ? 64 : 128;
+}
+
+/* Collects the edges of the last run into F->trace and merges their
+ * buckets into the virgin map; returns the number of edges, with *fresh
+ * set when some edge or bucket was never seen before. */
+static size_t scan_run(fuzz *F, const uint8_t *cov, bool *fresh)
+{
+    size_t k = 0;
+    bool news = false;
+    uint32_t i = 0;
+    for (; i + 8 <= F->n_edges; i += 8) {
+        uint64_t w;
+        memcpy(&w, cov + i, 8);
+        if (!w)
+            continue;
+        for (uint32_t j = i; j < i + 8; j++)
+            if (cov[j]) {
+                uint8_t b = bucket(cov[j]);
+                news |= !(F->virgin[j] & b);
+                F->virgin[j] |= b;
+                F->trace[k++] = j;
+            }
+    }
+    for (; i < F->n_edges; i++)
+        if (cov[i]) {
+            uint8_t b = bucket(cov[i]);
+            news |= !(F->virgin[i] & b);
+            F->virgin[i] |= b;
+            F->trace[k++] = i;
+        }
+    *fresh = news;
+    return k;
+}
+
+/* ==== seeds ================================================================== */
+
+/* Adds the last run's consumed input as a seed under parent (NULL: the
+ * root).  False on oom. */
+static bool add_seed(fuzz *F, mcts_node *parent, size_t n_trace)
+{
+    const exec_t *x = ctx_executor(F->ctx);
+    size_t all, n_vals;
+    const uint8_t *in = exec_input(x, &all);
+    size_t len = F->libfuzzer ? all : exec_consumed(x);
+    const ctg_value_rec *vals = exec_values(x, &n_vals);
+    if (ctg_grow((void **)&F->seeds, &F->cap_seeds, F->n_seeds + 1, sizeof *F->seeds) != 0)
+        return false;
+    fz_seed s = {0};
+    s.data = ctg_malloc(len ? len : 1);
+    s.vals = F->libfuzzer ? NULL : ctg_malloc((n_vals ? n_vals : 1) * sizeof *s.vals);
+    if (!s.data || (!F->libfuzzer && !s.vals))
+        goto oom;
+    memcpy(s.data, in, len);
+    s.len = len;
+    if (!F->libfuzzer) {
+        memcpy(s.vals, vals, n_vals * sizeof *vals);
+        s.n_vals = n_vals;
+    }
+    s.node = mcts_add_child(F->tree, parent ? parent : mcts_root(F->tree), F->trace, n_trace,
+                            (uint32_t)F->n_seeds);
+    if (!s.node)
+        goto oom;
+    F->seeds[F->n_seeds++] = s;
+    return true;
+oom:
+    ctg_free(s.data);
+    ctg_free(s.vals);
+    return false;
+}
+
+/* Flags of a run of the program (random extension now and then). */
+static uint32_t run_flags(fuzz *F, bool may_extend)
+{
+    if (F->libfuzzer)
+        return 0;
+    if (may_extend && rng_chance(ctx_rng(F->ctx), FUZZ_EXTEND_P))
+        return CTG_FL_EXTEND_RANDOM;
+    return CTG_FL_EXTEND_ZERO;
+}
+
+/* True for results whose input may become a seed. */
+static bool seedable(exec_kind k)
+{
+    return k == EXEC_NORMAL;
+}
+
+/* Runs data as an initial seed (a child of the root, whatever it covers,
+ * as seed 000 adds every initial input).  False when no run happened. */
+static bool run_initial(fuzz *F, const uint8_t *data, size_t len, uint32_t flags)
+{
+    ctx_run r;
+    if (!ctx_exec(F->ctx, data, len, flags, &r))
+        return false;
+    if (r.kept)
+        F->imported++;
+    bool fresh;
+    size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &fresh);
+    if (r.r.kind == EXEC_ASSUME)
+        return true;
+    if (!add_seed(F, NULL, n))
+        ctx_log(F->ctx, "fuzz: out of memory, an initial input was dropped");
+    return true;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Runs the files of -i DIR (name order, at most FUZZ_MAX_CORPUS) as
+ * initial seeds.  A directory that cannot be read is an error. */
+static bool corpus_seeds(fuzz *F, const char *dir, ctg_err *e)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return err_sys(e, "%s: cannot read the input directory (-i)", dir);
+    char **names = ctg_calloc(FUZZ_MAX_CORPUS, sizeof *names);
+    if (!names) {
+        closedir(d);
+        return err_set(e, "out of memory");
+    }
+    size_t n = 0;
+    struct dirent *de;
+    while (n < FUZZ_MAX_CORPUS && (de = readdir(d)))
+        if (de->d_name[0] != '.' && (names[n] = ctg_strdup(de->d_name)))
+            n++;
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_names);
+    for (size_t i = 0; i < n; i++) {
+        char *path = fs_join(dir, names[i]), *data = NULL;
+        size_t len = 0;
+        ctg_err ignored = {{0}};
+        if (path && !fs_is_dir(path) && fs_read(path, &data, &len, &ignored))
+            run_initial(F, (const uint8_t *)data, len < F->max_len ? len : F->max_len,
+                        run_flags(F, false));
+        ctg_free(data);
+        ctg_free(path);
+        ctg_free(names[i]);
+    }
+    ctg_free(names);
+    return true;
+}
+
+/* Tests other strategies kept since the last call become initial seeds. */
+static void import_kept(fuzz *F)
+{
+    size_t n = ctx_n_kept(F->ctx);
+    while (F->imported < n) {
+        const test_t *t = ctx_kept(F->ctx, F->imported++);
+        if (!run_initial(F, t->data, t->len < F->max_len ? t->len : F->max_len,
+                         run_flags(F, false)))
+            return;
+    }
+}
+
+/* ==== the round =============================================================== */
+
+/* Runs the current seed with comparison logging: its operand pairs become
+ * input-to-state candidates and dictionary tokens. */
+static bool cmplog_seed(fuzz *F, fz_seed *s)
+{
+    s->cmplog_done = true;
+    ctx_run r;
+    if (!ctx_exec(F->ctx, s->data, s->len, CTG_FL_CMPLOG | run_flags(F, false), &r))
+        return false;
+    if (r.kept)
+        F->imported++;
+    const exec_t *x = ctx_executor(F->ctx);
+    const ctg_cmp_rec *c = exec_cmp(x);
+    uint32_t n = exec_n_cmp(x);
+    s->cmps = ctg_malloc(FUZZ_MAX_CMPS * sizeof *s->cmps);
+    if (!s->cmps)
+        return true;
+    for (uint32_t i = 0; i < n && s->n_cmps < FUZZ_MAX_CMPS; i++) {
+        unsigned bits = c[i].bits <= 8 ? 8 : c[i].bits <= 16 ? 16 : c[i].bits <= 32 ? 32 : 64;
+        if (!c[i].hits || c[i].a == c[i].b)
+            continue;
+        s->cmps[s->n_cmps++] = (mut_cmp){c[i].a, c[i].b, bits};
+        /* operands that are no small number make useful tokens */
+        for (int k = 0; k < 2; k++) {
+            uint64_t v = k ? c[i].b : c[i].a;
+            if (bits >= 16 && v > 0xff && v != (uint64_t)-1) {
+                uint8_t tok[8];
+                for (unsigned j = 0; j < bits / 8; j++)
+                    tok[j] = (uint8_t)(v >> (8 * j));
+                mut_dict_add(F->dict, tok, bits / 8);
+            }
+        }
+    }
+    return true;
+}
+
+/* Chooses the next seed and starts its batch.  False when no run is
+ * possible any more. */
+static bool start_round(fuzz *F)
+{
+    import_kept(F);
+    if (F->n_seeds == 0 && !run_initial(F, NULL, 0, run_flags(F, false)))
+        return false;
+    if (F->n_seeds == 0)
+        return false;
+    if (F->mcts) {
+        mcts_node *best = mcts_select(F->tree);
+        F->cur = best ? mcts_payload(best) : 0;
+    } else {
+        F->cur = F->queue_pos++ % F->n_seeds;
+    }
+    F->selections++;
+    F->left = F->batch;
+    F->extended = 0;
+    fz_seed *s = &F->seeds[F->cur];
+    return s->cmplog_done || cmplog_seed(F, s);
+}
+
+/* Builds a mutant of seed s in F->buf; returns its length. */
+static size_t make_mutant(fuzz *F, const fz_seed *s, bool *i2s_only)
+{
+    rng *r = ctx_rng(F->ctx);
+    size_t len = s->len < F->max_len ? s->len : F->max_len;
+    memcpy(F->buf, s->data, len);
+    mut_src src = {s->vals, s->n_vals, F->dict, s->cmps, s->n_cmps, NULL, 0};
+    *i2s_only = false;
+    if (s->n_cmps && rng_chance(r, FUZZ_I2S_P) && mut_i2s(r, F->buf, len, &src)) {
+        *i2s_only = true;
+        return len;
+    }
+    if (F->n_seeds > 1 && rng_chance(r, FUZZ_SPLICE_P)) {
+        const fz_seed *o = &F->seeds[rng_below(r, F->n_seeds)];
+        src.splice = o->data;
+        src.splice_len = o->len;
+        len = mut_splice(r, F->buf, len, F->max_len, &src);
+        src.vals = NULL; /* the layout changed */
+        src.n_vals = 0;
+    }
+    unsigned stack = 1u << rng_below(r, 5);
+    return mut_havoc(r, F->buf, len, F->max_len, &src, stack);
+}
+
+/* Runs one mutant of the current seed.  False when no run happened. */
+static bool run_mutant(fuzz *F)
+{
+    fz_seed *s = &F->seeds[F->cur];
+    bool i2s;
+    size_t len = make_mutant(F, s, &i2s);
+    ctx_run r;
+    if (!ctx_exec(F->ctx, F->buf, len, run_flags(F, true), &r))
+        return false;
+    if (r.kept)
+        F->imported++;
+    F->left--;
+    bool fresh;
+    size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &fresh);
+    if (!fresh || !seedable(r.r.kind))
+        return true;
+    mcts_node *parent = s->node; /* add_seed may move F->seeds */
+    if (!add_seed(F, parent, n))
+        return true;
+    F->finds++;
+    F->i2s_finds += i2s;
+    if (F->extended < 3 * F->batch) { /* a productive seed gets more mutants */
+        F->left += F->batch;
+        F->extended += F->batch;
+    }
+    return true;
+}
+
+static void end_round(fuzz *F)
+{
+    if (F->cur != NO_SEED && F->cur < F->n_seeds)
+        mcts_visit(F->tree, F->seeds[F->cur].node);
+    F->cur = NO_SEED;
+}
+
+/* ==== the strategy ================================================================ */
+
+static void fuzz_free(fuzz *F)
+{
+    if (!F)
+        return;
+    for (size_t i = 0; i < F->n_seeds; i++) {
+        ctg_free(F->seeds[i].data);
+        ctg_free(F->seeds[i].vals);
+        ctg_free(F->seeds[i].cmps);
+    }
+    ctg_free(F->seeds);
+    mcts_free(F->tree);
+    ctg_free(F->virgin);
+    ctg_free(F->trace);
+    mut_dict_free(F->dict);
+    ctg_free(F->buf);
+    ctg_free(F);
+}
+
+/* Reads and checks the options; false with e set. */
+static bool read_options(fuzz *F, const ctg_options *o, ctg_err *e)
+{
+    const char *sched = opt_get_str(o, "schedule");
+    if (strcmp(sched, "mcts") != 0 && strcmp(sched, "queue") != 0)
+        return err_set(e, "--schedule: unknown schedule '%s'; use mcts or queue", sched);
+    F->mcts = strcmp(sched, "mcts") == 0;
+    F->batch = opt_get_long(o, "fuzz-batch");
+    long max_len = opt_get_long(o, "max-len");
+    F->n_random = opt_get_long(o, "fuzz-seeds");
+    if (F->batch < 1)
+        return err_set(e, "--fuzz-batch: must be at least 1");
+    if (max_len < 1 || max_len > (long)CTG_MAX_INPUT)
+        return err_set(e, "--max-len: must be between 1 and %u", CTG_MAX_INPUT);
+    if (F->n_random < 0)
+        return err_set(e, "--fuzz-seeds: must not be negative");
+    F->max_len = (size_t)max_len;
+    return true;
+}
+
+static void *fuzz_init(search_ctx *ctx, ctg_err *e)
+{
+    fuzz *F = ctg_calloc(1, sizeof *F);
+    if (!F) {
+        err_set(e, "out of memory");
+        return NULL;
+    }
+    const ctg_options *o = ctx_opts(ctx);
+    F->ctx = ctx;
+    F->cur = NO_SEED;
+    F->n_edges = ctx_db(ctx)->n_edges;
+    F->libfuzzer = ctx_db(ctx)->harness == CTG_HARNESS_LIBFUZZER;
+    if (!read_options(F, o, e))
+        goto fail;
+    F->tree = mcts_new(F->n_edges, opt_get_double(o, "mcts-c"));
+    F->virgin = ctg_calloc((size_t)F->n_edges + 8, 1);
+    F->trace = ctg_malloc(((size_t)F->n_edges + 1) * sizeof *F->trace);
+    F->dict = mut_dict_new(FUZZ_DICT_CAP);
+    F->buf = ctg_malloc(F->max_len);
+    if (!F->tree || !F->virgin || !F->trace || !F->dict || !F->buf) {
+        err_set(e, "out of memory");
+        goto fail;
+    }
+    const char *dict = opt_get_str(o, "dict");
+    if (dict && !fuzz_dict_load(F->dict, dict, e))
+        goto fail;
+    if (o->search.input_dir && !corpus_seeds(F, o->search.input_dir, e))
+        goto fail;
+    run_initial(F, NULL, 0, run_flags(F, false));
+    for (long k = 0; !F->libfuzzer && k < F->n_random; k++)
+        run_initial(F, NULL, 0, CTG_FL_EXTEND_RANDOM);
+    return F;
+fail:
+    fuzz_free(F);
+    return NULL;
+}
+
+static bool fuzz_step(void *state, search_ctx *ctx)
+{
+    fuzz *F = state;
+    (void)ctx;
+    if (F->cur == NO_SEED && !start_round(F))
+        return ctx_budget_left(F->ctx) && F->n_seeds > 0;
+    for (int k = 0; k < FUZZ_STEP_RUNS && F->left > 0; k++)
+        if (!run_mutant(F))
+            return false;
+    if (F->left <= 0)
+        end_round(F);
+    return true;
+}
+
+static void fuzz_finish(void *state, search_ctx *ctx)
+{
+    fuzz *F = state;
+    ctx_stat_set(ctx, "fuzz.nodes", (double)F->n_seeds);
+    ctx_stat_set(ctx, "fuzz.depth", mcts_max_depth(F->tree));
+    ctx_stat_set(ctx, "fuzz.selections", (double)F->selections);
+    ctx_stat_set(ctx, "fuzz.finds", (double)F->finds);
+    ctx_stat_set(ctx, "fuzz.i2s_finds", (double)F->i2s_finds);
+    ctx_stat_set(ctx, "fuzz.dict", (double)mut_dict_size(F->dict));
+    ctx_summary_line(ctx,
+                     "fuzz: schedule %s, %zu inputs in the tree (depth %u), %llu seeds selected, "
+                     "%llu finds (%llu by input-to-state), dictionary %zu tokens",
+                     F->mcts ? "mcts" : "queue", F->n_seeds, mcts_max_depth(F->tree),
+                     (unsigned long long)F->selections, (unsigned long long)F->finds,
+                     (unsigned long long)F->i2s_finds, mut_dict_size(F->dict));
+    fuzz_free(F);
+}
+
+const strategy strategy_fuzz = {
+    .name = "fuzz",
+    .summary = "greybox fuzzing, AlphaFuzz MCTS seed scheduling (or an AFL-like queue)",
+    .options = fuzz_options,
+    .init = fuzz_init,
+    .step = fuzz_step,
+    .finish = fuzz_finish,
+};
