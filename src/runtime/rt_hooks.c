@@ -238,10 +238,30 @@ static inline void rt_str_put(uint32_t site, double d)
     rt_str_cache[site % RT_STR_SLOTS].d = d;
 }
 
+/* CTG_FL_CMPLOG of a string compare: the first m (<= 8) compared bytes of
+ * each operand, little endian, with bits = CTG_CMP_STRING | 8 * m; na and
+ * nb bound what may be read of a and b (the rest reads as 0). */
+static void rt_cmplog_bytes(uint32_t site, const void *a, size_t na, const void *b, size_t nb,
+                            size_t m)
+{
+    if (m > 8u)
+        m = 8u;
+    if (m == 0)
+        return;
+    uint64_t x = 0, y = 0;
+    memcpy(&x, a, na < m ? na : m);
+    memcpy(&y, b, nb < m ? nb : m);
+    rt_cmplog(site, x, y, CTG_CMP_STRING | (uint32_t)(8u * m));
+}
+
 int __ctg_strcmp(uint32_t site, const char *a, const char *b);
 int __ctg_strcmp(uint32_t site, const char *a, const char *b)
 {
     int r = strcmp(a, b);
+    if (rt_g.flags & CTG_FL_CMPLOG) {
+        size_t la = strlen(a) + 1u, lb = strlen(b) + 1u;
+        rt_cmplog_bytes(site, a, la, b, lb, (la < lb ? lb : la) - 1u);
+    }
     if (rt_g.flags & CTG_FL_DIST) {
         size_t la = strlen(a), lb = strlen(b);
         rt_str_put(site, rt_bytes_dist((const uint8_t *)a, (const uint8_t *)b,
@@ -254,6 +274,10 @@ int __ctg_strncmp(uint32_t site, const char *a, const char *b, size_t n);
 int __ctg_strncmp(uint32_t site, const char *a, const char *b, size_t n)
 {
     int r = strncmp(a, b, n);
+    if (rt_g.flags & CTG_FL_CMPLOG) {
+        size_t la = strnlen(a, n), lb = strnlen(b, n);
+        rt_cmplog_bytes(site, a, la < n ? la + 1u : n, b, lb < n ? lb + 1u : n, la < lb ? lb : la);
+    }
     if (rt_g.flags & CTG_FL_DIST) {
         size_t la = strnlen(a, n), lb = strnlen(b, n);
         size_t m = (la > lb ? la : lb) + 1u;
@@ -266,6 +290,8 @@ int __ctg_memcmp(uint32_t site, const void *a, const void *b, size_t n);
 int __ctg_memcmp(uint32_t site, const void *a, const void *b, size_t n)
 {
     int r = memcmp(a, b, n);
+    if (rt_g.flags & CTG_FL_CMPLOG)
+        rt_cmplog_bytes(site, a, n, b, n, n);
     if (rt_g.flags & CTG_FL_DIST)
         rt_str_put(site, rt_bytes_dist(a, b, n));
     return r;

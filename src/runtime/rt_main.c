@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,18 @@ static ctg_shm_hdr rt_dummy_hdr;
 
 uint8_t *__ctg_cov_ptr = rt_dummy_cov;
 rt_state rt_g = {.hdr = &rt_dummy_hdr};
+
+/* Persistent mode: a libFuzzer target of prog.cov runs up to this many
+ * inputs in one forked child.  After each input the child stops itself
+ * (SIGSTOP); the fork server reports the stop to the executor as a normal
+ * exit 0 and resumes the child (SIGCONT) for the next input instead of
+ * forking, as libFuzzer runs inputs in one process and AFL++'s driver in a
+ * persistent loop.  A crash, timeout, reach_error or exit ends the child as
+ * usual; the next run forks a fresh one.  prog.sym (which defines
+ * __ctg_sym_live) keeps one process per run: its shadow state is per run. */
+#define RT_PERSIST_RUNS 1000u
+extern uint32_t __ctg_sym_live __attribute__((weak));
+static pid_t rt_persist_pid; /* the stopped child, 0 when none (server side) */
 
 /* Harness entry points, whichever the program defines. */
 extern int __ctg_user_main(int argc, char **argv, char **envp) __attribute__((weak));
@@ -185,28 +198,41 @@ static void rt_fork_server(int attach)
         _exit(2); /* after a mismatch the executor reports from the hello */
     for (;;) {
         uint32_t cmd;
-        if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd))
+        if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd)) {
+            if (rt_persist_pid > 0) /* never leave a stopped child behind */
+                kill(rt_persist_pid, SIGKILL);
             _exit(0);
+        }
         if (cmd != CTG_CMD_RUN)
             _exit(3);
-        pid_t pid = rt_fork_retry();
-        if (pid < 0)
-            _exit(4);
-        if (pid == 0) {
-            close(CTG_FD_CTL);
-            close(CTG_FD_ST);
-            return;
+        pid_t pid = rt_persist_pid;
+        if (pid > 0 && kill(pid, SIGCONT) != 0) { /* gone: reap it, fork anew */
+            waitpid(pid, NULL, WNOHANG);
+            pid = rt_persist_pid = 0;
         }
-        /* the child's own process group, set before the executor learns the
-         * pid and may signal the group */
-        setpgid(pid, pid);
+        if (pid <= 0) {
+            pid = rt_fork_retry();
+            if (pid < 0)
+                _exit(4);
+            if (pid == 0) {
+                close(CTG_FD_CTL);
+                close(CTG_FD_ST);
+                return;
+            }
+            /* the child's own process group, set before the executor learns
+             * the pid and may signal the group */
+            setpgid(pid, pid);
+        }
         int32_t p32 = (int32_t)pid;
         if (!rt_write_all(CTG_FD_ST, &p32, sizeof p32))
             _exit(0);
         int ws;
-        while (waitpid(pid, &ws, 0) < 0)
+        while (waitpid(pid, &ws, WUNTRACED) < 0)
             if (errno != EINTR)
                 _exit(5);
+        rt_persist_pid = WIFSTOPPED(ws) ? pid : 0;
+        if (WIFSTOPPED(ws))
+            ws = 0; /* the input ran to its end: exit status 0 */
         int32_t w32 = (int32_t)ws;
         if (!rt_write_all(CTG_FD_ST, &w32, sizeof w32))
             _exit(0);
@@ -304,7 +330,16 @@ int main(int argc, char **argv, char **envp)
     if (__ctg_user_main)
         rt_return_from_main(__ctg_user_main(argc, argv, envp));
     int rc = rt_run_libfuzzer();
-    if (!rt_g.standalone)
-        _exit(rc); /* libFuzzer runs no exit handlers between inputs either */
-    return rc;
+    if (rt_g.standalone)
+        return rc;
+    if (&__ctg_sym_live == NULL)
+        for (unsigned i = 1; i < RT_PERSIST_RUNS; i++) {
+            rt_g.flags = 0;
+            raise(SIGSTOP); /* the server resumes us with the next input */
+            ctg_vg_seed(&rt_g.rng, rt_g.hdr->rng_state);
+            rt_g.flags = rt_g.hdr->flags;
+            rt_status(CTG_ST_STARTED);
+            rt_run_libfuzzer();
+        }
+    _exit(rc); /* libFuzzer runs no exit handlers between inputs either */
 }

@@ -165,12 +165,18 @@ typedef struct ctg_value_rec {
     uint16_t size;   /* bytes (for CTG_T_BYTES: low 16 bits only, see input_len) */
 } ctg_value_rec;
 
-/* Operands of one comparison site, last values seen (CTG_FL_CMPLOG). */
+/* Operands of one comparison site, last values seen (CTG_FL_CMPLOG).  For a
+ * string compare (strcmp/strncmp/memcmp) bits is CTG_CMP_STRING | 8 * m and
+ * a, b hold the first m (1..8) compared bytes of each operand, in memory
+ * order from the lowest byte (the longer string's length decides m; the
+ * shorter one is padded with its NUL and zeros). */
 typedef struct ctg_cmp_rec {
     uint64_t a, b;
     uint32_t hits;
     uint32_t bits; /* operand width; 0 = never executed */
 } ctg_cmp_rec;
+
+#define CTG_CMP_STRING 0x10000u
 
 /* Offsets of the regions; every region is 64-byte aligned. */
 typedef struct ctg_shm_layout {

@@ -286,18 +286,23 @@ static bool cmplog_seed(fuzz *F, fz_seed *s)
     if (!s->cmps)
         return true;
     for (uint32_t i = 0; i < n && s->n_cmps < FUZZ_MAX_CMPS; i++) {
-        unsigned bits = c[i].bits <= 8 ? 8 : c[i].bits <= 16 ? 16 : c[i].bits <= 32 ? 32 : 64;
-        if (!c[i].hits || c[i].a == c[i].b)
+        bool str = (c[i].bits & CTG_CMP_STRING) != 0;
+        unsigned w = c[i].bits & 0xffffu;
+        unsigned bits = str ? w : w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64;
+        if (!c[i].hits || c[i].a == c[i].b || bits == 0 || bits > 64)
             continue;
-        s->cmps[s->n_cmps++] = (mut_cmp){c[i].a, c[i].b, bits};
-        /* operands that are no small number make useful tokens */
+        s->cmps[s->n_cmps++] = (mut_cmp){c[i].a, c[i].b, bits, str};
+        /* strings and operands that are no small number make useful tokens */
         for (int k = 0; k < 2; k++) {
             uint64_t v = k ? c[i].b : c[i].a;
-            if (bits >= 16 && v > 0xff && v != (uint64_t)-1) {
+            if (str || (bits >= 16 && v > 0xff && v != (uint64_t)-1)) {
                 uint8_t tok[8];
-                for (unsigned j = 0; j < bits / 8; j++)
+                unsigned len = bits / 8;
+                for (unsigned j = 0; j < len; j++)
                     tok[j] = (uint8_t)(v >> (8 * j));
-                mut_dict_add(F->dict, tok, bits / 8);
+                while (str && len > 1 && tok[len - 1] == 0) /* the shorter string's NULs */
+                    len--;
+                mut_dict_add(F->dict, tok, len);
             }
         }
     }
@@ -451,6 +456,7 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     const char *dict = opt_get_str(o, "dict");
     if (dict && !fuzz_dict_load(F->dict, dict, e))
         goto fail;
+    mut_dict_fix(F->dict); /* the user's tokens stay; learned ones rotate */
     if (o->search.input_dir && !corpus_seeds(F, o->search.input_dir, e))
         goto fail;
     run_initial(F, NULL, 0, run_flags(F, false));

@@ -25,6 +25,7 @@ typedef struct mut_token {
 struct mut_dict {
     mut_token *tok;
     size_t n, cap;
+    size_t fixed, next; /* entries never replaced; next one to replace */
 };
 
 mut_dict *mut_dict_new(size_t cap)
@@ -51,15 +52,28 @@ void mut_dict_free(mut_dict *d)
 
 bool mut_dict_add(mut_dict *d, const uint8_t *tok, size_t len)
 {
-    if (!d || len == 0 || len > MUT_TOKEN_MAX || d->n >= d->cap)
+    if (!d || len == 0 || len > MUT_TOKEN_MAX || d->cap == 0)
         return false;
     for (size_t i = 0; i < d->n; i++)
         if (d->tok[i].len == len && memcmp(d->tok[i].b, tok, len) == 0)
             return false;
-    d->tok[d->n].len = (uint8_t)len;
-    memcpy(d->tok[d->n].b, tok, len);
-    d->n++;
+    size_t at = d->n;
+    if (d->n == d->cap) {
+        if (d->fixed >= d->cap)
+            return false;
+        at = d->fixed + d->next++ % (d->cap - d->fixed);
+    } else {
+        d->n++;
+    }
+    d->tok[at].len = (uint8_t)len;
+    memcpy(d->tok[at].b, tok, len);
     return true;
+}
+
+void mut_dict_fix(mut_dict *d)
+{
+    d->fixed = d->n;
+    d->next = 0;
 }
 
 size_t mut_dict_size(const mut_dict *d) { return d ? d->n : 0; }
@@ -322,7 +336,7 @@ static void int_value(rng *r, uint8_t *p, size_t size, enum ctg_type t, const mu
     case 3: v = rng_chance(r, 0.5) ? (uint64_t)0 - v : v << 1; break;
     case 4: { /* an operand the program compared something of this width with */
         size_t k = s->n_cmps ? (size_t)rng_below(r, s->n_cmps) : 0;
-        if (s->n_cmps && s->cmps[k].bits == bits)
+        if (s->n_cmps && s->cmps[k].bits == bits && !s->cmps[k].str)
             v = rng_chance(r, 0.5) ? s->cmps[k].a : s->cmps[k].b;
         else
             v ^= (uint64_t)1 << rng_below(r, bits);
@@ -521,11 +535,12 @@ bool mut_i2s(rng *r, uint8_t *buf, size_t len, const mut_src *s)
         size_t n = c->bits / 8;
         if (c->a == c->b || n == 0 || n > 8)
             continue;
-        n = i2s_width(r, c);
-        bool swap = rng_chance(r, 0.5), big = n > 1 && rng_chance(r, 0.3);
+        if (!c->str)
+            n = i2s_width(r, c);
+        bool swap = rng_chance(r, 0.5), big = !c->str && n > 1 && rng_chance(r, 0.3);
         uint64_t from = swap ? c->b : c->a, to = swap ? c->a : c->b;
-        int64_t delta = (int64_t)rng_below(r, 3) - 1; /* <, <=, > need +-1 */
-        to += (uint64_t)delta;
+        if (!c->str) /* <, <=, > need +-1 */
+            to += (uint64_t)((int64_t)rng_below(r, 3) - 1);
         if (big) {
             from = bswap(from, n);
             to = bswap(to, n);

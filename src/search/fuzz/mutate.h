@@ -38,8 +38,12 @@ typedef struct mut_dict mut_dict;
 /* A dictionary of at most cap tokens; NULL on oom. */
 mut_dict *mut_dict_new(size_t cap);
 void mut_dict_free(mut_dict *d);
-/* Adds a token of 1..MUT_TOKEN_MAX bytes; true when it was new and fitted. */
+/* Adds a token of 1..MUT_TOKEN_MAX bytes; true when it was new.  When the
+ * dictionary is full the token replaces the oldest one added after the last
+ * mut_dict_fix. */
 bool mut_dict_add(mut_dict *d, const uint8_t *tok, size_t len);
+/* The tokens added so far are never replaced. */
+void mut_dict_fix(mut_dict *d);
 size_t mut_dict_size(const mut_dict *d);
 const uint8_t *mut_dict_get(const mut_dict *d, size_t i, size_t *len);
 
@@ -48,7 +52,9 @@ const uint8_t *mut_dict_get(const mut_dict *d, size_t i, size_t *len);
 /* Operands of one comparison of the seed's run (CTG_FL_CMPLOG). */
 typedef struct mut_cmp {
     uint64_t a, b;
-    uint32_t bits; /* 8, 16, 32 or 64 */
+    uint32_t bits; /* 8, 16, 32 or 64; for strings 8 * (1..8)            */
+    bool str;      /* bytes of a string compare: replaced as they are,
+                      never widened, swapped or moved by +-1             */
 } mut_cmp;
 
 typedef struct mut_src {
