@@ -11,13 +11,14 @@
  *                                     __ctg_strncmp(s, "help", 3) == 0: 72, 73
  *                                     __ctg_memcmp(s, "hello", 5) != 0: 74, 75
  *                                     __ctg_strcmp(s, "hello") < 0: 76, 77
+ *                                     (string sites 12..15)
  * Coverage of each cmp branch is counted as the instrumenter would.
  */
 #include <string.h>
 
 #include "prog.h"
 
-PROG_COUNTS(80, 12, 0);
+PROG_COUNTS(80, 16, 0);
 
 int __ctg_user_main(int argc, char **argv, char **envp)
 {
@@ -40,14 +41,14 @@ int __ctg_user_main(int argc, char **argv, char **envp)
     for (unsigned i = 0; i < n && i < 255; i++)
         s[i] = __VERIFIER_nondet_char();
     s[n < 255 ? n : 255] = 0;
-    int r = __ctg_strcmp(0, s, "hello");
-    __ctg_cmp_str(70, 32, r, 0, 0);
+    int r = __ctg_strcmp(12, s, "hello");
+    __ctg_cmp_str(70, 32, r, 0, 12);
     __ctg_cov_ptr[r == 0 ? 70 : 71]++;
-    r = __ctg_strncmp(1, s, "help", 3);
-    __ctg_cmp_str(72, 32, r, 0, 1);
-    r = __ctg_memcmp(2, s, "hello", 5);
-    __ctg_cmp_str(74, 33, r, 0, 2);
-    r = __ctg_strcmp(3, s, "hello");
-    __ctg_cmp_str(76, 40, r, 0, 3);
+    r = __ctg_strncmp(13, s, "help", 3);
+    __ctg_cmp_str(72, 32, r, 0, 13);
+    r = __ctg_memcmp(14, s, "hello", 5);
+    __ctg_cmp_str(74, 33, r, 0, 14);
+    r = __ctg_strcmp(15, s, "hello");
+    __ctg_cmp_str(76, 40, r, 0, 15);
     return 0;
 }

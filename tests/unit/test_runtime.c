@@ -243,7 +243,7 @@ static void test_log_and_input_limits(void **state)
 
 /* ==== dist.c: distances of every hook ====================================== */
 
-static exec_t *dist_exec(void) { return fx_exec("dist64", 80, 12, 1000); }
+static exec_t *dist_exec(void) { return fx_exec("dist64", 80, 16, 1000); }
 
 /* Input for dist.c. */
 static void dist_input(inbuf *in, uint32_t bits, uint64_t a, uint64_t b, double fx, double fy,
@@ -437,6 +437,24 @@ static void test_cmplog(void **state)
     assert_int_equal(c[11].bits, 0); /* never executed */
     fx_run(x, in.b, in.n, CTG_FL_CMPLOG, 0);
     assert_int_equal(c[0].hits, 1); /* reset per run */
+    /* string compares log their first (up to 8) bytes, flagged */
+    dist_input(&in, 16, 0, 0, 0, 0, 0, 0, "hellp");
+    fx_run(x, in.b, in.n, CTG_FL_CMPLOG, 0);
+    uint64_t hellp = 0, hello = 0, hel = 0;
+    memcpy(&hellp, "hellp", 5);
+    memcpy(&hello, "hello", 5);
+    memcpy(&hel, "hel", 3);
+    assert_int_equal(c[12].a, hellp);
+    assert_int_equal(c[12].b, hello);
+    assert_int_equal(c[12].bits, CTG_CMP_STRING | 40);
+    assert_int_equal(c[13].a, hel); /* strncmp(s, "help", 3): 3 bytes */
+    assert_int_equal(c[13].b, hel);
+    assert_int_equal(c[13].bits, CTG_CMP_STRING | 24);
+    assert_int_equal(c[14].bits, CTG_CMP_STRING | 40); /* memcmp(s, "hello", 5) */
+    dist_input(&in, 16, 0, 0, 0, 0, 0, 0, "");
+    fx_run(x, in.b, in.n, CTG_FL_CMPLOG, 0);
+    assert_int_equal(c[12].a, 0); /* "" against "hello": NUL, then nothing read */
+    assert_int_equal(c[12].b, hello);
     exec_free(x);
 }
 

@@ -1,0 +1,190 @@
+/*
+ * test_mcts.c - the AlphaFuzz seed tree (seed 000) against hand-computed
+ * values: rare branches, tree traces (multiset union), the UCT score with
+ * normalised SV, the tie rule, the parent competing with its children, and
+ * backpropagation of visits.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "search/fuzz/mcts.h"
+
+#define EPS 1e-6
+
+/* rare({A, B, B, C}) = {A, C}: the seed's own example (A=0, B=1, C=2). */
+static void test_rare_seed_example(void **state)
+{
+    (void)state;
+    mcts_tree *t = mcts_new(8, 0.5);
+    assert_non_null(t);
+    uint32_t a[] = {0}, b[] = {1}, c[] = {2};
+    assert_non_null(mcts_add_child(t, mcts_root(t), a, 1, 0));
+    assert_non_null(mcts_add_child(t, mcts_root(t), b, 1, 1));
+    assert_non_null(mcts_add_child(t, mcts_root(t), b, 1, 2));
+    assert_non_null(mcts_add_child(t, mcts_root(t), c, 1, 3));
+    uint32_t out[8];
+    size_t n = mcts_rare(mcts_root(t), out);
+    assert_int_equal(n, 2);
+    assert_int_equal(out[0], 0);
+    assert_int_equal(out[1], 2);
+    assert_int_equal(mcts_tree_count(mcts_root(t), 1), 2);
+    mcts_free(t);
+}
+
+/* Tree traces are multiset unions up to the root; node traces are sets;
+ * ids beyond the edge count and duplicates are ignored. */
+static void test_traces(void **state)
+{
+    (void)state;
+    mcts_tree *t = mcts_new(10, 0.5);
+    uint32_t ta[] = {2, 0, 1, 1, 99}, tc[] = {1, 4};
+    mcts_node *a = mcts_add_child(t, mcts_root(t), ta, 5, 7);
+    mcts_node *c = mcts_add_child(t, a, tc, 2, 8);
+    size_t n;
+    const uint32_t *nt = mcts_node_trace(a, &n);
+    assert_int_equal(n, 3);
+    assert_int_equal(nt[0], 0);
+    assert_int_equal(nt[2], 2);
+    assert_int_equal(mcts_tree_count(a, 1), 2); /* its own and C's */
+    assert_int_equal(mcts_tree_count(a, 4), 1);
+    assert_int_equal(mcts_tree_count(c, 1), 1);
+    assert_int_equal(mcts_tree_count(c, 0), 0);
+    assert_int_equal(mcts_tree_count(mcts_root(t), 1), 2);
+    assert_int_equal(mcts_tree_size(mcts_root(t)), 4);
+    assert_int_equal(mcts_payload(c), 8);
+    assert_ptr_equal(mcts_parent(c), a);
+    assert_int_equal(mcts_depth(c), 2);
+    assert_int_equal(mcts_max_depth(t), 2);
+    assert_int_equal(mcts_n_nodes(t), 3);
+    mcts_free(t);
+}
+
+/* Two seeds A {0,1,2} and B {0,3}; c = 0.5.
+ *   root tree {0:2, 1:1, 2:1, 3:1}, rare = {1,2,3}; SV_A = 2, SV_B = 1,
+ *   normalised: A 1, B 0.
+ *   1st selection: both unvisited (+inf), tie -> the first: A.
+ *   2nd: A = 1/1 + 0.5 sqrt(ln 1 / 1) = 1; B = +inf -> B.
+ *   3rd: root N = 2: A = 1 + 0.5 sqrt(ln 2) = 1.416277,
+ *        B = 0 + 0.5 sqrt(ln 2) = 0.416277 -> A. */
+static void test_score_and_ties(void **state)
+{
+    (void)state;
+    mcts_tree *t = mcts_new(10, 0.5);
+    uint32_t ta[] = {0, 1, 2}, tb[] = {0, 3};
+    mcts_node *a = mcts_add_child(t, mcts_root(t), ta, 3, 0);
+    mcts_node *b = mcts_add_child(t, mcts_root(t), tb, 2, 1);
+    assert_true(isinf(mcts_score(t, a)) && mcts_score(t, a) > 0);
+    assert_true(isinf(mcts_score(t, mcts_root(t))) && mcts_score(t, mcts_root(t)) < 0);
+    assert_ptr_equal(mcts_select(t), a);
+    mcts_visit(t, a);
+    assert_float_equal(mcts_score(t, a), 1.0, EPS);
+    assert_ptr_equal(mcts_select(t), b);
+    mcts_visit(t, b);
+    assert_int_equal(mcts_visits(mcts_root(t)), 2);
+    assert_float_equal(mcts_score(t, a), 1.0 + 0.5 * sqrt(log(2.0)), EPS);
+    assert_float_equal(mcts_score(t, b), 0.5 * sqrt(log(2.0)), EPS);
+    assert_ptr_equal(mcts_select(t), a);
+    mcts_free(t);
+}
+
+/* Equal SV among siblings (max = min): every sibling gets 1 when the
+ * value is positive, 0 when it is 0; equal scores go to the first. */
+static void test_equal_sv_guard(void **state)
+{
+    (void)state;
+    mcts_tree *t = mcts_new(10, 0.5);
+    uint32_t ta[] = {0, 1}, tb[] = {0, 2}, tc[] = {5};
+    mcts_node *a = mcts_add_child(t, mcts_root(t), ta, 2, 0);
+    mcts_node *b = mcts_add_child(t, mcts_root(t), tb, 2, 1);
+    /* root tree {0:2, 1:1, 2:1}: rare {1,2}; SV_A = SV_B = 1 -> both 1 */
+    mcts_visit(t, a);
+    mcts_visit(t, b);
+    assert_float_equal(mcts_score(t, a), 1.0 + 0.5 * sqrt(log(2.0)), EPS);
+    assert_float_equal(mcts_score(t, b), mcts_score(t, a), EPS);
+    assert_ptr_equal(mcts_select(t), a); /* tie: the first */
+    /* a single child: max = min, positive -> 1 */
+    mcts_node *c = mcts_add_child(t, a, tc, 1, 2);
+    mcts_visit(t, c);
+    /* A's tree {0:1, 1:1, 5:1}: all rare; SV_C = 1 -> 1 (single sibling) */
+    assert_float_equal(mcts_score(t, c), 1.0 + 0.5 * sqrt(log(2.0)), EPS);
+    mcts_free(t);
+}
+
+/* One seed A {0,1}; its child C {0} has no rare branch of A's tree.
+ *   After A is visited twice and C once: root N = 3, A n = 3, C n = 1.
+ *   root tree {0:2, 1:1}: rare {1}, SV_A = 1 -> 1:
+ *     A = 1/3 + 0.5 sqrt(ln 3 / 3) = 0.635907
+ *   A's tree {0:2, 1:1}: rare {1}, SV_C = 0 -> 0:
+ *     C = 0 + 0.5 sqrt(ln 3 / 1) = 0.524074
+ *   Selection walks to the leaf C but returns A: the parent competes. */
+static void test_parent_competes(void **state)
+{
+    (void)state;
+    mcts_tree *t = mcts_new(4, 0.5);
+    uint32_t ta[] = {0, 1}, tc[] = {0};
+    mcts_node *a = mcts_add_child(t, mcts_root(t), ta, 2, 0);
+    assert_ptr_equal(mcts_select(t), a);
+    mcts_visit(t, a);
+    mcts_node *c = mcts_add_child(t, a, tc, 1, 1);
+    mcts_visit(t, a);
+    assert_ptr_equal(mcts_select(t), c); /* unvisited: +inf */
+    mcts_visit(t, c);
+    assert_int_equal(mcts_visits(mcts_root(t)), 3);
+    assert_int_equal(mcts_visits(a), 3);
+    assert_int_equal(mcts_visits(c), 1);
+    assert_float_equal(mcts_score(t, a), 1.0 / 3 + 0.5 * sqrt(log(3.0) / 3), EPS);
+    assert_float_equal(mcts_score(t, c), 0.5 * sqrt(log(3.0)), EPS);
+    assert_ptr_equal(mcts_select(t), a);
+    mcts_free(t);
+}
+
+/* Backpropagation: N grows by one for the node and every ancestor only. */
+static void test_backprop(void **state)
+{
+    (void)state;
+    mcts_tree *t = mcts_new(4, 1.0);
+    uint32_t e[] = {0};
+    mcts_node *a = mcts_add_child(t, mcts_root(t), e, 1, 0);
+    mcts_node *b = mcts_add_child(t, mcts_root(t), e, 1, 1);
+    mcts_node *c = mcts_add_child(t, a, e, 1, 2);
+    mcts_node *d = mcts_add_child(t, c, e, 1, 3);
+    mcts_visit(t, d);
+    mcts_visit(t, c);
+    assert_int_equal(mcts_visits(d), 1);
+    assert_int_equal(mcts_visits(c), 2);
+    assert_int_equal(mcts_visits(a), 2);
+    assert_int_equal(mcts_visits(b), 0);
+    assert_int_equal(mcts_visits(mcts_root(t)), 2);
+    assert_int_equal(mcts_tree_count(a, 0), 3); /* a, c, d */
+    assert_int_equal(mcts_tree_count(mcts_root(t), 0), 4);
+    mcts_free(t);
+}
+
+/* An empty tree selects nothing. */
+static void test_empty(void **state)
+{
+    (void)state;
+    mcts_tree *t = mcts_new(4, 1.0);
+    assert_null(mcts_select(t));
+    mcts_free(t);
+    mcts_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rare_seed_example),
+        cmocka_unit_test(test_traces),
+        cmocka_unit_test(test_score_and_ties),
+        cmocka_unit_test(test_equal_sv_guard),
+        cmocka_unit_test(test_parent_competes),
+        cmocka_unit_test(test_backprop),
+        cmocka_unit_test(test_empty),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
