@@ -131,7 +131,7 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     memset(&s, 0, sizeof s);
     /* the suite's program is what was built: a generated harness if any */
     bool ok = engine_run(o, gen ? gen[0] : o->positional.items[0], &br, &s, e);
-    if (s.stop_reason && !o->ui.quiet)
+    if (s.stop_reason && !o->ui.quiet && (ok || s.execs > 0))
         print_summary(o, o->positional.items[0], &s);
     if (ok && fn)
         ok = fmode_finish(o, &fm, e);

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# t0401-fuzz: the fuzz strategy (AlphaFuzz MCTS schedule and the queue
+# schedule) on a libFuzzer target and on Test-Comp harnesses: input-to-state
+# and string compares reach a magic-guarded abort; cgi_decode's error is
+# reached and confirmed by replay; -i seeds; raw corpus files; the suite
+# validates against the DTDs; bad options fail with one line.
+# LABELS: asan
+. "$(dirname "$0")/lib.sh"
+
+for sch in mcts queue; do
+    "$CTESTGEN" run "$PROGS/fuzz_magic.c" --strategy fuzz --schedule "$sch" --max-execs 20000 \
+        --seed 1 -o "$T/magic-$sch" -q || fail "$sch: run exits 0"
+    check "$sch: every branch of fuzz_magic.c" [ "$(stat edges.covered "$T/magic-$sch")" = 8 ]
+    check "$sch: the abort is recorded" ls "$T/magic-$sch/crashes/" | grep -q abort
+    check "$sch: the tree holds inputs" [ "$(stat fuzz.nodes "$T/magic-$sch")" -ge 3 ]
+done
+check "mcts: some find came from input-to-state" [ "$(stat fuzz.i2s_finds "$T/magic-mcts")" -ge 1 ]
+crash=$(ls "$T/magic-mcts/crashes/" | grep abort | grep -v '\.txt$' | head -1)
+check "the crash input holds the magic and the keyword" \
+    sh -c "od -An -tx1 '$T/magic-mcts/crashes/$crash' | tr -d ' \n' | grep -q '^cefaedfe6b65793d3713'"
+
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy fuzz --max-execs 20000 --seed 1 -o "$T/cgi" -q ||
+    fail "cgi_decode: run exits 0"
+check "cgi_decode: error reached" [ "$(stat errors.reached "$T/cgi")" = 1 ]
+"$CTESTGEN" replay "$T/cgi" "$EX/cgi_decode.c" >"$T/cgi-replay.txt" || fail "replay exits 0"
+check "cgi_decode: replay (gcc) reaches the error too" grep -q "reach_error: reached" "$T/cgi-replay.txt"
+check "cgi_decode: suite validates against the DTDs" \
+    xmllint --noout --path "$DTD" --valid "$T/cgi/test-suite/metadata.xml" "$T/cgi"/test-suite/test-*.xml
+check "cgi_decode: raw corpus written" [ "$(ls "$T/cgi/corpus" | wc -l)" -ge 2 ]
+
+# -i: a corpus that already holds the answer needs no search at all
+mkdir -p "$T/in"
+printf 'Hi!\0' >"$T/in/hi"
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy fuzz --max-execs 20 --seed 1 -i "$T/in" \
+    -o "$T/seeded" -q || fail "seeded: run exits 0"
+check "-i: the seed file reaches the error at once" [ "$(stat errors.reached "$T/seeded")" = 1 ]
+
+# the same seed gives the same run
+"$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --max-execs 3000 --seed 7 -o "$T/r1" -q
+"$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --max-execs 3000 --seed 7 -o "$T/r2" -q
+check "reproducible with --seed" cmp -s <(cat "$T/r1"/corpus/*) <(cat "$T/r2"/corpus/*)
+
+# bad options: one line naming the problem, non-zero exit
+if "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --schedule lifo -o "$T/bad" 2>"$T/err1"; then
+    fail "an unknown schedule is refused"
+else
+    check "unknown schedule: one line naming it" grep -q "schedule.*lifo" "$T/err1"
+fi
+printf '"ok"\nbroken\n' >"$T/bad.dict"
+if "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --dict "$T/bad.dict" -o "$T/bad2" 2>"$T/err2"; then
+    fail "a malformed dictionary is refused"
+else
+    check "malformed dictionary: file and line named" grep -q "bad.dict:2:" "$T/err2"
+fi
+finish
