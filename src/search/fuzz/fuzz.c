@@ -309,6 +309,27 @@ static bool cmplog_seed(fuzz *F, fz_seed *s)
     return true;
 }
 
+/* The case values of the program's switch statements (edge labels "case
+ * N" in the program database) as dictionary tokens of the smallest width
+ * that holds them: parsers switch over input characters, and a switch
+ * logs no comparison operands. */
+static void switch_tokens(fuzz *F)
+{
+    const progdb *db = ctx_db(F->ctx);
+    for (uint32_t i = 0; i < db->n_edges; i++) {
+        const char *l = db->edges[i].label;
+        long long v;
+        if (!l || sscanf(l, "case %lld", &v) != 1)
+            continue;
+        unsigned w = v >= -128 && v <= 255 ? 1 : v >= -32768 && v <= 65535 ? 2
+                   : v >= INT32_MIN && v <= (long long)UINT32_MAX ? 4 : 8;
+        uint8_t tok[8];
+        for (unsigned j = 0; j < w; j++)
+            tok[j] = (uint8_t)((unsigned long long)v >> (8 * j));
+        mut_dict_add(F->dict, tok, w);
+    }
+}
+
 /* Chooses the next seed and starts its batch.  False when no run is
  * possible any more. */
 static bool start_round(fuzz *F)
@@ -456,7 +477,8 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     const char *dict = opt_get_str(o, "dict");
     if (dict && !fuzz_dict_load(F->dict, dict, e))
         goto fail;
-    mut_dict_fix(F->dict); /* the user's tokens stay; learned ones rotate */
+    switch_tokens(F);
+    mut_dict_fix(F->dict); /* the user's and the switches' tokens stay; learned ones rotate */
     if (o->search.input_dir && !corpus_seeds(F, o->search.input_dir, e))
         goto fail;
     run_initial(F, NULL, 0, run_flags(F, false));
