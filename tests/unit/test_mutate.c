@@ -20,7 +20,7 @@
 static void test_i2s_wide(void **state)
 {
     (void)state;
-    mut_cmp c = {0x11223344u, 0xdeadbeefu, 32, false};
+    mut_cmp c = {0x11223344u, 0xdeadbeefu, 32, false, false};
     mut_src s = {.cmps = &c, .n_cmps = 1};
     int hits = 0;
     for (uint64_t seed = 1; seed <= 64; seed++) {
@@ -39,11 +39,30 @@ static void test_i2s_wide(void **state)
     assert_true(hits > 10);
 }
 
+/* An equality to restore (repair of a checksum) writes the exact value. */
+static void test_i2s_exact(void **state)
+{
+    (void)state;
+    mut_cmp c = {0x5a, 0x3c, 32, false, true};
+    mut_src s = {.cmps = &c, .n_cmps = 1};
+    int hits = 0;
+    for (uint64_t seed = 1; seed <= 64; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        uint8_t buf[4] = {1, 2, 0x5a, 3};
+        if (mut_i2s(&r, buf, sizeof buf, &s)) {
+            assert_int_equal(buf[2], 0x3c);
+            hits++;
+        }
+    }
+    assert_true(hits > 5);
+}
+
 /* A char widened to 32 bits before the compare is still found as a byte. */
 static void test_i2s_narrow(void **state)
 {
     (void)state;
-    mut_cmp c = {'a', 'H', 32, false};
+    mut_cmp c = {'a', 'H', 32, false, false};
     mut_src s = {.cmps = &c, .n_cmps = 1};
     int hits = 0;
     for (uint64_t seed = 1; seed <= 64; seed++) {
@@ -65,7 +84,7 @@ static void test_i2s_string(void **state)
     uint64_t a = 0, b = 0;
     memcpy(&a, "abcd", 4);
     memcpy(&b, "true", 4);
-    mut_cmp c = {a, b, 32, true};
+    mut_cmp c = {a, b, 32, true, false};
     mut_src s = {.cmps = &c, .n_cmps = 1};
     int hits = 0;
     for (uint64_t seed = 1; seed <= 32; seed++) {
@@ -198,6 +217,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_i2s_wide),   cmocka_unit_test(test_i2s_narrow),
         cmocka_unit_test(test_i2s_string), cmocka_unit_test(test_havoc_bounds),
+        cmocka_unit_test(test_i2s_exact),
         cmocka_unit_test(test_havoc_typed), cmocka_unit_test(test_splice),
         cmocka_unit_test(test_dict),       cmocka_unit_test(test_dict_file),
     };

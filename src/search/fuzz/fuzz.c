@@ -44,6 +44,8 @@
 #define FUZZ_EXTEND_P 0.125   /* share of Test-Comp mutants extended randomly */
 #define FUZZ_SPLICE_P 0.1     /* share of mutants spliced with another seed   */
 #define FUZZ_I2S_P 0.15       /* share of mutants that are one I2S replacement */
+#define FUZZ_REPAIR_P 0.1     /* share of fruitless mutants tried for repair  */
+#define FUZZ_MAX_EQ 64        /* equal comparisons remembered per seed        */
 
 static const opt_desc fuzz_options[] = {
     {"schedule", 0, OPT_STR, OPT_KV, "KIND", "mcts",
@@ -69,6 +71,8 @@ typedef struct fz_seed {
     mcts_node *node;
     mut_cmp *cmps;       /* operands of its comparisons, after its cmplog run */
     size_t n_cmps;
+    uint32_t *eq;        /* comparison sites whose operands were equal      */
+    size_t n_eq;
     bool cmplog_done;
 } fz_seed;
 
@@ -91,7 +95,7 @@ typedef struct fuzz {
     size_t queue_pos;
     size_t imported;     /* tests of ctx_kept() already seen               */
     /* statistics */
-    uint64_t selections, finds, i2s_finds;
+    uint64_t selections, finds, i2s_finds, repairs;
 } fuzz;
 
 #define NO_SEED ((size_t)-1)
@@ -283,15 +287,18 @@ static bool cmplog_seed(fuzz *F, fz_seed *s)
     const ctg_cmp_rec *c = exec_cmp(x);
     uint32_t n = exec_n_cmp(x);
     s->cmps = ctg_malloc(FUZZ_MAX_CMPS * sizeof *s->cmps);
-    if (!s->cmps)
+    s->eq = ctg_malloc(FUZZ_MAX_EQ * sizeof *s->eq);
+    if (!s->cmps || !s->eq)
         return true;
     for (uint32_t i = 0; i < n && s->n_cmps < FUZZ_MAX_CMPS; i++) {
         bool str = (c[i].bits & CTG_CMP_STRING) != 0;
         unsigned w = c[i].bits & 0xffffu;
         unsigned bits = str ? w : w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64;
+        if (c[i].hits && c[i].a == c[i].b && w >= 8 && s->n_eq < FUZZ_MAX_EQ)
+            s->eq[s->n_eq++] = i;
         if (!c[i].hits || c[i].a == c[i].b || bits == 0 || bits > 64)
             continue;
-        s->cmps[s->n_cmps++] = (mut_cmp){c[i].a, c[i].b, bits, str};
+        s->cmps[s->n_cmps++] = (mut_cmp){c[i].a, c[i].b, bits, str, false};
         /* strings and operands that are no small number make useful tokens */
         for (int k = 0; k < 2; k++) {
             uint64_t v = k ? c[i].b : c[i].a;
@@ -376,6 +383,71 @@ static size_t make_mutant(fuzz *F, const fz_seed *s, bool *i2s_only)
     return mut_havoc(r, F->buf, len, F->max_len, &src, stack);
 }
 
+/* Makes the last run's input a seed under the current one; extends the
+ * batch. */
+static void found(fuzz *F, size_t n_trace, bool i2s)
+{
+    mcts_node *parent = F->seeds[F->cur].node; /* add_seed may move F->seeds */
+    if (!add_seed(F, parent, n_trace))
+        return;
+    F->finds++;
+    F->i2s_finds += i2s;
+    if (F->extended < 3 * F->batch) { /* a productive seed gets more mutants */
+        F->left += F->batch;
+        F->extended += F->batch;
+    }
+}
+
+/* Repair (for checksums and other derived values): the seed passed some
+ * equality comparisons; a mutant that found nothing is run once more with
+ * comparison logging, and where one of those comparisons now fails, the
+ * operand found in the input is overwritten with the other one and the
+ * result runs.  A mutated payload behind a checksum thus gets its checksum
+ * fixed.  False when no run happened. */
+static bool repair(fuzz *F)
+{
+    fz_seed *s = &F->seeds[F->cur];
+    const exec_t *x = ctx_executor(F->ctx);
+    size_t all;
+    const uint8_t *in = exec_input(x, &all);
+    size_t len = F->libfuzzer ? all : exec_consumed(x);
+    if (len > F->max_len)
+        len = F->max_len;
+    memcpy(F->buf, in, len);
+    ctx_run r;
+    if (!ctx_exec(F->ctx, F->buf, len, CTG_FL_CMPLOG | run_flags(F, false), &r))
+        return false;
+    if (r.kept)
+        F->imported++;
+    const ctg_cmp_rec *c = exec_cmp(x);
+    mut_cmp broken[4];
+    size_t nb = 0;
+    for (size_t i = 0; i < s->n_eq && nb < 4; i++) {
+        const ctg_cmp_rec *k = &c[s->eq[i]];
+        unsigned w = k->bits & 0xffffu;
+        if (k->hits && k->a != k->b && w >= 8 && w <= 64)
+            broken[nb++] = (mut_cmp){k->a, k->b, w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64,
+                                     (k->bits & CTG_CMP_STRING) != 0, true};
+    }
+    for (size_t i = 0; i < nb; i++) { /* fixes add up: a later one keeps earlier ones */
+        mut_src src = {.cmps = &broken[i], .n_cmps = 1};
+        if (!mut_i2s(ctx_rng(F->ctx), F->buf, len, &src))
+            continue;
+        if (!ctx_exec(F->ctx, F->buf, len, run_flags(F, false), &r))
+            return false;
+        if (r.kept)
+            F->imported++;
+        bool fresh;
+        size_t n = scan_run(F, exec_cov(x), &fresh);
+        if (fresh && seedable(r.r.kind)) {
+            F->repairs++;
+            found(F, n, true);
+            return true;
+        }
+    }
+    return true;
+}
+
 /* Runs one mutant of the current seed.  False when no run happened. */
 static bool run_mutant(fuzz *F)
 {
@@ -390,17 +462,11 @@ static bool run_mutant(fuzz *F)
     F->left--;
     bool fresh;
     size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &fresh);
-    if (!fresh || !seedable(r.r.kind))
-        return true;
-    mcts_node *parent = s->node; /* add_seed may move F->seeds */
-    if (!add_seed(F, parent, n))
-        return true;
-    F->finds++;
-    F->i2s_finds += i2s;
-    if (F->extended < 3 * F->batch) { /* a productive seed gets more mutants */
-        F->left += F->batch;
-        F->extended += F->batch;
-    }
+    if (fresh && seedable(r.r.kind))
+        found(F, n, i2s);
+    else if (!fresh && !i2s && s->n_eq && r.r.kind == EXEC_NORMAL &&
+             rng_chance(ctx_rng(F->ctx), FUZZ_REPAIR_P))
+        return repair(F);
     return true;
 }
 
@@ -421,6 +487,7 @@ static void fuzz_free(fuzz *F)
         ctg_free(F->seeds[i].data);
         ctg_free(F->seeds[i].vals);
         ctg_free(F->seeds[i].cmps);
+        ctg_free(F->seeds[i].eq);
     }
     ctg_free(F->seeds);
     mcts_free(F->tree);
@@ -512,13 +579,15 @@ static void fuzz_finish(void *state, search_ctx *ctx)
     ctx_stat_set(ctx, "fuzz.selections", (double)F->selections);
     ctx_stat_set(ctx, "fuzz.finds", (double)F->finds);
     ctx_stat_set(ctx, "fuzz.i2s_finds", (double)F->i2s_finds);
+    ctx_stat_set(ctx, "fuzz.repairs", (double)F->repairs);
     ctx_stat_set(ctx, "fuzz.dict", (double)mut_dict_size(F->dict));
     ctx_summary_line(ctx,
                      "fuzz: schedule %s, %zu inputs in the tree (depth %u), %llu seeds selected, "
-                     "%llu finds (%llu by input-to-state), dictionary %zu tokens",
+                     "%llu finds (%llu by input-to-state, %llu of them repairs), dictionary %zu tokens",
                      F->mcts ? "mcts" : "queue", F->n_seeds, mcts_max_depth(F->tree),
                      (unsigned long long)F->selections, (unsigned long long)F->finds,
-                     (unsigned long long)F->i2s_finds, mut_dict_size(F->dict));
+                     (unsigned long long)F->i2s_finds, (unsigned long long)F->repairs,
+                     mut_dict_size(F->dict));
     fuzz_free(F);
 }
 

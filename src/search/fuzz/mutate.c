@@ -539,7 +539,7 @@ bool mut_i2s(rng *r, uint8_t *buf, size_t len, const mut_src *s)
             n = i2s_width(r, c);
         bool swap = rng_chance(r, 0.5), big = !c->str && n > 1 && rng_chance(r, 0.3);
         uint64_t from = swap ? c->b : c->a, to = swap ? c->a : c->b;
-        if (!c->str) /* <, <=, > need +-1 */
+        if (!c->str && !c->exact) /* <, <=, > need +-1 */
             to += (uint64_t)((int64_t)rng_below(r, 3) - 1);
         if (big) {
             from = bswap(from, n);

@@ -55,6 +55,7 @@ typedef struct mut_cmp {
     uint32_t bits; /* 8, 16, 32 or 64; for strings 8 * (1..8)            */
     bool str;      /* bytes of a string compare: replaced as they are,
                       never widened, swapped or moved by +-1             */
+    bool exact;    /* an equality to restore: never moved by +-1         */
 } mut_cmp;
 
 typedef struct mut_src {
