@@ -32,7 +32,11 @@ expect_fail "no program" "no program" "$CTESTGEN" run
 # replay with an unreadable testcase
 "$CTESTGEN" run "$EX/triangle.c" --strategy random --max-execs 200 --seed 1 -o "$T/r" -q || fail "run for replay"
 echo "<testcase><input>1" >"$T/r/test-suite/test-99999.xml"
+(cd "$T/r" && find . -type f -exec md5sum {} + | sort) >"$T/r.before"
 expect_fail "replay: corrupt testcase" "test-99999.xml" "$CTESTGEN" replay "$T/r" "$EX/triangle.c"
+check "replay: corrupt testcase, one error line" [ "$(grep -c '^ctestgen:' "$T/err")" = 1 ]
+check "replay: nothing in the output directory changed" \
+  bash -c "cd '$T/r' && find . -type f -exec md5sum {} + | sort | cmp -s - '$T/r.before'"
 expect_fail "replay: missing directory" "nosuchdir" "$CTESTGEN" replay "$T/nosuchdir" "$EX/triangle.c"
 check "stderr is one line per failure" [ "$(grep -c '^ctestgen:' "$T/err")" = 1 ]
 finish

@@ -3,8 +3,9 @@
 # 17 bytes (trees of at most 5 leaves: 1+1+2+5+14 = 23 strings) on a
 # libFuzzer target finds its bug; --filter runs only the strings a predicate
 # of the program accepts (9 balanced trees, 14 rejected); a Test-Comp harness
-# reads the strings as NUL-terminated chars; a malformed grammar gives
-# file:line:col.
+# reads the strings as NUL-terminated chars; in seed order the program gets
+# the seed's first trees in the seed's order; the HTML grammar's documents
+# parse without error; a malformed grammar gives file:line:col.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 G="$EX/grammars/bintree.bnf"
@@ -33,6 +34,29 @@ check "Test-Comp harness: the left comb reaches the error" [ "$(stat errors.reac
 # seed order runs too (tiny grammar)
 "$CTESTGEN" run "$EX/tree_parse.c" --strategy bounded --grammar "$G" --grammar-order seed --max-execs 9 -o "$T/s" -q
 check "seed order: 9 executions" [ "$(stat execs "$T/s")" = 9 ]
+
+# What the program receives, in execution order (programs/grammar_trace.c
+# writes every input to a new file of $TRACE_DIR): in seed order, the seed's
+# first complete trees ("Unicamente Terminales"), in the seed's order.
+mkdir -p "$T/trace"
+TRACE_DIR="$T/trace" "$CTESTGEN" run "$PROGS/grammar_trace.c" --strategy bounded --grammar "$G" \
+    --grammar-order seed --max-execs 9 -o "$T/st" -q
+got=$(for f in "$T/trace"/*; do cat "$f"; echo; done)
+want=$(printf '%s\n' 'x' '(x x)' '((x x) x)' '(x (x x))' '((x x) (x x))' '(((x x) x) x)' \
+    '((x (x x)) x)' '(x ((x x) x))' '(x (x (x x)))')
+check "seed order: the seed's first 9 trees in the seed's order" [ "$got" = "$want" ]
+
+# The seed's HTML grammar: every document produced is well-formed XML and
+# libxml2's HTML parser reports no error (as tests/unit/test_gprod.c checks).
+mkdir -p "$T/html"
+TRACE_DIR="$T/html" "$CTESTGEN" run "$PROGS/grammar_trace.c" --strategy bounded \
+    --grammar "$EX/grammars/html.bnf" --max-execs 40 -o "$T/h" -q
+check "html: 40 documents produced" [ "$(ls "$T/html" | wc -l)" = 40 ]
+check "html: every document is well-formed XML" xmllint --noout "$T/html"/*
+check "html: the HTML parser reports no error" bash -c "[ -z \"\$(xmllint --html --noout '$T/html'/* 2>&1)\" ]"
+check "html: every document is HTML 4.01 strict" bash -c "[ \$(grep -l 'DTD HTML 4.01//EN' '$T/html'/* | wc -l) = 40 ]"
+printf '<HTML><BODY><FOO></FOO></BODY></HTML>' >"$T/bad.html"
+check "html: the check can fail" bash -c "[ -n \"\$(xmllint --html --noout '$T/bad.html' 2>&1)\" ]"
 
 printf '<a> ::= "x" <b>\n<b> := "y"\n' >"$T/bad.bnf"
 "$CTESTGEN" run "$EX/tree_parse.c" --strategy bounded --grammar "$T/bad.bnf" -o "$T/bad" 2>"$T/bad.err"
