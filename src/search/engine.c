@@ -161,7 +161,7 @@ static void record_crash(search_ctx *c, const exec_t *x, const exec_result *r)
         t->found_at_s = ctx_elapsed(c);
     }
     ctg_err e = {{0}};
-    if (!t || !suite_add_crash(c->suite, t, r, c->cov_bin, &e))
+    if (!t || !suite_add_crash(c->suite, t, r, c->cov_bin, NULL, &e))
         ctx_log(c, "%s", t ? e.msg : "out of memory while saving a crash");
     test_free(t);
 }
