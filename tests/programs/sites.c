@@ -1,8 +1,9 @@
 /*
  * sites.c - crash sites (rt_protocol.h, crash_site): the first input byte
  * picks a fatal signal at one of several places; the second byte is a count
- * of loop rounds before it, so different inputs reach the same site.
- * Every crash function is noinline so that each is a frame of its own.
+ * of loop rounds before it, each consuming one more byte (0 once the input
+ * has run out), so inputs of many lengths reach the same site.  Every crash
+ * function is noinline so that each is a frame of its own.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -17,7 +18,7 @@ PROG_COUNTS(4, 0, 0);
 
 enum {
     S_EXIT, S_SEGV_A, S_SEGV_B, S_ASSERT, S_FPE, S_ILL, S_BUS, S_STRLEN, S_ABORT, S_RAISE,
-    S_RECURSE, S_OWN_HANDLER, S_SEGV_A2
+    S_RECURSE, S_OWN_HANDLER, S_SEGV_A2, S_HANG_UNLESS
 };
 
 static volatile int sink;
@@ -66,7 +67,7 @@ int __ctg_user_main(int argc, char **argv, char **envp)
     unsigned rounds = __VERIFIER_nondet_uchar();
     __ctg_cov_ptr[0]++;
     for (unsigned i = 0; i < rounds; i++)
-        sink += (int)i;
+        sink += (int)i + __VERIFIER_nondet_uchar();
     switch (sel) {
     case S_SEGV_A: crash_a(1); break;
     case S_SEGV_B: crash_b(2); break;
@@ -83,6 +84,12 @@ int __ctg_user_main(int argc, char **argv, char **envp)
         crash_a(4);
         break;
     case S_SEGV_A2: via_other(5); break;
+    case S_HANG_UNLESS: /* crashes when the byte after the rounds is set, else hangs */
+        if (!__VERIFIER_nondet_uchar())
+            for (;;)
+                sink++;
+        crash_b(6);
+        break;
     default: break;
     }
     return 0;
