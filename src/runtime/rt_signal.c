@@ -41,7 +41,7 @@ extern void *__libc_stack_end; /* glibc: top of the main thread's stack */
 /* Linker-defined bounds of the executable's code (weak: 0 when the linker
  * does not provide them; the site is then unknown). */
 extern char __executable_start[] __attribute__((weak, visibility("hidden")));
-extern char etext[] __attribute__((weak, visibility("hidden")));
+extern char _etext[] __attribute__((weak, visibility("hidden")));
 
 #define RT_ALTSTACK_SIZE (64u * 1024u)
 #define RT_KIB (uintptr_t)1024u
@@ -88,7 +88,7 @@ static int rt_is_stack_ovf(uintptr_t addr, uintptr_t sp)
 /* True when a code address lies in the executable's own text. */
 static int rt_in_exe(uintptr_t a)
 {
-    uintptr_t lo = (uintptr_t)__executable_start, hi = (uintptr_t)etext;
+    uintptr_t lo = (uintptr_t)__executable_start, hi = (uintptr_t)_etext;
     return lo && hi > lo && a >= lo && a < hi;
 }
 
