@@ -18,7 +18,7 @@ PROG_COUNTS(4, 0, 0);
 
 enum {
     S_EXIT, S_SEGV_A, S_SEGV_B, S_ASSERT, S_FPE, S_ILL, S_BUS, S_STRLEN, S_ABORT, S_RAISE,
-    S_RECURSE, S_OWN_HANDLER, S_SEGV_A2, S_HANG_UNLESS
+    S_RECURSE, S_OWN_HANDLER, S_SEGV_A2, S_HANG_UNLESS, S_FPE_BAD_FP
 };
 
 static volatile int sink;
@@ -57,6 +57,29 @@ static void own_handler(int sig)
     _exit(42);
 }
 
+/* Divides by zero with a frame pointer of 0x10: the crash handler's
+ * unwinder faults on the caller's frame, whose frame address is
+ * frame-pointer based (it has a VLA). */
+__attribute__((noinline)) static void divide_bad_fp(void)
+{
+#if defined(__x86_64__)
+    __asm__ volatile("mov $0x10, %%rbp\n\txor %%ecx, %%ecx\n\txor %%edx, %%edx\n\t"
+                     "mov $1, %%eax\n\tidiv %%ecx" ::: "rax", "rcx", "rdx", "memory");
+#elif defined(__i386__)
+    __asm__ volatile("mov $0x10, %%ebp\n\txor %%ecx, %%ecx\n\txor %%edx, %%edx\n\t"
+                     "mov $1, %%eax\n\tidiv %%ecx" ::: "eax", "ecx", "edx", "memory");
+#endif
+    sink = 1 / zero;
+}
+
+__attribute__((noinline)) static int with_vla(unsigned n)
+{
+    volatile char buf[n + 1];
+    buf[0] = 1;
+    divide_bad_fp();
+    return buf[0];
+}
+
 /* Calls crash_a from a second call site: another crash site. */
 __attribute__((noinline)) static void via_other(int n) { crash_a(n + 1); }
 
@@ -84,6 +107,7 @@ int __ctg_user_main(int argc, char **argv, char **envp)
         crash_a(4);
         break;
     case S_SEGV_A2: via_other(5); break;
+    case S_FPE_BAD_FP: return with_vla(rounds);
     case S_HANG_UNLESS: /* crashes when the byte after the rounds is set, else hangs */
         if (!__VERIFIER_nondet_uchar())
             for (;;)

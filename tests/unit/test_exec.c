@@ -274,7 +274,7 @@ static void test_input_too_long_is_truncated(void **state)
 
 enum {
     S_EXIT, S_SEGV_A, S_SEGV_B, S_ASSERT, S_FPE, S_ILL, S_BUS, S_STRLEN, S_ABORT, S_RAISE,
-    S_RECURSE, S_OWN_HANDLER, S_SEGV_A2, S__COUNT
+    S_RECURSE, S_OWN_HANDLER, S_SEGV_A2, S_HANG_UNLESS, S_FPE_BAD_FP, S__COUNT
 };
 
 /* Runs sites.c with selector sel after `rounds` loop rounds. */
@@ -333,6 +333,11 @@ static void check_sites(const char *prog)
     assert_int_equal(r.kind, EXEC_CRASH);
     assert_true(r.stack_overflow);
     assert_true(r.crash_site == CTG_CRASH_SITE_STACK_OVF);
+    /* the handler's unwinder faults on a smashed frame pointer: the process
+     * still dies of the original signal */
+    r = run_site(x, S_FPE_BAD_FP, 0);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_int_equal(r.signal, SIGFPE);
     /* the program's own handler replaces ours */
     r = run_site(x, S_OWN_HANDLER, 0);
     assert_int_equal(r.kind, EXEC_NORMAL);
