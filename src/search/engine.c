@@ -203,6 +203,28 @@ static void minimise_crashes(search_ctx *c, exec_t *x)
         ctx_log(c, "%s", e.msg);
 }
 
+/* Minimises the crashes waiting for x before a run of *in.  When *in lies
+ * in x's input area, which those runs overwrite, it is first copied to
+ * *copy (the caller frees it) and *in points there.  False when out of
+ * memory. */
+static bool minimise_before_run(search_ctx *c, exec_t *x, const uint8_t **in, size_t len,
+                                uint8_t **copy)
+{
+    if (!crashes_pending(c->crashes, crash_ns(c, x)))
+        return true;
+    size_t area_len;
+    uintptr_t a = (uintptr_t)exec_input(x, &area_len), p = (uintptr_t)*in;
+    if (*in && len && p >= a && p - a < CTG_MAX_INPUT) {
+        if (!(*copy = ctg_malloc(len))) {
+            ctx_log(c, "out of memory before a run");
+            return false;
+        }
+        *in = memcpy(*copy, *in, len);
+    }
+    minimise_crashes(c, x);
+    return true;
+}
+
 /* Writes the last run as a test of the suite. */
 static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
 {
@@ -238,24 +260,9 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
     if (check_stop(c))
         return false;
     uint8_t *copy = NULL;
-    if (crashes_pending(c->crashes, crash_ns(c, x))) {
-        size_t area_len;
-        const uint8_t *area = exec_input(x, &area_len);
-        (void)area_len;
-        uintptr_t p = (uintptr_t)in, a = (uintptr_t)area;
-        if (in && len && p >= a && p - a < CTG_MAX_INPUT) {
-            /* the input lives in the area the minimisation runs overwrite */
-            if (!(copy = ctg_malloc(len))) {
-                ctx_log(c, "out of memory before a run");
-                return false;
-            }
-            in = memcpy(copy, in, len);
-        }
-        minimise_crashes(c, x);
-        if (check_stop(c)) {
-            ctg_free(copy);
-            return false;
-        }
+    if (!minimise_before_run(c, x, &in, len, &copy) || check_stop(c)) {
+        ctg_free(copy);
+        return false;
     }
     bool ran = exec_run(x, in, len, flags, rng_next(&c->rng), &out->r, &c->err);
     ctg_free(copy);
