@@ -34,6 +34,8 @@ static const opt_desc common_options[] = {
      "stop at the first test that reaches an error"},
     {"keep-going", 0, OPT_FLAG, OFF(search.keep_going), NULL, NULL,
      "keep searching after every goal is covered"},
+    {"crash-min-execs", 0, OPT_U64, OFF(search.crash_min_execs), "N", "256",
+     "runs spent minimising each new crash (part of --max-execs; 0: none)"},
     {"function", 0, OPT_STR, OFF(build.function), "NAME", NULL,
      "unit level: test this function through a generated driver"},
     {"depth", 0, OPT_INT, OFF(build.depth), "N", "2",
@@ -75,6 +77,7 @@ void options_defaults(ctg_options *o)
     o->search.time_s = 60;
     o->search.max_execs = 0;
     o->search.seed = 1;
+    o->search.crash_min_execs = 256;
     o->exec.timeout_ms = 1000;
     o->exec.mem_mb = 2048;
     o->out.out_dir = "ctestgen-out";

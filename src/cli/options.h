@@ -58,6 +58,7 @@ typedef struct ctg_options {
         const char *input_dir;/* -i DIR: initial corpus                 */
         bool stop_on_error;   /* --stop-on-error                         */
         bool keep_going;      /* --keep-going: do not stop when all goals are covered */
+        uint64_t crash_min_execs; /* --crash-min-execs: runs minimising each new crash */
     } search;
     struct {
         uint32_t timeout_ms;  /* --timeout-ms                            */

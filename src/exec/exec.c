@@ -299,6 +299,7 @@ static void prepare(exec_t *x, const uint8_t *input, size_t len, uint32_t flags,
     h->n_values = 0;
     h->input_pos = 0;
     h->oom_size = 0;
+    h->crash_site = 0;
     memset(x->shm + x->lay.cov, 0, (size_t)x->n_edges + 1u);
     if (flags & CTG_FL_DIST)
         memset(x->shm + x->lay.dist, 0, ((size_t)x->n_edges + 1u) * sizeof(double));
@@ -360,6 +361,7 @@ static void classify(const exec_t *x, int ws, bool timed_out, exec_result *r)
     r->signal = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
     r->stack_overflow = (st & CTG_ST_STACK_OVF) != 0;
     r->error_site = 0;
+    r->crash_site = x->hdr->crash_site;
     if (st & CTG_ST_ERROR) {
         r->kind = EXEC_ERROR;
         r->error_site = x->hdr->error_site;

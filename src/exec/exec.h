@@ -42,6 +42,8 @@ typedef struct exec_result {
     uint32_t error_site; /* EXEC_ERROR                                      */
     uint32_t status;     /* raw CTG_ST_* bits the runtime reported          */
     bool stack_overflow; /* EXEC_CRASH caused by unbounded recursion        */
+    uint64_t crash_site; /* EXEC_CRASH / EXEC_ABORT: where the fatal signal
+                            hit (rt_protocol.h); 0 when unknown             */
     double usecs;        /* wall-clock time of the run                      */
 } exec_result;
 

@@ -29,7 +29,7 @@
 
 #include "rt_state.h"
 
-_Static_assert(sizeof(ctg_shm_hdr) == 56, "header layout must agree between -m32 and -m64");
+_Static_assert(sizeof(ctg_shm_hdr) == 64, "header layout must agree between -m32 and -m64");
 _Static_assert(sizeof(ctg_cmp_rec) == 24, "cmp record layout must agree between -m32 and -m64");
 _Static_assert(sizeof(ctg_value_rec) == 8, "value record layout");
 _Static_assert(sizeof(ctg_hello) == 24, "hello layout");

@@ -154,7 +154,19 @@ typedef struct ctg_shm_hdr {
     uint32_t n_values;   /* (R) values consumed                             */
     uint32_t input_pos;  /* (R) bytes consumed                              */
     uint64_t oom_size;   /* (R) size of the failed allocation               */
+    uint64_t crash_site; /* (R) where a fatal signal hit, cleared by the
+                            executor; 0 = unknown (see below)               */
 } ctg_shm_hdr;
+
+/* crash_site: the runtime's handlers of SIGSEGV, SIGBUS, SIGFPE, SIGILL and
+ * SIGABRT hash the first (up to 3) return addresses inside the program's own
+ * executable, taken as offsets from its start, so the same crash has the same
+ * site in every run, whatever the address-space layout.  Frames of the
+ * handler and of libc (signal trampoline, raise, abort, __assert_fail,
+ * strlen ...) are skipped.  A stack overflow has CTG_CRASH_SITE_STACK_OVF.
+ * 0 when no frame of the executable was found (e.g. a static link, where libc
+ * is part of the executable) or the signal was sent by another process. */
+#define CTG_CRASH_SITE_STACK_OVF 0x5354414b4f564652ull /* "STAKOVFR" */
 
 #define CTG_SHM_HDR_SIZE 4096u
 

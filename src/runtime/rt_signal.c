@@ -1,30 +1,60 @@
 /*
- * rt_signal.c - telling a stack overflow from other segmentation faults.
+ * rt_signal.c - fatal signals of the program under test: telling a stack
+ * overflow from other segmentation faults, and where a crash happened.
  *
- * A SIGSEGV handler runs on an alternate signal stack (the normal one is
- * exhausted when the program recursed without end).  It sets
- * CTG_ST_STACK_OVF when the fault address lies near the lower end of the
- * main thread's stack (its top, __libc_stack_end, minus RLIMIT_STACK) or,
- * with an unlimited stack, right next to the stack pointer of a deep stack.
- * The handler is installed with SA_RESETHAND: on return the faulting
- * instruction runs again and the default action kills the process, so the
- * executor sees the genuine SIGSEGV.
+ * One handler serves SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT.  It runs on
+ * an alternate signal stack (the normal one is exhausted when the program
+ * recursed without end) and is installed with SA_RESETHAND, so the signal's
+ * default action is back in place when it runs.  It records in the shared
+ * header:
+ *   - CTG_ST_STACK_OVF when a SIGSEGV's fault address lies near the lower end
+ *     of the main thread's stack (its top, __libc_stack_end, minus
+ *     RLIMIT_STACK) or, with an unlimited stack, right next to the stack
+ *     pointer of a deep stack; the crash site is then the constant
+ *     CTG_CRASH_SITE_STACK_OVF (unwinding a million frames is no use);
+ *   - otherwise the crash site (rt_protocol.h): a hash of the first up to 3
+ *     return addresses inside the executable found by glibc's backtrace(),
+ *     after skipping the handler's own frames (inside the executable, the
+ *     runtime is linked into it) and then libc's (outside: the signal
+ *     trampoline, raise, abort, __assert_fail, strlen ...).
+ * Then it raises the signal again: it stays pending until the handler
+ * returns and kills the process with the default action, so the executor
+ * sees the genuine signal (a hardware fault would also recur when the
+ * faulting instruction runs again).  A fault inside the handler (backtrace()
+ * reading a smashed stack) ends the process with the original signal.
+ *
+ * backtrace() loads libgcc_s on its first call (malloc, dlopen): rt_signal_init
+ * calls it once before the fork server forks, so no child loads anything in
+ * a handler.  A program that installs its own handlers replaces ours.
  */
+#include <execinfo.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "rt_state.h"
 
 extern void *__libc_stack_end; /* glibc: top of the main thread's stack */
+/* Linker-defined bounds of the executable's code (weak: 0 when the linker
+ * does not provide them; the site is then unknown). */
+extern char __executable_start[] __attribute__((weak, visibility("hidden")));
+extern char _etext[] __attribute__((weak, visibility("hidden")));
 
 #define RT_ALTSTACK_SIZE (64u * 1024u)
 #define RT_KIB (uintptr_t)1024u
 static uint8_t rt_altstack[RT_ALTSTACK_SIZE] __attribute__((aligned(16)));
 static uintptr_t rt_stack_top; /* __libc_stack_end */
 static uintptr_t rt_stack_lim; /* RLIMIT_STACK, 0 = unlimited/unknown */
+static volatile sig_atomic_t rt_handling; /* signal being handled, 0: none */
+
+#define RT_BT_MAX 64   /* frames taken: handler + libc + 3 of the program */
+#define RT_SITE_FRAMES 3
+
+/* The signals whose deaths get a crash site. */
+static const int rt_fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 /* Stack pointer at the fault, or 0 where the architecture is not known. */
 static uintptr_t rt_fault_sp(void *uc)
@@ -55,14 +85,72 @@ static int rt_is_stack_ovf(uintptr_t addr, uintptr_t sp)
            addr <= sp + 64u * RT_KIB;
 }
 
-static void rt_on_segv(int sig, siginfo_t *si, void *uc)
+/* True when a code address lies in the executable's own text. */
+static int rt_in_exe(uintptr_t a)
 {
-    if (si->si_code <= 0) { /* sent by kill(): keep its meaning */
-        raise(sig);         /* delivered with the default action on return */
-        return;
+    uintptr_t lo = (uintptr_t)__executable_start, hi = (uintptr_t)_etext;
+    return lo && hi > lo && a >= lo && a < hi;
+}
+
+/* The crash site of the current signal (rt_protocol.h), 0 when unknown. */
+static uint64_t rt_crash_site(void)
+{
+    void *bt[RT_BT_MAX];
+    int n = backtrace(bt, RT_BT_MAX), i = 0, taken = 0;
+    while (i < n && rt_in_exe((uintptr_t)bt[i])) /* this handler */
+        i++;
+    while (i < n && !rt_in_exe((uintptr_t)bt[i])) /* trampoline, libc */
+        i++;
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a over the offsets */
+    for (; i < n && taken < RT_SITE_FRAMES && rt_in_exe((uintptr_t)bt[i]); i++, taken++) {
+        uint64_t off = (uint64_t)((uintptr_t)bt[i] - (uintptr_t)__executable_start);
+        for (int b = 0; b < 8; b++) {
+            h ^= (off >> (8 * b)) & 0xffu;
+            h *= 0x100000001b3ull;
+        }
     }
-    if (rt_is_stack_ovf((uintptr_t)si->si_addr, rt_fault_sp(uc)))
-        rt_status(CTG_ST_STACK_OVF);
+    if (!taken)
+        return 0;
+    if (h == 0 || h == CTG_CRASH_SITE_STACK_OVF)
+        h ^= 1u;
+    return h;
+}
+
+/* Ends the process with signal sig and its default action, now. */
+static void rt_die(int sig)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig); /* not reached */
+}
+
+static void rt_on_fatal(int sig, siginfo_t *si, void *uc)
+{
+    int outer = rt_handling;
+    if (outer) /* a fault while taking the backtrace */
+        rt_die(outer);
+    rt_handling = sig;
+    /* a signal another process sent says nothing about where we are */
+    if (si->si_code > 0 || si->si_pid == getpid()) {
+        uint64_t site;
+        if (sig == SIGSEGV && si->si_code > 0 &&
+            rt_is_stack_ovf((uintptr_t)si->si_addr, rt_fault_sp(uc))) {
+            rt_status(CTG_ST_STACK_OVF);
+            site = CTG_CRASH_SITE_STACK_OVF;
+        } else {
+            site = rt_crash_site();
+        }
+        rt_g.hdr->crash_site = site;
+    }
+    raise(sig); /* pending until we return, then the default action */
 }
 
 void rt_signal_init(void)
@@ -71,6 +159,8 @@ void rt_signal_init(void)
     rt_stack_top = (uintptr_t)__libc_stack_end;
     if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
         rt_stack_lim = (uintptr_t)rl.rlim_cur;
+    void *warm[4];
+    backtrace(warm, 4); /* loads libgcc_s now, not in a child's handler */
     stack_t ss;
     memset(&ss, 0, sizeof ss);
     ss.ss_sp = rt_altstack;
@@ -79,8 +169,9 @@ void rt_signal_init(void)
         return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = rt_on_segv;
+    sa.sa_sigaction = rt_on_fatal;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, NULL);
+    for (size_t k = 0; k < sizeof rt_fatal_signals / sizeof rt_fatal_signals[0]; k++)
+        sigaction(rt_fatal_signals[k], &sa, NULL);
 }

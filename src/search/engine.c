@@ -4,8 +4,16 @@
  *
  * Strategies call ctx_exec for every run; the engine keeps the tests that add
  * coverage (test-suite/ + corpus/), records crashes, timeouts and errors
- * (crashes/), and stops the run when a budget is spent, every goal is
- * covered (unless --keep-going) or, with --stop-on-error, an error is hit.
+ * (crashes/, one file per signature, crashes.h), and stops the run when a
+ * budget is spent, every goal is covered (unless --keep-going) or, with
+ * --stop-on-error, an error is hit.
+ *
+ * A new crash is minimised (--crash-min-execs runs) right before the next
+ * run on the same executor, so that the maps of the run that found it stay
+ * readable until then, and, for what is left, when the strategy has
+ * finished.  Minimisation runs go straight to exec_run: they count toward
+ * --max-execs and the run counters of stats.json, respect --time, and never
+ * add tests to the suite or coverage to the archive.
  */
 #include "engine.h"
 
@@ -21,6 +29,7 @@
 #include "../build/build.h"
 #include "../report/stats.h"
 #include "../suite/suite.h"
+#include "crashes.h"
 #include "strategy.h"
 
 #define PROGRESS_PERIOD_S 0.25
@@ -36,7 +45,7 @@ struct search_ctx {
     exec_t *xs;          /* prog.sym's executor (ctx_sym_start)          */
     sbuf notes;          /* lines for the final summary                   */
     archive_t *archive;
-    archive_t *crash_archive; /* coverage of crashing runs, to dedupe crashes */
+    crashes_t *crashes;  /* crashes/: one file per signature            */
     suite_t *suite;
     stats_t *stats;
     char *stats_path;
@@ -45,6 +54,7 @@ struct search_ctx {
     rng rng;
     double t0, last_progress, last_stats;
     uint64_t execs;
+    uint64_t min_execs;  /* of execs: runs minimising crashes           */
     uint64_t kinds[EXEC__COUNT];
     bool failed, stop, tty, progress_drawn;
     const char *stop_reason;
@@ -57,22 +67,29 @@ double ctx_elapsed(const search_ctx *c) { return fs_now() - c->t0; }
 uint64_t ctx_execs(const search_ctx *c) { return c->execs; }
 bool ctx_failed(const search_ctx *c) { return c->failed; }
 
+/* The budget that is spent (or the executor failure), NULL while none. */
+static const char *budget_spent(const search_ctx *c)
+{
+    const ctg_options *o = c->opts;
+    if (c->failed)
+        return "executor failure";
+    if (o->search.max_execs && c->execs >= o->search.max_execs)
+        return "execution budget spent";
+    if (o->search.time_s > 0 && ctx_elapsed(c) >= o->search.time_s)
+        return "time budget spent";
+    return NULL;
+}
+
 /* Checks every stop condition; records the first reason met. */
 static bool check_stop(search_ctx *c)
 {
     const ctg_options *o = c->opts;
     if (c->stop)
         return true;
-    const char *why = NULL;
-    if (c->failed)
-        why = "executor failure";
-    else if (o->search.max_execs && c->execs >= o->search.max_execs)
-        why = "execution budget spent";
-    else if (o->search.time_s > 0 && ctx_elapsed(c) >= o->search.time_s)
-        why = "time budget spent";
-    else if (o->search.stop_on_error && archive_reached_errors(c->archive) > 0)
+    const char *why = budget_spent(c);
+    if (!why && o->search.stop_on_error && archive_reached_errors(c->archive) > 0)
         why = "error reached (--stop-on-error)";
-    else if (!o->search.keep_going && archive_n_edges(c->archive) > 0 &&
+    else if (!why && !o->search.keep_going && archive_n_edges(c->archive) > 0 &&
              archive_covered_edges(c->archive) == archive_n_edges(c->archive) &&
              archive_reached_errors(c->archive) == archive_n_errors(c->archive))
         why = "every goal covered";
@@ -138,32 +155,74 @@ static void sample_stats(search_ctx *c, bool force)
 
 /* ---- runs ------------------------------------------------------------------ */
 
-/* True for results that go to crashes/. */
-static bool is_crash_kind(exec_kind k)
-{
-    return k == EXEC_ERROR || k == EXEC_ABORT || k == EXEC_CRASH || k == EXEC_TIMEOUT ||
-           k == EXEC_OOM;
-}
+/* Crash-site namespace of an executor (crashes.h): 1 for prog.sym. */
+static unsigned crash_ns(const search_ctx *c, const exec_t *x) { return x == c->xs ? 1u : 0u; }
 
-/* Writes the last run as a crash when it is a new kind of crash (kind, or
- * coverage no earlier crash of that kind had). */
+/* Records the last run of x in crashes/ when it is a crash (crashes.h). */
 static void record_crash(search_ctx *c, const exec_t *x, const exec_result *r)
 {
-    if (!is_crash_kind(r->kind))
-        return;
-    bool new_kind = c->kinds[r->kind] == 1;
-    uint32_t added = archive_update(c->crash_archive, exec_cov(x), r);
-    if (!new_kind && added == 0)
-        return;
-    test_t *t = test_from_exec(x, r);
-    if (t) {
-        t->found_at_exec = c->execs;
-        t->found_at_s = ctx_elapsed(c);
-    }
     ctg_err e = {{0}};
-    if (!t || !suite_add_crash(c->suite, t, r, c->cov_bin, &e))
-        ctx_log(c, "%s", t ? e.msg : "out of memory while saving a crash");
-    test_free(t);
+    if (!crashes_record(c->crashes, x, r, crash_ns(c, x), c->execs, ctx_elapsed(c), &e))
+        ctx_log(c, "%s", e.msg);
+}
+
+typedef struct min_arg {
+    search_ctx *c;
+    exec_t *x;
+} min_arg;
+
+/* crash_runner.run: one minimisation run, counted and within the budgets,
+ * outside the archive and the suite. */
+static bool min_run(void *arg, const uint8_t *in, size_t len, exec_result *r)
+{
+    min_arg *a = arg;
+    search_ctx *c = a->c;
+    if (budget_spent(c))
+        return false;
+    if (!exec_run(a->x, in, len, 0, 0, r, &c->err)) {
+        c->failed = true;
+        return false;
+    }
+    c->execs++;
+    c->min_execs++;
+    c->kinds[r->kind]++;
+    progress(c, false);
+    return true;
+}
+
+/* Minimises the crashes waiting for executor x. */
+static void minimise_crashes(search_ctx *c, exec_t *x)
+{
+    if (!x || !crashes_pending(c->crashes, crash_ns(c, x)))
+        return;
+    unsigned ns = crash_ns(c, x);
+    min_arg a = {c, x};
+    crash_runner rn = {x, min_run, &a};
+    ctg_err e = {{0}};
+    if (!crashes_minimise(c->crashes, ns, &rn, &e))
+        ctx_log(c, "%s", e.msg);
+}
+
+/* Minimises the crashes waiting for x before a run of *in.  When *in lies
+ * in x's input area, which those runs overwrite, it is first copied to
+ * *copy (the caller frees it) and *in points there.  False when out of
+ * memory. */
+static bool minimise_before_run(search_ctx *c, exec_t *x, const uint8_t **in, size_t len,
+                                uint8_t **copy)
+{
+    if (!crashes_pending(c->crashes, crash_ns(c, x)))
+        return true;
+    size_t area_len;
+    uintptr_t a = (uintptr_t)exec_input(x, &area_len), p = (uintptr_t)*in;
+    if (*in && len && p >= a && p - a < CTG_MAX_INPUT) {
+        if (!(*copy = ctg_malloc(len))) {
+            ctx_log(c, "out of memory before a run");
+            return false;
+        }
+        *in = memcpy(*copy, *in, len);
+    }
+    minimise_crashes(c, x);
+    return true;
 }
 
 /* Writes the last run as a test of the suite. */
@@ -200,7 +259,14 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
     memset(out, 0, sizeof *out);
     if (check_stop(c))
         return false;
-    if (!exec_run(x, in, len, flags, rng_next(&c->rng), &out->r, &c->err)) {
+    uint8_t *copy = NULL;
+    if (!minimise_before_run(c, x, &in, len, &copy) || check_stop(c)) {
+        ctg_free(copy);
+        return false;
+    }
+    bool ran = exec_run(x, in, len, flags, rng_next(&c->rng), &out->r, &c->err);
+    ctg_free(copy);
+    if (!ran) {
         c->failed = true;
         return false;
     }
@@ -348,13 +414,17 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
     if (!c->x)
         return false;
     c->archive = archive_new(b->db->n_edges, b->db->n_errors);
-    c->crash_archive = archive_new(b->db->n_edges, b->db->n_errors);
     c->stats = stats_new(STATS_MAX_SAMPLES);
     c->stats_path = fs_join(o->out.out_dir, "stats.json");
-    if (!c->archive || !c->crash_archive || !c->stats || !c->stats_path)
+    if (!c->archive || !c->stats || !c->stats_path)
         return err_set(e, "out of memory while setting up the search");
     c->suite = open_suite(o, program_file, b->db, e);
-    return c->suite != NULL;
+    if (!c->suite)
+        return false;
+    c->crashes = crashes_new(c->suite, b->cov_bin, o->search.crash_min_execs);
+    if (!c->crashes)
+        return err_set(e, "out of memory while setting up the search");
+    return true;
 }
 
 static void ctx_release(search_ctx *c)
@@ -363,7 +433,7 @@ static void ctx_release(search_ctx *c)
     exec_free(c->xs);
     sbuf_release(&c->notes);
     archive_free(c->archive);
-    archive_free(c->crash_archive);
+    crashes_free(c->crashes);
     suite_close(c->suite);
     stats_free(c->stats);
     ctg_free(c->stats_path);
@@ -395,6 +465,7 @@ static void summarize(search_ctx *c, engine_summary *s)
     stats_set(c->stats, "errors.reached", s->errors_reached);
     stats_set(c->stats, "tests", s->tests);
     stats_set(c->stats, "crashes", s->crashes);
+    stats_set(c->stats, "crashes.min_execs", (double)c->min_execs);
     stats_set(c->stats, "executor.restarts", (double)exec_restarts(c->x));
     for (int k = 0; k < EXEC__COUNT; k++) {
         char name[64];
@@ -425,6 +496,10 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
         ;
     if (state)
         st->finish(state, c);
+    if (ok && c->crashes) { /* what the strategy left to minimise */
+        minimise_crashes(c, c->x);
+        minimise_crashes(c, c->xs);
+    }
     if (c->failed)
         ok = err_set(e, "%s", c->err.msg);
     if (c->suite) {

@@ -28,8 +28,10 @@ typedef struct ctx_run {
 
 /* Runs one input on prog.cov (flags CTG_FL_*; the engine adds the random seed
  * for CTG_FL_EXTEND_RANDOM).  Keeps the test when it adds coverage or reaches
- * a new error; records crashes.  Returns false without running when the
- * budget is spent or the executor failed (ctx_failed tells). */
+ * a new error; records crashes (crashes.h).  Before the run it may spend
+ * executions of the budget minimising a crash an earlier run found (so
+ * ctx_execs can grow by more than one).  Returns false without running when
+ * the budget is spent or the executor failed (ctx_failed tells). */
 bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out);
 
 /* Tests kept so far (every strategy's), in the order they were found: lets

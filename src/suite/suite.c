@@ -287,7 +287,8 @@ static const char *crash_kind(exec_kind k)
 }
 
 /* One line saying what happened in a run, e.g. "crash: signal 11
- * (Segmentation fault); found at execution 12 after 0.5 s". */
+ * (Segmentation fault) at site 0x1a2b; 4 input bytes; found at execution 12
+ * after 0.5 s". */
 static void describe_result(sbuf *b, const test_t *t, const exec_result *r)
 {
     const char *kind = crash_kind(r->kind);
@@ -303,6 +304,8 @@ static void describe_result(sbuf *b, const test_t *t, const exec_result *r)
     case EXEC_CRASH:
         sbuf_printf(b, "%s: signal %d (%s)%s", kind, r->signal, strsignal(r->signal),
                     r->stack_overflow ? ", stack overflow" : "");
+        if (r->crash_site && !r->stack_overflow)
+            sbuf_printf(b, " at site 0x%llx", (unsigned long long)r->crash_site);
         break;
     case EXEC_TIMEOUT:
         sbuf_printf(b, "%s: still running after the per-run timeout, killed", kind);
@@ -313,8 +316,8 @@ static void describe_result(sbuf *b, const test_t *t, const exec_result *r)
     default:
         sbuf_printf(b, "%s", kind);
     }
-    sbuf_printf(b, "; found at execution %llu after %.1f s\n",
-                (unsigned long long)t->found_at_exec, t->found_at_s);
+    sbuf_printf(b, "; %zu input byte%s; found at execution %llu after %.1f s\n", t->len,
+                t->len == 1 ? "" : "s", (unsigned long long)t->found_at_exec, t->found_at_s);
 }
 
 /* The shell command that reproduces a crash: CTESTGEN_INPUT=<raw> <binary>. */
@@ -333,11 +336,12 @@ static void repro_command(sbuf *b, const char *raw, const char *binary)
     ctg_free(bin_abs);
 }
 
-bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r, const char *repro_binary,
-                     ctg_err *e)
+/* Writes crashes/<kind>-<num> and its .txt (each atomically). */
+static bool write_crash(suite_t *s, unsigned num, const test_t *t, const exec_result *r,
+                        const char *repro_binary, ctg_err *e)
 {
     char name[64];
-    snprintf(name, sizeof name, "%s-%05u", crash_kind(r->kind), s->next_crash);
+    snprintf(name, sizeof name, "%s-%05u", crash_kind(r->kind), num);
     char *raw = fs_join(s->crashes, name);
     sbuf txt = SBUF_INIT;
     sbuf_printf(&txt, "%s.txt", raw ? raw : "");
@@ -350,14 +354,28 @@ bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r, const ch
         err_set(e, "%s: out of memory", s->crashes);
     ok = ok && fs_write_atomic(raw, t->data, t->len, e) &&
          fs_write_atomic(txt.data, desc.data, desc.len, e);
-    if (ok) {
-        s->next_crash++;
-        s->n_crashes++;
-    }
     ctg_free(raw);
     sbuf_release(&txt);
     sbuf_release(&desc);
     return ok;
+}
+
+bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r, const char *repro_binary,
+                     unsigned *num, ctg_err *e)
+{
+    if (!write_crash(s, s->next_crash, t, r, repro_binary, e))
+        return false;
+    if (num)
+        *num = s->next_crash;
+    s->next_crash++;
+    s->n_crashes++;
+    return true;
+}
+
+bool suite_replace_crash(suite_t *s, unsigned num, const test_t *t, const exec_result *r,
+                         const char *repro_binary, ctg_err *e)
+{
+    return write_crash(s, num, t, r, repro_binary, e);
 }
 
 /* ==== reading ============================================================ */

@@ -35,9 +35,15 @@ void suite_close(suite_t *s);
  * and corpus/id-NNNNN. */
 bool suite_add(suite_t *s, const test_t *t, ctg_err *e);
 /* Writes crashes/<kind>-NNNNN (raw input) and crashes/<kind>-NNNNN.txt with a
- * one-line description and the reproduce command. */
+ * one-line description (kind, signal, crash site, input size, when found) and
+ * the reproduce command; *num (may be NULL) receives NNNNN. */
 bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r, const char *repro_binary,
-                     ctg_err *e);
+                     unsigned *num, ctg_err *e);
+/* Rewrites crash NNNNN = num (both files, same names) with another input of
+ * the same crash, e.g. a smaller one; r must have the kind it was added with.
+ * The count of crashes does not change. */
+bool suite_replace_crash(suite_t *s, unsigned num, const test_t *t, const exec_result *r,
+                         const char *repro_binary, ctg_err *e);
 unsigned suite_n_tests(const suite_t *s);
 unsigned suite_n_crashes(const suite_t *s);
 

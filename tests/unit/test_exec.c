@@ -270,6 +270,105 @@ static void test_input_too_long_is_truncated(void **state)
     exec_free(x);
 }
 
+/* ==== crash sites (tests/programs/sites.c) ================================== */
+
+enum {
+    S_EXIT, S_SEGV_A, S_SEGV_B, S_ASSERT, S_FPE, S_ILL, S_BUS, S_STRLEN, S_ABORT, S_RAISE,
+    S_RECURSE, S_OWN_HANDLER, S_SEGV_A2, S_HANG_UNLESS, S_FPE_BAD_FP, S__COUNT
+};
+
+/* Runs sites.c with selector sel after `rounds` loop rounds. */
+static exec_result run_site(exec_t *x, uint8_t sel, uint8_t rounds)
+{
+    uint8_t in[2] = {sel, rounds};
+    return fx_run(x, in, sizeof in, 0, 0);
+}
+
+/* Runs sel and checks kind and signal; returns the (non-zero) site. */
+static uint64_t site_of(exec_t *x, uint8_t sel, exec_kind kind, int sig)
+{
+    exec_result r = run_site(x, sel, 3);
+    if (r.kind != kind || r.signal != sig || r.crash_site == 0)
+        fail_msg("selector %u: kind %s signal %d site %llx", sel, exec_kind_name(r.kind),
+                 r.signal, (unsigned long long)r.crash_site);
+    return r.crash_site;
+}
+
+/* Every fatal signal of sites.c gets a site of its own; the same place
+ * reached by other inputs, or in another fork server (another address-space
+ * layout), gets the same site; a normal run has none. */
+static void check_sites(const char *prog)
+{
+    exec_t *x = fx_exec(prog, 4, 0, TIMEOUT_MS);
+    exec_result r = run_site(x, S_EXIT, 0);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.crash_site, 0);
+
+    uint64_t s[S__COUNT] = {0};
+    s[S_SEGV_A] = site_of(x, S_SEGV_A, EXEC_CRASH, SIGSEGV);
+    s[S_SEGV_B] = site_of(x, S_SEGV_B, EXEC_CRASH, SIGSEGV);
+    s[S_SEGV_A2] = site_of(x, S_SEGV_A2, EXEC_CRASH, SIGSEGV);
+    s[S_ASSERT] = site_of(x, S_ASSERT, EXEC_ABORT, SIGABRT);
+    s[S_ABORT] = site_of(x, S_ABORT, EXEC_ABORT, SIGABRT);
+    s[S_FPE] = site_of(x, S_FPE, EXEC_CRASH, SIGFPE);
+    s[S_ILL] = site_of(x, S_ILL, EXEC_CRASH, SIGILL);
+    s[S_BUS] = site_of(x, S_BUS, EXEC_CRASH, SIGBUS);
+    s[S_STRLEN] = site_of(x, S_STRLEN, EXEC_CRASH, SIGSEGV);
+    s[S_RAISE] = site_of(x, S_RAISE, EXEC_CRASH, SIGSEGV);
+    for (int i = 0; i < S__COUNT; i++)
+        for (int j = i + 1; j < S__COUNT; j++)
+            if (s[i] && s[i] == s[j])
+                fail_msg("selectors %d and %d share the site %llx", i, j,
+                         (unsigned long long)s[i]);
+
+    /* the same site through other inputs */
+    for (unsigned rounds = 0; rounds < 256; rounds += 51) {
+        r = run_site(x, S_SEGV_A, (uint8_t)rounds);
+        assert_int_equal(r.crash_site, s[S_SEGV_A]);
+        r = run_site(x, S_ASSERT, (uint8_t)rounds);
+        assert_int_equal(r.kind, EXEC_ABORT);
+        assert_int_equal(r.crash_site, s[S_ASSERT]);
+    }
+    r = run_site(x, S_RECURSE, 0);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_true(r.stack_overflow);
+    assert_true(r.crash_site == CTG_CRASH_SITE_STACK_OVF);
+    /* the handler's unwinder faults on a smashed frame pointer: the process
+     * still dies of the original signal */
+    r = run_site(x, S_FPE_BAD_FP, 0);
+    assert_int_equal(r.kind, EXEC_CRASH);
+    assert_int_equal(r.signal, SIGFPE);
+    /* the program's own handler replaces ours */
+    r = run_site(x, S_OWN_HANDLER, 0);
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    assert_int_equal(r.exit_code, 42);
+    /* a stale site is not reported by the next run */
+    r = run_site(x, S_EXIT, 0);
+    assert_int_equal(r.crash_site, 0);
+    exec_free(x);
+
+    /* a new fork server: another load address, the same sites */
+    x = fx_exec(prog, 4, 0, TIMEOUT_MS);
+    assert_true(site_of(x, S_SEGV_A, EXEC_CRASH, SIGSEGV) == s[S_SEGV_A]);
+    assert_true(site_of(x, S_STRLEN, EXEC_CRASH, SIGSEGV) == s[S_STRLEN]);
+    assert_true(site_of(x, S_ASSERT, EXEC_ABORT, SIGABRT) == s[S_ASSERT]);
+    exec_free(x);
+}
+
+static void test_crash_sites(void **state)
+{
+    (void)state;
+    check_sites("sites64");
+}
+
+static void test_crash_sites_32(void **state)
+{
+    (void)state;
+    if (access(fx_prog("sites32"), X_OK) != 0)
+        skip(); /* no 32-bit libc on this machine */
+    check_sites("sites32");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +381,8 @@ int main(void)
         cmocka_unit_test(test_input_that_kills_server),
         cmocka_unit_test(test_bad_binaries),
         cmocka_unit_test(test_input_too_long_is_truncated),
+        cmocka_unit_test(test_crash_sites),
+        cmocka_unit_test(test_crash_sites_32),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     fx_out_clear();

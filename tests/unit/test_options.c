@@ -41,6 +41,7 @@ static void test_defaults(void **state)
     assert_int_equal(o.search.seed, 1);
     assert_int_equal(o.build.arch_bits, 64);
     assert_int_equal(o.exec.timeout_ms, 1000);
+    assert_int_equal(o.search.crash_min_execs, 256);
     assert_string_equal(o.out.out_dir, "ctestgen-out");
     options_release(&o);
 }
@@ -52,8 +53,9 @@ static void test_values_and_cflags(void **state)
     ctg_err e;
     assert_true(parse(&o, &e, "run", "a.c", "--max-execs", "20000", "--seed", "7", "-o", "out",
                       "-I", "inc", "-DFOO=1", "b.c", "--time", "2.5", "-m32", "--strategy",
-                      "random", "--force", NULL));
+                      "random", "--force", "--crash-min-execs", "0", NULL));
     assert_int_equal(o.search.max_execs, 20000);
+    assert_int_equal(o.search.crash_min_execs, 0);
     assert_int_equal(o.search.seed, 7);
     assert_string_equal(o.out.out_dir, "out");
     assert_true(o.out.force);

@@ -655,12 +655,17 @@ static void test_crash_files(void **state)
     r.kind = EXEC_CRASH;
     r.signal = 11;
     write_file(tmp_path("prog.cov"), "#!/bin/sh\n");
-    assert_true(suite_add_crash(s, t, &r, tmp_path("prog.cov"), &e));
+    unsigned num = 99;
+    assert_true(suite_add_crash(s, t, &r, tmp_path("prog.cov"), &num, &e));
+    assert_int_equal(num, 0);
     r.kind = EXEC_ABORT;
     r.signal = 6;
-    assert_true(suite_add_crash(s, t, &r, tmp_path("prog.cov"), &e));
+    r.crash_site = 0x1a2b;
+    assert_true(suite_add_crash(s, t, &r, tmp_path("prog.cov"), &num, &e));
+    assert_int_equal(num, 1);
     r.kind = EXEC_TIMEOUT;
-    assert_true(suite_add_crash(s, t, &r, tmp_path("prog.cov"), &e));
+    r.crash_site = 0;
+    assert_true(suite_add_crash(s, t, &r, tmp_path("prog.cov"), NULL, &e));
     assert_int_equal(suite_n_crashes(s), 3);
     assert_string_equal(suite_dir(s), tmp_path("cr"));
     suite_close(s);
@@ -671,19 +676,40 @@ static void test_crash_files(void **state)
     assert_true(fs_read(tmp_path("cr/crashes/crash-00000.txt"), &text, NULL, NULL));
     char want[1024];
     snprintf(want, sizeof want,
-             "crash: signal 11 (Segmentation fault); found at execution 42 after 0.0 s\n"
+             "crash: signal 11 (Segmentation fault); 13 input bytes; found at execution 42 after "
+             "0.0 s\n"
              "CTESTGEN_INPUT=%s/cr/crashes/crash-00000 %s/prog.cov\n",
              tmp_root, tmp_root);
     assert_string_equal(text, want);
     ctg_free(text);
     assert_true(fs_read(tmp_path("cr/crashes/abort-00001.txt"), &text, NULL, NULL));
-    assert_non_null(strstr(text, "abort: signal 6 (Aborted)"));
+    assert_non_null(strstr(text, "abort: signal 6 (Aborted) at site 0x1a2b; 13 input bytes;"));
     ctg_free(text);
+    /* a smaller input of crash 1 replaces it in place */
+    test_t *small = test_new((const uint8_t *)"\x07", 1, NULL, 0);
+    small->found_at_exec = 50;
+    r.kind = EXEC_ABORT;
+    r.crash_site = 0x1a2b;
+    s = suite_open(tmp_path("cr"), &meta, &e);
+    assert_true(suite_replace_crash(s, 1, small, &r, NULL, &e));
+    assert_int_equal(suite_n_crashes(s), 0); /* counts what this run added */
+    suite_close(s);
+    size_t n_raw = 0;
+    assert_true(fs_read(tmp_path("cr/crashes/abort-00001"), &text, &n_raw, NULL));
+    assert_int_equal(n_raw, 1);
+    assert_int_equal(text[0], 7);
+    ctg_free(text);
+    assert_true(fs_read(tmp_path("cr/crashes/abort-00001.txt"), &text, NULL, NULL));
+    assert_non_null(strstr(text, "at site 0x1a2b; 1 input byte; found at execution 50"));
+    ctg_free(text);
+    test_free(small);
+    r.kind = EXEC_TIMEOUT;
+    r.crash_site = 0;
     /* reopening continues the numbering, nothing is overwritten */
     s = suite_open(tmp_path("cr"), &meta, &e);
     t->kind = EXEC_NORMAL;
     assert_true(suite_add(s, t, &e));
-    assert_true(suite_add_crash(s, t, &r, NULL, &e));
+    assert_true(suite_add_crash(s, t, &r, NULL, NULL, &e));
     suite_close(s);
     assert_true(fs_exists(tmp_path("cr/crashes/timeout-00003")));
     assert_true(fs_exists(tmp_path("cr/test-suite/test-00000.xml")));
