@@ -164,10 +164,58 @@ int cmd_build(const ctg_options *o, ctg_err *e)
     return 0;
 }
 
+/* Replays and prints the report; the exit code. */
+static int replay_and_print(const replay_opts *ro, ctg_err *e)
+{
+    replay_result rr;
+    if (!replay_suite(ro, &rr, e)) {
+        replay_result_release(&rr);
+        return EXIT_ERR;
+    }
+    sbuf b = SBUF_INIT;
+    replay_format(&rr, &b);
+    fputs(sbuf_str(&b), stdout);
+    sbuf_release(&b);
+    replay_result_release(&rr);
+    return 0;
+}
+
+/* The replay options common to both forms. */
+static replay_opts replay_opts_from(const ctg_options *o)
+{
+    replay_opts ro = {
+        .cflags = o->build.cflags.items,
+        .n_cflags = o->build.cflags.n,
+        .arch_bits = 0,
+        .timeout_s = o->exec.timeout_ms / 1000.0 < 5 ? 5 : o->exec.timeout_ms / 1000.0,
+        .mem_limit_mb = (long)o->exec.mem_mb,
+    };
+    return ro;
+}
+
+/* ctestgen replay --corpus PATH... PROG.c [MORE.c ...]: raw inputs. */
+static int cmd_replay_corpus(const ctg_options *o, ctg_err *e)
+{
+    if (o->positional.n < 1) {
+        err_set(e, "replay: usage: ctestgen replay --corpus DIR PROG.c [MORE.c ...]");
+        return EXIT_USAGE;
+    }
+    replay_opts ro = replay_opts_from(o);
+    ro.corpus = o->replay.corpus.items;
+    ro.n_corpus = o->replay.corpus.n;
+    ro.sources = o->positional.items;
+    ro.n_sources = o->positional.n;
+    ro.arch_bits = o->build.arch_bits;
+    return replay_and_print(&ro, e);
+}
+
 int cmd_replay(const ctg_options *o, ctg_err *e)
 {
+    if (o->replay.corpus.n > 0)
+        return cmd_replay_corpus(o, e);
     if (o->positional.n < 2) {
-        err_set(e, "replay: usage: ctestgen replay DIR PROG.c [MORE.c ...]");
+        err_set(e, "replay: usage: ctestgen replay DIR PROG.c [MORE.c ...]"
+                   " or ctestgen replay --corpus DIR PROG.c [MORE.c ...]");
         return EXIT_USAGE;
     }
     char *driver = NULL; /* function mode: the suite's driver from out/ */
@@ -178,28 +226,12 @@ int cmd_replay(const ctg_options *o, ctg_err *e)
         err_set(e, "replay: out of memory");
         return EXIT_ERR;
     }
-    replay_opts ro = {
-        .out_dir = o->positional.items[0],
-        .sources = src,
-        .n_sources = n_src,
-        .cflags = o->build.cflags.items,
-        .n_cflags = o->build.cflags.n,
-        .arch_bits = 0,
-        .timeout_s = o->exec.timeout_ms / 1000.0 < 5 ? 5 : o->exec.timeout_ms / 1000.0,
-        .mem_limit_mb = (long)o->exec.mem_mb,
-    };
-    replay_result rr;
-    bool ok = replay_suite(&ro, &rr, e);
+    replay_opts ro = replay_opts_from(o);
+    ro.out_dir = o->positional.items[0];
+    ro.sources = src;
+    ro.n_sources = n_src;
+    int rc = replay_and_print(&ro, e);
     ctg_free(src);
     ctg_free(driver);
-    if (!ok) {
-        replay_result_release(&rr);
-        return EXIT_ERR;
-    }
-    sbuf b = SBUF_INIT;
-    replay_format(&rr, &b);
-    fputs(sbuf_str(&b), stdout);
-    sbuf_release(&b);
-    replay_result_release(&rr);
-    return 0;
+    return rc;
 }

@@ -50,6 +50,9 @@ static const opt_desc common_options[] = {
      "per-run timeout of the program under test"},
     {"mem-limit", 0, OPT_U64, OFF(exec.mem_mb), "MB", "2048",
      "address-space limit of the program under test"},
+    {"corpus", 0, OPT_LIST, OFF(replay.corpus), "PATH", NULL,
+     "replay: raw inputs (a file, or a directory's files: AFL++ queue, libFuzzer corpus, "
+     "OUT/corpus) instead of OUT/test-suite; repeatable"},
     {"quiet", 'q', OPT_FLAG, OFF(ui.quiet), NULL, NULL, "no progress line, no summary"},
     {"verbose", 'v', OPT_FLAG, OFF(ui.verbose), NULL, NULL,
      "show tool command lines and details"},
@@ -65,6 +68,8 @@ static const struct {
     {"build", "PROG.c [MORE.c ...]", "only build the instrumented binaries; print where"},
     {"replay", "DIR PROG.c [MORE.c ...]",
      "run DIR/test-suite with gcc --coverage: independent branch coverage"},
+    {"replay", "--corpus DIR PROG.c [MORE.c]",
+     "the same for raw inputs: every file of DIR (AFL++/libFuzzer corpus, OUT/corpus)"},
     {NULL, NULL, NULL},
 };
 
@@ -98,11 +103,13 @@ void options_release(ctg_options *o)
 {
     ctg_free(o->positional.items);
     ctg_free(o->build.cflags.items);
+    ctg_free(o->replay.corpus.items);
     for (int i = 0; i < o->kv.n; i++)
         ctg_free((char *)o->kv.items[i]);
     ctg_free(o->kv.items);
     o->positional = (str_list){0};
     o->build.cflags = (str_list){0};
+    o->replay.corpus = (str_list){0};
     o->kv = (str_list){0};
 }
 
@@ -227,6 +234,8 @@ static bool validate(const ctg_options *o, ctg_err *e)
                        (unsigned long long)o->exec.mem_mb);
     if (o->build.depth < 0 || o->build.depth > 16)
         return err_set(e, "--depth: must be between 0 and 16");
+    if (o->replay.corpus.n > 0 && (!o->command || strcmp(o->command, "replay")))
+        return err_set(e, "--corpus: only 'ctestgen replay' reads a corpus; use -i DIR to seed a run");
     if (!strategy_find(o->search.strategy))
         return err_set(e, "--strategy: unknown strategy '%s'; see --help for the list",
                        o->search.strategy);

@@ -41,7 +41,8 @@ typedef struct str_list {
 
 typedef struct ctg_options {
     const char *command; /* run, build, replay, ...                       */
-    str_list positional; /* sources (run/build), out dir + sources (replay) */
+    str_list positional; /* sources (run/build), out dir + sources (replay;
+                            only sources with --corpus) */
     struct {
         str_list cflags;  /* -I/-D/... for clang                        */
         int arch_bits;    /* --arch 32|64                               */
@@ -64,6 +65,9 @@ typedef struct ctg_options {
         uint32_t timeout_ms;  /* --timeout-ms                            */
         uint64_t mem_mb;      /* --mem-limit                             */
     } exec;
+    struct {
+        str_list corpus;      /* --corpus PATH: replay raw inputs        */
+    } replay;
     struct {
         const char *out_dir;  /* -o                                      */
         bool force;           /* --force: replace an earlier run in -o   */

@@ -1,21 +1,28 @@
 /*
  * replay.c - `ctestgen replay` (see replay.h): gcc --coverage build of the
  * program with the TestCov-style harness (src/runtime/replay_harness.c),
- * one process per testcase, gcov's JSON output parsed with json-c.
+ * one process per testcase (or raw corpus file), gcov's JSON output parsed
+ * with json-c.
  *
  * Work directory layout:
  *   obj/<i>-<name>.o/.gcno/.gcda   the program's objects and coverage data
  *   harness.o, prog                the harness and the linked program
  *   values/<testcase>.txt          the inputs of each testcase, one a line
+ *                                  (raw mode: the harness reads the file
+ *                                  itself, $CTESTGEN_REPLAY_RAW)
  *   status                         events the harness reports for a run
  * gcov data of earlier replays is removed first, so counts are this suite's.
  */
 #include "replay.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../base/fsutil.h"
@@ -31,6 +38,8 @@
 typedef struct replay_ctx {
     const replay_opts *o;
     replay_result *r;
+    const char *what;  /* names the replay in messages: out_dir or the
+                          first corpus path                          */
     int arch;
     char *suite_dir;   /* <out>/test-suite                          */
     char *work;        /* absolute work directory                    */
@@ -38,9 +47,10 @@ typedef struct replay_ctx {
     char **objs;       /* program objects (absolute), n_sources of them */
     char *binary;
     char *status;
-    char **cases;      /* testcase paths, sorted */
+    char **cases;      /* testcase paths, sorted; raw mode: absolute paths */
+    char **names;      /* raw mode: the paths as listed, for the report */
     size_t n_cases;
-    suite_testcase *tcs;
+    suite_testcase *tcs; /* NULL in raw mode */
 } replay_ctx;
 
 static const char *const outcome_names[REPLAY__COUNT] = {
@@ -83,7 +93,7 @@ static bool make_work_dir(replay_ctx *c, ctg_err *e)
         c->work_is_tmp = true;
     }
     if (!c->work)
-        return err_set(e, "%s: cannot create the replay work directory", c->o->out_dir);
+        return err_set(e, "%s: cannot create the replay work directory", c->what);
     char *obj = fs_join(c->work, "obj"), *vals = fs_join(c->work, "values");
     c->status = fs_join(c->work, "status");
     c->binary = fs_join(c->work, "prog");
@@ -145,6 +155,100 @@ static bool load_suite(replay_ctx *c, ctg_err *e)
         for (size_t k = 0; k < c->tcs[i].n_inputs; k++)
             if (!check_input(c->cases[i], &c->tcs[i].inputs[k], k, c->arch, e))
                 return false;
+    }
+    return true;
+}
+
+/* ==== raw corpus =========================================================== */
+
+/* qsort comparator for strings. */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds one raw input: checks that it can be opened for reading and keeps
+ * its absolute path (to run the harness in the work directory) and the
+ * name it was listed under. */
+static bool add_raw_file(replay_ctx *c, size_t cap[2], const char *path, ctg_err *e)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return err_sys(e, "%s: cannot read the corpus file", path);
+    close(fd);
+    if (ctg_grow((void **)&c->cases, &cap[0], c->n_cases + 1, sizeof *c->cases) < 0 ||
+        ctg_grow((void **)&c->names, &cap[1], c->n_cases + 1, sizeof *c->names) < 0)
+        return err_set(e, "%s: out of memory", path);
+    char *abs = fs_realpath(path, e), *name = ctg_strdup(path);
+    if (!abs || !name) {
+        ctg_free(abs);
+        ctg_free(name);
+        return err_set(e, "%s: out of memory", path);
+    }
+    c->cases[c->n_cases] = abs;
+    c->names[c->n_cases++] = name;
+    return true;
+}
+
+/* The regular files of dir, dot files and everything else skipped, sorted
+ * by name; an entry that cannot be examined (a dangling link) is an error. */
+static bool list_raw_dir(const char *dir, char ***paths, size_t *n, ctg_err *e)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return err_sys(e, "%s: cannot open the corpus directory", dir);
+    size_t cap = 0;
+    bool ok = true;
+    for (struct dirent *de; ok && (de = readdir(d));) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *p = fs_join(dir, de->d_name);
+        struct stat st;
+        if (!p) {
+            ok = err_set(e, "%s: out of memory", dir);
+        } else if (stat(p, &st) != 0) {
+            ok = err_sys(e, "%s: cannot read the corpus file", p);
+        } else if (S_ISREG(st.st_mode)) {
+            ok = ctg_grow((void **)paths, &cap, *n + 1, sizeof **paths) == 0 ||
+                 err_set(e, "%s: out of memory", dir);
+            if (ok) {
+                (*paths)[(*n)++] = p;
+                p = NULL;
+            }
+        }
+        ctg_free(p);
+    }
+    closedir(d);
+    if (ok)
+        qsort(*paths, *n, sizeof **paths, cmp_str);
+    return ok;
+}
+
+/* Lists every raw input of o->corpus: a directory's regular files, or a
+ * file given directly. */
+static bool load_corpus(replay_ctx *c, ctg_err *e)
+{
+    c->arch = c->o->arch_bits ? c->o->arch_bits : 64;
+    c->r->raw = true;
+    size_t cap[2] = {0, 0};
+    for (int i = 0; i < c->o->n_corpus; i++) {
+        const char *p = c->o->corpus[i];
+        struct stat st;
+        if (stat(p, &st) != 0)
+            return err_sys(e, "%s: cannot open the corpus", p);
+        if (!S_ISDIR(st.st_mode)) {
+            if (!add_raw_file(c, cap, p, e))
+                return false;
+            continue;
+        }
+        char **files = NULL;
+        size_t n = 0;
+        bool ok = list_raw_dir(p, &files, &n, e);
+        for (size_t k = 0; ok && k < n; k++)
+            ok = add_raw_file(c, cap, files[k], e);
+        suite_free_list(files, n);
+        if (!ok)
+            return false;
     }
     return true;
 }
@@ -264,10 +368,10 @@ static bool build(replay_ctx *c, ctg_err *e)
     const replay_opts *o = c->o;
     if (o->n_sources <= 0)
         return err_set(e, "%s: no program given; pass the C file the suite was made for",
-                       o->out_dir);
+                       c->what);
     c->objs = ctg_calloc((size_t)o->n_sources, sizeof *c->objs);
     if (!c->objs)
-        return err_set(e, "%s: out of memory", o->out_dir);
+        return err_set(e, "%s: out of memory", c->what);
     for (int i = 0; i < o->n_sources; i++)
         if (!compile_source(c, i, e))
             return false;
@@ -293,7 +397,7 @@ static bool build(replay_ctx *c, ctg_err *e)
         ok = run_tool((char *const *)argv, o->sources[0], "does not link with gcc",
                       "; pass all of the program's source files and -l flags", e);
     } else if (ok) {
-        ok = err_set(e, "%s: out of memory", o->out_dir);
+        ok = err_set(e, "%s: out of memory", c->what);
     }
     ctg_free(argv);
     ctg_free(harness);
@@ -348,16 +452,17 @@ static void classify(replay_test *t, const char *events, const proc_result *pr)
 static bool run_test(replay_ctx *c, size_t i, ctg_err *e)
 {
     replay_test *t = &c->r->tests[i];
-    t->name = ctg_strdup(strrchr(c->cases[i], '/') + 1);
-    t->covers_error = c->tcs[i].covers_error;
-    char *vals = write_values(c, i, e);
+    bool raw = c->tcs == NULL;
+    t->name = ctg_strdup(raw ? c->names[i] : strrchr(c->cases[i], '/') + 1);
+    t->covers_error = !raw && c->tcs[i].covers_error;
+    char *vals = raw ? ctg_strdup(c->cases[i]) : write_values(c, i, e);
     if (!t->name || !vals) {
         ctg_free(vals);
         return err_set(e, "%s: out of memory", c->work);
     }
     double timeout = c->o->timeout_s > 0 ? c->o->timeout_s : 5.0;
     sbuf env[3] = {SBUF_INIT, SBUF_INIT, SBUF_INIT};
-    sbuf_printf(&env[0], "CTESTGEN_REPLAY_VALUES=%s", vals);
+    sbuf_printf(&env[0], "CTESTGEN_REPLAY_%s=%s", raw ? "RAW" : "VALUES", vals);
     sbuf_printf(&env[1], "CTESTGEN_REPLAY_STATUS=%s", c->status);
     sbuf_printf(&env[2], "CTESTGEN_REPLAY_TIMEOUT_MS=%ld", (long)(timeout * 1000));
     char *env_add[] = {env[0].data, env[1].data, env[2].data, NULL};
@@ -507,6 +612,8 @@ static void ctx_release(replay_ctx *c)
         suite_testcase_release(&c->tcs[i]);
     ctg_free(c->tcs);
     suite_free_list(c->cases, c->n_cases);
+    if (c->names)
+        suite_free_list(c->names, c->n_cases);
     for (int i = 0; c->objs && i < c->o->n_sources; i++)
         ctg_free(c->objs[i]);
     ctg_free(c->objs);
@@ -524,11 +631,13 @@ bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e)
     replay_ctx c = {0};
     c.o = o;
     c.r = r;
-    bool ok = load_suite(&c, e) && make_work_dir(&c, e) && build(&c, e);
+    c.what = o->n_corpus > 0 ? o->corpus[0] : o->out_dir;
+    bool ok = (o->n_corpus > 0 ? load_corpus(&c, e) : load_suite(&c, e)) &&
+              make_work_dir(&c, e) && build(&c, e);
     r->arch_bits = c.arch;
     if (ok) {
         r->tests = ctg_calloc(c.n_cases + 1, sizeof *r->tests);
-        ok = r->tests || err_set(e, "%s: out of memory", o->out_dir);
+        ok = r->tests || err_set(e, "%s: out of memory", c.what);
     }
     for (size_t i = 0; ok && i < c.n_cases; i++) {
         ok = run_test(&c, i, e);
@@ -554,20 +663,25 @@ void replay_result_release(replay_result *r)
 
 static double pct(unsigned a, unsigned b) { return b ? 100.0 * a / b : 100.0; }
 
-/* Appends "label: name (detail), name ..." for the tests with outcome o. */
+/* Appends "label (n): name (detail) name ..." for the tests with outcome o,
+ * at most REPLAY_LIST_MAX names. */
 static void list_tests(const replay_result *r, sbuf *b, replay_outcome o, const char *label)
 {
     if (!r->n_outcome[o])
         return;
     sbuf_printf(b, "%s (%u):", label, r->n_outcome[o]);
-    for (size_t i = 0; i < r->n_tests; i++) {
+    unsigned shown = 0;
+    for (size_t i = 0; i < r->n_tests && shown < REPLAY_LIST_MAX; i++) {
         const replay_test *t = &r->tests[i];
         if (t->outcome != o)
             continue;
         sbuf_printf(b, " %s", t->name);
         if (o == REPLAY_CRASH)
             sbuf_printf(b, " (signal %d)", t->signal);
+        shown++;
     }
+    if (r->n_outcome[o] > shown)
+        sbuf_printf(b, " ... and %u more", r->n_outcome[o] - shown);
     sbuf_putc(b, '\n');
 }
 
@@ -582,20 +696,22 @@ static void format_error(const replay_result *r, sbuf *b)
     if (r->reach_error_defined)
         sbuf_printf(b, " (gcov: reach_error called %lu time%s)", r->reach_error_calls,
                     r->reach_error_calls == 1 ? "" : "s");
-    bool any = false;
+    size_t shown = 0, more = 0;
     for (size_t i = 0; i < r->n_tests; i++) {
-        if (r->tests[i].reached_error) {
-            sbuf_printf(b, "%s %s", any ? "," : " by", r->tests[i].name);
-            any = true;
-        }
+        if (r->tests[i].reached_error && shown == REPLAY_LIST_MAX)
+            more++;
+        else if (r->tests[i].reached_error)
+            sbuf_printf(b, "%s %s", shown++ ? "," : " by", r->tests[i].name);
     }
+    if (more)
+        sbuf_printf(b, " ... and %zu more", more);
     sbuf_putc(b, '\n');
 }
 
 void replay_format(const replay_result *r, sbuf *b)
 {
-    sbuf_printf(b, "replay: %zu test%s, %d-bit, gcc --coverage\n", r->n_tests,
-                r->n_tests == 1 ? "" : "s", r->arch_bits);
+    sbuf_printf(b, "replay: %zu %s%s, %d-bit, gcc --coverage\n", r->n_tests,
+                r->raw ? "raw input" : "test", r->n_tests == 1 ? "" : "s", r->arch_bits);
     if (r->program_changed)
         sbuf_printf(b, "warning: the program differs from the one the suite was generated for "
                        "(SHA-256 of metadata.xml)\n");
@@ -609,7 +725,8 @@ void replay_format(const replay_result *r, sbuf *b)
     format_error(r, b);
     list_tests(r, b, REPLAY_CRASH, "crashed");
     list_tests(r, b, REPLAY_TIMEOUT, "timed out");
-    list_tests(r, b, REPLAY_RAN_OUT, "ran out of inputs");
+    list_tests(r, b, REPLAY_RAN_OUT,
+               r->raw ? "ran out of bytes, later values 0" : "ran out of inputs");
     list_tests(r, b, REPLAY_BAD_INPUT, "unparsable inputs");
     list_tests(r, b, REPLAY_ASSUME, "assumption failed");
 }

@@ -1,5 +1,7 @@
 /*
- * replay.h - `ctestgen replay OUT PROG.c`: independent check of a test suite.
+ * replay.h - `ctestgen replay OUT PROG.c`: independent check of a test suite,
+ * and `ctestgen replay --corpus DIR PROG.c`: the same check of raw inputs
+ * (an AFL++ queue, a libFuzzer corpus, OUT/corpus).
  *
  * The program is compiled with gcc --coverage -O0 (-m32 for arch 32) and
  * linked with src/runtime/replay_harness.c, which feeds each testcase's
@@ -10,6 +12,15 @@
  * parsed with json-c) then gives branch and line coverage per file, and
  * reach_error counts as reached when gcov says the program's reach_error
  * ran or the harness saw reach_error/__VERIFIER_error called.
+ *
+ * Raw corpus mode (replay_opts.corpus): each regular file of the given
+ * directories (dot files and subdirectories skipped), or each file given
+ * directly, is one test.  The harness decodes it as ctestgen's runtime does
+ * (src/runtime/rt_nondet.c): every __VERIFIER_nondet_T() takes the next
+ * sizeof(T) bytes, little endian (bool: the low bit of one byte); once a
+ * value does not fit, it and every later value are 0 (noted "ran-out", the
+ * run goes on); a libFuzzer target gets the whole file as its data.  So
+ * any fuzzer's corpus is measured with the same gcov build as a suite.
  *
  * Nothing of ctestgen's own instrumentation is involved: this is how users
  * and tests check a suite.
@@ -25,11 +36,15 @@
 
 typedef struct replay_opts {
     const char *out_dir;        /* output directory holding test-suite/          */
+    const char *const *corpus;  /* raw mode: files and directories of raw inputs;
+                                   when n_corpus > 0, out_dir is not read        */
+    int n_corpus;
     const char *const *sources; /* the program's C files                          */
     int n_sources;
     const char *const *cflags;  /* -I/-D/... for gcc; -l/-L/-Wl go to the link   */
     int n_cflags;
-    int arch_bits;              /* 32 or 64; 0: from test-suite/metadata.xml     */
+    int arch_bits;              /* 32 or 64; 0: from test-suite/metadata.xml
+                                   (raw mode: 64)                                */
     double timeout_s;           /* per test; 0: 5 s                              */
     long mem_limit_mb;          /* per test address-space limit; 0: 4096         */
     const char *work_dir;       /* build/run directory; NULL: a temporary one,
@@ -56,7 +71,8 @@ typedef enum replay_outcome {
 const char *replay_outcome_name(replay_outcome o);
 
 typedef struct replay_test {
-    char *name;             /* file name, e.g. "test-00003.xml"           */
+    char *name;             /* file name, e.g. "test-00003.xml"; raw mode:
+                               the path as listed ("DIR/id-00003")        */
     bool covers_error;      /* what the testcase file claims              */
     replay_outcome outcome;
     int signal;             /* REPLAY_CRASH / REPLAY_TIMEOUT              */
@@ -72,6 +88,7 @@ typedef struct replay_file {
 
 typedef struct replay_result {
     int arch_bits;
+    bool raw;                            /* replayed a raw corpus          */
     replay_test *tests;
     size_t n_tests;
     replay_file *files;
@@ -85,22 +102,26 @@ typedef struct replay_result {
     bool program_changed;                /* SHA-256 differs from metadata  */
 } replay_result;
 
-/* Replays o->out_dir/test-suite against the program and fills r (release
- * with replay_result_release, also after a failure).  Returns false with a
- * one-line e when the suite or a testcase cannot be read (naming the file
- * and line), the program does not compile or link with gcc, defines
- * neither main nor LLVMFuzzerTestOneInput, or gcov fails.  Crashes and
- * timeouts of tests are results, not failures. */
+/* Replays o->out_dir/test-suite (or, in raw mode, the files of o->corpus)
+ * against the program and fills r (release with replay_result_release, also
+ * after a failure).  Returns false with a one-line e when the suite or a
+ * testcase cannot be read (naming the file and line), a corpus path or one
+ * of its files does not exist or cannot be read, the program does not
+ * compile or link with gcc, defines neither main nor LLVMFuzzerTestOneInput,
+ * or gcov fails.  Crashes and timeouts of tests are results, not failures. */
 bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e);
 void replay_result_release(replay_result *r);
+
+/* Names listed per line of the report before "... and N more". */
+#define REPLAY_LIST_MAX 10
 
 /* Appends the human-readable report (several lines) to b:
  *   replay: 15 tests, 64-bit, gcc --coverage
  *   branches: 32/32 (100.00%), lines: 21/21 (100.00%)
  *     /abs/examples/triangle.c: branches 32/32, lines 21/21
  *   reach_error: reached (called 1 time) by test-00010.xml
- *   crashed: test-00003.xml (signal 11)
- */
+ *   crashed (1): test-00003.xml (signal 11)
+ * In raw mode the first line reads "replay: 120 raw inputs, 64-bit, ...". */
 void replay_format(const replay_result *r, sbuf *b);
 
 #endif

@@ -22,6 +22,12 @@
  *   - when the program has no main, a weak main reads every value as one
  *     byte and calls LLVMFuzzerTestOneInput (libFuzzer targets); with
  *     neither, it notes "nomain".
+ *   - raw mode ($CTESTGEN_REPLAY_RAW names a raw input file, e.g. from an
+ *     AFL++ queue): values are decoded as ctestgen's runtime decodes them
+ *     (src/runtime/rt_nondet.c): the next sizeof(T) bytes, little endian;
+ *     _Bool is the low bit of one byte; a value that does not fit is 0 and
+ *     so is every later one (noted "ranout" once, the run goes on).  A
+ *     libFuzzer target gets the whole file as its data.
  *   - coverage is flushed (__gcov_dump) before a fatal signal takes the
  *     process down and when the per-run alarm ($CTESTGEN_REPLAY_TIMEOUT_MS)
  *     fires; the signal is then re-raised so the parent sees it.
@@ -49,6 +55,12 @@ static FILE *values;
 static int status_fd = -1;
 static char *line;
 static size_t line_cap;
+
+/* raw mode: the whole input file and the read position */
+static int raw_mode;
+static unsigned char *raw_buf;
+static size_t raw_len, raw_pos;
+static int raw_out; /* "ranout" noted */
 
 /* ==== events ============================================================== */
 
@@ -108,11 +120,40 @@ static NOINSTR void install_handlers(void)
     }
 }
 
+/* Reads the raw input file of raw mode into raw_buf; false on failure. */
+static NOINSTR int read_raw(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t cap = 4096;
+    raw_buf = malloc(cap);
+    for (size_t n; raw_buf && (n = fread(raw_buf + raw_len, 1, cap - raw_len, f)) > 0;) {
+        raw_len += n;
+        if (raw_len == cap && !(raw_buf = realloc(raw_buf, cap *= 2)))
+            raw_len = 0;
+    }
+    int ok = raw_buf && !ferror(f);
+    fclose(f);
+    return ok;
+}
+
 static NOINSTR __attribute__((constructor)) void ctg_replay_init(void)
 {
     const char *st = getenv("CTESTGEN_REPLAY_STATUS");
     if (st)
         status_fd = open(st, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const char *raw = getenv("CTESTGEN_REPLAY_RAW");
+    if (raw) {
+        raw_mode = 1;
+        if (!read_raw(raw)) {
+            fprintf(stderr, "ctestgen replay harness: %s: %s\n", raw, strerror(errno));
+            note("badinput\n");
+            _exit(2);
+        }
+        install_handlers();
+        return;
+    }
     const char *in = getenv("CTESTGEN_REPLAY_VALUES");
     values = in ? fopen(in, "r") : stdin;
     if (!values) {
@@ -176,18 +217,41 @@ static NOINSTR void parse_value(char *text, const char *fmt, void *dst, size_t s
             bad_input(text, fmt);
 }
 
+/* Raw mode: the next size bytes into dst (little endian: the targets are);
+ * zeros once a value does not fit, and then for good, as in the runtime. */
+static NOINSTR void raw_take(void *dst, size_t size)
+{
+    if (size > raw_len - raw_pos) {
+        memset(dst, 0, size);
+        if (!raw_out)
+            note("ranout\n");
+        raw_out = 1;
+        raw_len = raw_pos; /* exhausted: no later, smaller value takes the rest */
+        return;
+    }
+    memcpy(dst, raw_buf + raw_pos, size);
+    raw_pos += size;
+}
+
 #define NONDET(T, name, fmt)                                                                       \
     WEAK NOINSTR T __VERIFIER_nondet_##name(void)                                                  \
     {                                                                                              \
         T v = 0;                                                                                   \
-        parse_value(next_value(), fmt, &v, sizeof v);                                              \
+        if (raw_mode)                                                                              \
+            raw_take(&v, sizeof v);                                                                \
+        else                                                                                       \
+            parse_value(next_value(), fmt, &v, sizeof v);                                          \
         return v;                                                                                  \
     }
 
 WEAK NOINSTR char __VERIFIER_nondet_char(void)
 {
-    char *t = next_value();
     char v = 0;
+    if (raw_mode) {
+        raw_take(&v, 1);
+        return v;
+    }
+    char *t = next_value();
     if (t[0] == '\'' && strlen(t) == 3)
         v = t[1];
     else
@@ -208,7 +272,14 @@ NONDET(float, float, "%f")
 NONDET(double, double, "%lf")
 NONDET(size_t, size_t, "%zu")
 
-WEAK NOINSTR _Bool __VERIFIER_nondet_bool(void) { return (_Bool)__VERIFIER_nondet_int(); }
+WEAK NOINSTR _Bool __VERIFIER_nondet_bool(void)
+{
+    unsigned char b = 0;
+    if (!raw_mode)
+        return (_Bool)__VERIFIER_nondet_int();
+    raw_take(&b, 1);
+    return b & 1u;
+}
 WEAK NOINSTR void *__VERIFIER_nondet_pointer(void) { return (void *)__VERIFIER_nondet_ulong(); }
 
 /* Aliases found in SV-COMP programs: the same set as the runtime's
@@ -307,11 +378,12 @@ WEAK NOINSTR int main(int argc, char **argv)
         note("nomain\n");
         return 3;
     }
-    size_t n;
-    uint8_t *data = read_bytes(&n);
+    size_t n = raw_len;
+    uint8_t *data = raw_mode ? raw_buf : read_bytes(&n);
     if (LLVMFuzzerInitialize)
         LLVMFuzzerInitialize(&argc, &argv);
     LLVMFuzzerTestOneInput(data ? data : (const uint8_t *)"", data ? n : 0);
-    free(data);
+    if (!raw_mode)
+        free(data);
     return 0;
 }

@@ -94,6 +94,25 @@ static void test_errors(void **state)
     assert_false(parse(&o, &e, "run", "a.c", "--time", "-1", NULL));
     options_release(&o);
     assert_null(strchr(e.msg, '\n'));
+    assert_false(parse(&o, &e, "run", "a.c", "--corpus", "q", NULL));
+    assert_non_null(strstr(e.msg, "--corpus: only 'ctestgen replay'"));
+    options_release(&o);
+}
+
+/* replay --corpus: repeatable, the positionals are all sources. */
+static void test_replay_corpus(void **state)
+{
+    (void)state;
+    ctg_options o;
+    ctg_err e;
+    assert_true(parse(&o, &e, "replay", "--corpus", "q1", "a.c", "--corpus", "q2", "b.c", NULL));
+    assert_string_equal(o.command, "replay");
+    assert_int_equal(o.replay.corpus.n, 2);
+    assert_string_equal(o.replay.corpus.items[0], "q1");
+    assert_string_equal(o.replay.corpus.items[1], "q2");
+    assert_int_equal(o.positional.n, 2);
+    assert_string_equal(o.positional.items[0], "a.c");
+    options_release(&o);
 }
 
 int main(void)
@@ -102,6 +121,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_values_and_cflags),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_replay_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -516,6 +516,217 @@ static void test_own_fuzz_run(void **state)
     replay_result_release(&rr);
 }
 
+/* ==== raw corpus (replay --corpus) ========================================= */
+
+/* Writes a raw input file of n bytes; returns its path. */
+static const char *raw_file(const char *name, const void *data, size_t n)
+{
+    const char *p = path_of(name);
+    assert_true(fs_write_atomic(p, data, n, NULL));
+    return p;
+}
+
+static bool replay_raw(const char *const *corpus, int n_corpus, const char *src, replay_result *r,
+                       ctg_err *e)
+{
+    replay_opts o = {0};
+    const char *sources[] = {src};
+    o.corpus = corpus;
+    o.n_corpus = n_corpus;
+    o.sources = sources;
+    o.n_sources = 1;
+    o.timeout_s = 1.0;
+    o.runtime_dir = rt_dir;
+    return replay_suite(&o, r, e);
+}
+
+/* The rows of tri_all as raw files (12 bytes each, little-endian ints) in
+ * an AFL-like directory with a .state subdirectory, a dot file and a
+ * subdirectory, which are skipped: full coverage and the error, as from
+ * the XML suite. */
+static void test_raw_triangle_full(void **state)
+{
+    (void)state;
+    assert_true(fs_mkdir_p(path_of("rawtri/.state/auto_extras"), NULL));
+    assert_true(fs_mkdir_p(path_of("rawtri/sub"), NULL));
+    raw_file("rawtri/.cur_input", "\1\2\3", 3);
+    raw_file("rawtri/sub/ignored", "\1\2\3", 3);
+    for (size_t i = 0; i < TRI_ROWS; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "rawtri/id:%06zu", i);
+        raw_file(name, tri_all[i], sizeof tri_all[i]);
+    }
+    const char *corpus[] = {path_of("rawtri")};
+    replay_result r;
+    ctg_err e = {{0}};
+    if (!replay_raw(corpus, 1, triangle, &r, &e))
+        fail_msg("replay: %s", e.msg);
+    assert_true(r.raw);
+    assert_int_equal(r.arch_bits, 64);
+    assert_int_equal(r.n_tests, TRI_ROWS);
+    assert_int_equal(r.branches, 32);
+    assert_int_equal(r.branches_covered, 32);
+    assert_int_equal(r.lines_covered, 21);
+    assert_true(r.error_reached);
+    assert_int_equal(r.reach_error_calls, 1);
+    assert_int_equal(r.n_outcome[REPLAY_ERROR], 1);
+    assert_int_equal(r.n_outcome[REPLAY_NORMAL], TRI_ROWS - 1);
+    assert_true(r.tests[TRI_ERROR_ROW].reached_error);
+    assert_false(r.tests[TRI_ERROR_ROW].covers_error); /* raw files claim nothing */
+    char want[600];
+    snprintf(want, sizeof want, "%s/id:%06d", corpus[0], TRI_ERROR_ROW);
+    assert_string_equal(r.tests[TRI_ERROR_ROW].name, want);
+    sbuf b = SBUF_INIT;
+    replay_format(&r, &b);
+    assert_non_null(strstr(sbuf_str(&b), "replay: 15 raw inputs, 64-bit, gcc --coverage\n"));
+    assert_non_null(strstr(sbuf_str(&b), "branches: 32/32 (100.00%), lines: 21/21 (100.00%)"));
+    snprintf(want, sizeof want, "reach_error: reached (gcov: reach_error called 1 time) by %s/id:%06d\n",
+             corpus[0], TRI_ERROR_ROW);
+    assert_non_null(strstr(sbuf_str(&b), want));
+    sbuf_release(&b);
+    replay_result_release(&r);
+}
+
+/* Known branches from two files given directly and a directory, the same
+ * as the XML replay of the same values: {2,2,2} takes 13 edges (every
+ * check false up to a == b && b == c, then kind == 1 and a > 1000 false),
+ * {2,3,4} adds the five false edges of a == b (twice), b == c, a == c and
+ * kind == 1, {0,1,1} the true edge of a <= 0: 19 of 32. */
+static void test_raw_matches_xml(void **state)
+{
+    (void)state;
+    const int rows[][3] = {{2, 2, 2}, {2, 3, 4}, {0, 1, 1}};
+    int_suite(path_of("rawxml"), &rows[0][0], 3, 3, 64, -1);
+    replay_result x, r;
+    ctg_err e = {{0}};
+    assert_true(replay(path_of("rawxml"), triangle, 64, &x, &e));
+    assert_true(fs_mkdir_p(path_of("rawdir"), NULL));
+    const char *corpus[] = {raw_file("raw-a", rows[0], 12), raw_file("raw-b", rows[1], 12),
+                            path_of("rawdir")};
+    raw_file("rawdir/c", rows[2], 12);
+    if (!replay_raw(corpus, 3, triangle, &r, &e))
+        fail_msg("replay: %s", e.msg);
+    assert_int_equal(r.n_tests, 3);
+    assert_string_equal(r.tests[0].name, corpus[0]);
+    assert_int_equal(r.branches_covered, x.branches_covered);
+    assert_int_equal(r.lines_covered, x.lines_covered);
+    assert_int_equal(r.branches_covered, 19);
+    assert_false(r.error_reached);
+    replay_result_release(&x);
+    replay_result_release(&r);
+}
+
+/* The decoding of the runtime: natural widths, little endian, bool = low
+ * bit of one byte, and once a value does not fit it and every later value
+ * are 0 (the run goes on).  The program's exit code says what it read. */
+static void test_raw_decoding(void **state)
+{
+    (void)state;
+    const char *src = program(
+        "rawtypes.c", "extern char __VERIFIER_nondet_char(void);\n"
+                      "extern short __VERIFIER_nondet_short(void);\n"
+                      "extern unsigned int __VERIFIER_nondet_uint(void);\n"
+                      "extern long __VERIFIER_nondet_long(void);\n"
+                      "extern _Bool __VERIFIER_nondet_bool(void);\n"
+                      "extern double __VERIFIER_nondet_double(void);\n"
+                      "extern int __VERIFIER_nondet_int(void);\n"
+                      "int main(void) {\n"
+                      "  char c = __VERIFIER_nondet_char();\n"
+                      "  short s = __VERIFIER_nondet_short();\n"
+                      "  unsigned u = __VERIFIER_nondet_uint();\n"
+                      "  long l = __VERIFIER_nondet_long();\n"
+                      "  _Bool b1 = __VERIFIER_nondet_bool();\n"
+                      "  _Bool b2 = __VERIFIER_nondet_bool();\n"
+                      "  double d = __VERIFIER_nondet_double();\n"
+                      "  if (c != -2 || s != 0x1234 || u != 0xdeadbeefu || l != -5 || b1 || !b2\n"
+                      "      || d != 1.5)\n"
+                      "    return 1;\n"
+                      "  int big = __VERIFIER_nondet_int(); /* 2 bytes left: 0 */\n"
+                      "  char after = __VERIFIER_nondet_char(); /* 0 too, not 'A' */\n"
+                      "  return big == 0 && after == 0 ? 7 : 2;\n"
+                      "}\n");
+    uint8_t buf[64];
+    size_t n = 0;
+    char c = -2;
+    short s = 0x1234;
+    unsigned u = 0xdeadbeefu;
+    long l = -5;
+    double d = 1.5;
+    memcpy(buf + n, &c, 1), n += 1;
+    memcpy(buf + n, &s, 2), n += 2;
+    memcpy(buf + n, &u, 4), n += 4;
+    memcpy(buf + n, &l, 8), n += 8;
+    buf[n++] = 0xfe; /* bool: low bit 0 */
+    buf[n++] = 0x03; /* bool: low bit 1 */
+    memcpy(buf + n, &d, 8), n += 8;
+    buf[n++] = 'A';
+    buf[n++] = 'A';
+    const char *corpus[] = {raw_file("rawtypes-in", buf, n), raw_file("rawtypes-empty", "", 0)};
+    replay_result r;
+    ctg_err e = {{0}};
+    if (!replay_raw(corpus, 2, src, &r, &e))
+        fail_msg("replay: %s", e.msg);
+    assert_int_equal(r.tests[0].outcome, REPLAY_RAN_OUT);
+    assert_int_equal(r.tests[0].exit_code, 7);
+    assert_int_equal(r.tests[1].outcome, REPLAY_RAN_OUT); /* all zeros */
+    assert_int_equal(r.tests[1].exit_code, 1);
+    sbuf b = SBUF_INIT;
+    replay_format(&r, &b);
+    assert_non_null(strstr(sbuf_str(&b), "ran out of bytes, later values 0 (2):"));
+    sbuf_release(&b);
+    replay_result_release(&r);
+}
+
+/* A libFuzzer target gets the whole file as its data. */
+static void test_raw_libfuzzer(void **state)
+{
+    (void)state;
+    const char *src = program("rawlf.c", "#include <stddef.h>\n#include <stdint.h>\n"
+                                         "extern void reach_error(void);\n"
+                                         "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {\n"
+                                         "  if (n == 3 && d[0] == 'b' && d[1] == 'u' && d[2] == 'g')\n"
+                                         "    reach_error();\n"
+                                         "  return 0;\n"
+                                         "}\n");
+    assert_true(fs_mkdir_p(path_of("rawlf"), NULL));
+    raw_file("rawlf/crash-1", "bug", 3);
+    raw_file("rawlf/x", "bu", 2);
+    const char *corpus[] = {path_of("rawlf")};
+    replay_result r;
+    ctg_err e = {{0}};
+    if (!replay_raw(corpus, 1, src, &r, &e))
+        fail_msg("replay: %s", e.msg);
+    assert_int_equal(r.n_tests, 2);
+    assert_true(r.error_reached);
+    assert_true(r.tests[0].reached_error);
+    assert_int_equal(r.tests[1].outcome, REPLAY_NORMAL);
+    assert_int_equal(r.branches, 8);
+    assert_int_equal(r.branches_covered, 5); /* four true edges, n == 3 false */
+    replay_result_release(&r);
+}
+
+/* A missing corpus path, a dangling link inside a directory: one line. */
+static void test_raw_failures(void **state)
+{
+    (void)state;
+    replay_result r;
+    ctg_err e = {{0}};
+    const char *missing[] = {path_of("no-such-corpus")};
+    assert_false(replay_raw(missing, 1, triangle, &r, &e));
+    assert_non_null(strstr(e.msg, "no-such-corpus: cannot open the corpus"));
+    assert_null(strchr(e.msg, '\n'));
+    replay_result_release(&r);
+    assert_true(fs_mkdir_p(path_of("rawbad"), NULL));
+    raw_file("rawbad/a", "\1\0\0\0", 4);
+    assert_int_equal(symlink(path_of("nowhere"), path_of("rawbad/b")), 0);
+    const char *bad[] = {path_of("rawbad")};
+    err_clear(&e);
+    assert_false(replay_raw(bad, 1, triangle, &r, &e));
+    assert_non_null(strstr(e.msg, "rawbad/b: cannot read the corpus file"));
+    assert_null(strchr(e.msg, '\n'));
+    replay_result_release(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -530,6 +741,11 @@ int main(void)
         cmocka_unit_test(test_work_dir_reuse),
         cmocka_unit_test(test_own_run_and_replay_agree),
         cmocka_unit_test(test_own_fuzz_run),
+        cmocka_unit_test(test_raw_triangle_full),
+        cmocka_unit_test(test_raw_matches_xml),
+        cmocka_unit_test(test_raw_decoding),
+        cmocka_unit_test(test_raw_libfuzzer),
+        cmocka_unit_test(test_raw_failures),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
