@@ -114,6 +114,45 @@ bool fs_mkdir_p(const char *path, ctg_err *e)
     return true;
 }
 
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool fs_list_files(const char *dir, char ***paths, size_t *n, ctg_err *e)
+{
+    *paths = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return err_sys(e, "%s: cannot read the directory", dir);
+    size_t cap = 0;
+    bool ok = true;
+    for (struct dirent *de; ok && (de = readdir(d));) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *p = fs_join(dir, de->d_name);
+        struct stat st;
+        if (!p) {
+            ok = err_set(e, "%s: out of memory", dir);
+        } else if (stat(p, &st) != 0) {
+            ok = err_sys(e, "%s: cannot read the file (a dangling link?)", p);
+        } else if (S_ISREG(st.st_mode)) {
+            ok = ctg_grow((void **)paths, &cap, *n + 1, sizeof **paths) == 0 ||
+                 err_set(e, "%s: out of memory", dir);
+            if (ok) {
+                (*paths)[(*n)++] = p;
+                p = NULL;
+            }
+        }
+        ctg_free(p);
+    }
+    closedir(d);
+    if (ok)
+        qsort(*paths, *n, sizeof **paths, cmp_path);
+    return ok;
+}
+
 bool fs_rm_rf(const char *path, ctg_err *e)
 {
     struct stat st;

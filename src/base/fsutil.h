@@ -22,6 +22,12 @@ bool fs_mkdir_p(const char *path, ctg_err *e);
 bool fs_rm_rf(const char *path, ctg_err *e);
 bool fs_exists(const char *path);
 bool fs_is_dir(const char *path);
+/* The regular files of dir (links followed; dot files and everything else
+ * skipped) as full paths sorted by name, in a new array of new strings
+ * (*paths, *n; the caller frees each and the array).  False with e set
+ * when dir cannot be read or an entry cannot be examined (a dangling
+ * link): a corpus with a broken entry is reported, not half read. */
+bool fs_list_files(const char *dir, char ***paths, size_t *n, ctg_err *e);
 /* Joins two path parts into a new string (ctg_free); NULL on oom. */
 char *fs_join(const char *a, const char *b);
 /* Absolute path of an existing file (ctg_free); NULL with e set on failure. */

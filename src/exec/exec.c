@@ -55,6 +55,7 @@ struct exec {
     ctg_shm_hdr *hdr;
 
     pid_t srv_pid; /* 0: no server running */
+    pid_t child;   /* the last run's child (a persistent one may live on) */
     int ctl_fd, st_fd;
     int log_fd;
     uint32_t harness;
@@ -131,6 +132,8 @@ static void server_stop(exec_t *x)
     x->ctl_fd = x->st_fd = -1;
     exec_os_reap(x->srv_pid);
     x->srv_pid = 0;
+    exec_os_kill_group(x->child); /* a persistent child outlives its server */
+    x->child = 0;
 }
 
 /* Reads and checks the hello of a freshly spawned server. */
@@ -337,6 +340,8 @@ static int run_once(exec_t *x, double t0, int *ws, bool *timed_out)
     }
     if (got < sizeof msg[0])
         return RUN_NO_SERVER; /* no child: the server is gone or stuck */
+    /* only a libFuzzer target's child can outlive its run (persistent mode) */
+    x->child = x->harness == CTG_HARNESS_LIBFUZZER ? msg[0] : 0;
     if (rc < 0) {
         *timed_out = true;
         exec_os_kill_group(msg[0]);

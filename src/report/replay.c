@@ -161,12 +161,6 @@ static bool load_suite(replay_ctx *c, ctg_err *e)
 
 /* ==== raw corpus =========================================================== */
 
-/* qsort comparator for strings. */
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Adds one raw input: checks that it can be opened for reading and keeps
  * its absolute path (to run the harness in the work directory) and the
  * name it was listed under. */
@@ -190,40 +184,6 @@ static bool add_raw_file(replay_ctx *c, size_t cap[2], const char *path, ctg_err
     return true;
 }
 
-/* The regular files of dir, dot files and everything else skipped, sorted
- * by name; an entry that cannot be examined (a dangling link) is an error. */
-static bool list_raw_dir(const char *dir, char ***paths, size_t *n, ctg_err *e)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return err_sys(e, "%s: cannot open the corpus directory", dir);
-    size_t cap = 0;
-    bool ok = true;
-    for (struct dirent *de; ok && (de = readdir(d));) {
-        if (de->d_name[0] == '.')
-            continue;
-        char *p = fs_join(dir, de->d_name);
-        struct stat st;
-        if (!p) {
-            ok = err_set(e, "%s: out of memory", dir);
-        } else if (stat(p, &st) != 0) {
-            ok = err_sys(e, "%s: cannot read the corpus file", p);
-        } else if (S_ISREG(st.st_mode)) {
-            ok = ctg_grow((void **)paths, &cap, *n + 1, sizeof **paths) == 0 ||
-                 err_set(e, "%s: out of memory", dir);
-            if (ok) {
-                (*paths)[(*n)++] = p;
-                p = NULL;
-            }
-        }
-        ctg_free(p);
-    }
-    closedir(d);
-    if (ok)
-        qsort(*paths, *n, sizeof **paths, cmp_str);
-    return ok;
-}
-
 /* Lists every raw input of o->corpus: a directory's regular files, or a
  * file given directly. */
 static bool load_corpus(replay_ctx *c, ctg_err *e)
@@ -243,7 +203,7 @@ static bool load_corpus(replay_ctx *c, ctg_err *e)
         }
         char **files = NULL;
         size_t n = 0;
-        bool ok = list_raw_dir(p, &files, &n, e);
+        bool ok = fs_list_files(p, &files, &n, e);
         for (size_t k = 0; ok && k < n; k++)
             ok = add_raw_file(c, cap, files[k], e);
         suite_free_list(files, n);

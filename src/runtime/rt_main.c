@@ -43,17 +43,24 @@ static ctg_shm_hdr rt_dummy_hdr;
 uint8_t *__ctg_cov_ptr = rt_dummy_cov;
 rt_state rt_g = {.hdr = &rt_dummy_hdr};
 
-/* Persistent mode: a libFuzzer target of prog.cov runs up to this many
- * inputs in one forked child.  After each input the child stops itself
- * (SIGSTOP); the fork server reports the stop to the executor as a normal
- * exit 0 and resumes the child (SIGCONT) for the next input instead of
- * forking, as libFuzzer runs inputs in one process and AFL++'s driver in a
- * persistent loop.  A crash, timeout, reach_error or exit ends the child as
- * usual; the next run forks a fresh one.  prog.sym (which defines
- * __ctg_sym_live) keeps one process per run: its shadow state is per run. */
+/* Persistent mode: a libFuzzer target of prog.cov runs up to
+ * RT_PERSIST_RUNS inputs in one forked child, as libFuzzer runs all inputs
+ * in one process and AFL++'s driver in a persistent loop.  The child keeps
+ * the command and status channels: after an input it reports exit status
+ * 0 for it itself, reads the next command and reports its own pid, so a
+ * run costs two messages and no signal, while the fork server sleeps in
+ * waitpid.  When the child dies (crash, timeout kill, reach_error, exit)
+ * the server reports the status of the run it was in, unless the child had
+ * reported that run already; the counters in rt_pst (shared between server
+ * and child) tell.  prog.sym (which defines __ctg_sym_live) keeps one
+ * process per run: its shadow state is per run. */
 #define RT_PERSIST_RUNS 1000u
 extern uint32_t __ctg_sym_live __attribute__((weak));
-static pid_t rt_persist_pid; /* the stopped child, 0 when none (server side) */
+typedef struct rt_persist {
+    volatile uint32_t started;  /* runs whose command was read   */
+    volatile uint32_t reported; /* runs whose status was written */
+} rt_persist;
+static rt_persist *rt_pst; /* NULL: one process per run */
 
 /* Harness entry points, whichever the program defines. */
 extern int __ctg_user_main(int argc, char **argv, char **envp) __attribute__((weak));
@@ -196,43 +203,43 @@ static void rt_fork_server(int attach)
     fflush(NULL); /* nothing buffered may be flushed once per child */
     if (!rt_write_all(CTG_FD_ST, &h, sizeof h) || attach != RT_ATTACH_OK)
         _exit(2); /* after a mismatch the executor reports from the hello */
+    if (!__ctg_user_main && &__ctg_sym_live == NULL) {
+        void *m = mmap(NULL, sizeof *rt_pst, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                       -1, 0);
+        rt_pst = m == MAP_FAILED ? NULL : m;
+    }
     for (;;) {
         uint32_t cmd;
-        if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd)) {
-            if (rt_persist_pid > 0) /* never leave a stopped child behind */
-                kill(rt_persist_pid, SIGKILL);
+        if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd))
             _exit(0);
-        }
         if (cmd != CTG_CMD_RUN)
             _exit(3);
-        pid_t pid = rt_persist_pid;
-        if (pid > 0 && kill(pid, SIGCONT) != 0) { /* gone: reap it, fork anew */
-            waitpid(pid, NULL, WNOHANG);
-            pid = rt_persist_pid = 0;
+        if (rt_pst) { /* this run is started and not reported yet */
+            rt_pst->started = 1;
+            rt_pst->reported = 0;
         }
-        if (pid <= 0) {
-            pid = rt_fork_retry();
-            if (pid < 0)
-                _exit(4);
-            if (pid == 0) {
+        pid_t pid = rt_fork_retry();
+        if (pid < 0)
+            _exit(4);
+        if (pid == 0) {
+            if (!rt_pst) {
                 close(CTG_FD_CTL);
                 close(CTG_FD_ST);
-                return;
             }
-            /* the child's own process group, set before the executor learns
-             * the pid and may signal the group */
-            setpgid(pid, pid);
+            return;
         }
+        /* the child's own process group, set before the executor learns the
+         * pid and may signal the group */
+        setpgid(pid, pid);
         int32_t p32 = (int32_t)pid;
         if (!rt_write_all(CTG_FD_ST, &p32, sizeof p32))
             _exit(0);
         int ws;
-        while (waitpid(pid, &ws, WUNTRACED) < 0)
+        while (waitpid(pid, &ws, 0) < 0)
             if (errno != EINTR)
                 _exit(5);
-        rt_persist_pid = WIFSTOPPED(ws) ? pid : 0;
-        if (WIFSTOPPED(ws))
-            ws = 0; /* the input ran to its end: exit status 0 */
+        if (rt_pst && rt_pst->reported == rt_pst->started)
+            continue; /* a persistent child that reported its last run */
         int32_t w32 = (int32_t)ws;
         if (!rt_write_all(CTG_FD_ST, &w32, sizeof w32))
             _exit(0);
@@ -309,6 +316,30 @@ static int rt_run_libfuzzer(void)
     return 0;
 }
 
+/* The rest of a persistent child's life (see rt_persist): reports the run
+ * that just ended, then runs the inputs the executor sends. */
+_Noreturn static void rt_persist_loop(void)
+{
+    for (uint32_t i = 1;; i++) {
+        rt_g.flags = 0;
+        int32_t ok = 0; /* exit status 0 */
+        rt_pst->reported = rt_pst->started; /* first: a death after it is no desync */
+        if (!rt_write_all(CTG_FD_ST, &ok, sizeof ok) || i >= RT_PERSIST_RUNS)
+            _exit(0);
+        uint32_t cmd;
+        if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd) || cmd != CTG_CMD_RUN)
+            _exit(0);
+        rt_pst->started++;
+        int32_t p32 = (int32_t)getpid();
+        if (!rt_write_all(CTG_FD_ST, &p32, sizeof p32))
+            _exit(0);
+        ctg_vg_seed(&rt_g.rng, rt_g.hdr->rng_state);
+        rt_g.flags = rt_g.hdr->flags;
+        rt_status(CTG_ST_STARTED);
+        rt_run_libfuzzer();
+    }
+}
+
 int main(int argc, char **argv, char **envp)
 {
     if (!__ctg_user_main && !LLVMFuzzerTestOneInput) {
@@ -332,14 +363,7 @@ int main(int argc, char **argv, char **envp)
     int rc = rt_run_libfuzzer();
     if (rt_g.standalone)
         return rc;
-    if (&__ctg_sym_live == NULL)
-        for (unsigned i = 1; i < RT_PERSIST_RUNS; i++) {
-            rt_g.flags = 0;
-            raise(SIGSTOP); /* the server resumes us with the next input */
-            ctg_vg_seed(&rt_g.rng, rt_g.hdr->rng_state);
-            rt_g.flags = rt_g.hdr->flags;
-            rt_status(CTG_ST_STARTED);
-            rt_run_libfuzzer();
-        }
+    if (rt_pst)
+        rt_persist_loop();
     _exit(rc); /* libFuzzer runs no exit handlers between inputs either */
 }

@@ -52,7 +52,7 @@ expect_fail() {
 }
 expect_fail "missing corpus" "nosuch: cannot open the corpus" "$CTESTGEN" replay --corpus "$T/nosuch" "$EX/triangle.c"
 ln -s "$T/nowhere" "$T/q/id:000002,dangling"
-expect_fail "dangling file in the corpus" "id:000002,dangling: cannot read the corpus file" \
+expect_fail "dangling file in the corpus" "id:000002,dangling: cannot read the file" \
   "$CTESTGEN" replay --corpus "$T/q" "$EX/triangle.c"
 rm "$T/q/id:000002,dangling"
 if [ "$(id -u)" != 0 ]; then

@@ -369,6 +369,55 @@ static void test_crash_sites_32(void **state)
     check_sites("sites32");
 }
 
+/* Persistent mode (libFuzzer targets): every kind of ending is reported
+ * for the right run, normal runs after the first share a process, a child
+ * is replaced after 1000 runs, and the channel never falls out of step. */
+static void test_persistent(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("persist64", 4, 0, 300);
+    static const char script[] = "nnCnAnnXnEnHnn";
+    for (int round = 0; round < 3; round++)
+        for (const char *p = script; *p; p++) {
+            uint8_t in = (uint8_t)*p;
+            exec_result r = fx_run(x, &in, 1, 0, 0);
+            const uint8_t *cov = exec_cov(x);
+            assert_int_equal(cov[0], 1);
+            switch (*p) {
+            case 'n':
+                assert_int_equal(r.kind, EXEC_NORMAL);
+                assert_int_equal(r.exit_code, 0);
+                if (p > script && p[-1] == 'n')
+                    assert_int_equal(cov[1], 1); /* same process as the last run */
+                break;
+            case 'C': assert_int_equal(r.kind, EXEC_CRASH); break;
+            case 'A': assert_int_equal(r.kind, EXEC_ABORT); break;
+            case 'H': assert_int_equal(r.kind, EXEC_TIMEOUT); break;
+            case 'E': assert_int_equal(r.kind, EXEC_ERROR); break;
+            case 'X':
+                assert_int_equal(r.kind, EXEC_NORMAL);
+                assert_int_equal(r.exit_code, 7);
+                break;
+            }
+            if (*p != 'n')
+                assert_int_equal(exec_restarts(x), 0); /* the server survives */
+        }
+    /* 1000 runs per process, then a fresh one */
+    uint8_t in = 'n';
+    int thousandth = 0, fresh = 0;
+    for (int i = 0; i < 2100; i++) {
+        exec_result r = fx_run(x, &in, 1, 0, 0);
+        assert_int_equal(r.kind, EXEC_NORMAL);
+        thousandth += exec_cov(x)[2];
+        fresh += !exec_cov(x)[1];
+    }
+    /* the process of the script's last two runs goes on, ends at its
+     * 1000th run, and its successor at its own 1000th */
+    assert_int_equal(thousandth, 2);
+    assert_int_equal(fresh, 2);
+    exec_free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_input_too_long_is_truncated),
         cmocka_unit_test(test_crash_sites),
         cmocka_unit_test(test_crash_sites_32),
+        cmocka_unit_test(test_persistent),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     fx_out_clear();

@@ -722,7 +722,7 @@ static void test_raw_failures(void **state)
     const char *bad[] = {path_of("rawbad")};
     err_clear(&e);
     assert_false(replay_raw(bad, 1, triangle, &r, &e));
-    assert_non_null(strstr(e.msg, "rawbad/b: cannot read the corpus file"));
+    assert_non_null(strstr(e.msg, "rawbad/b: cannot read the file"));
     assert_null(strchr(e.msg, '\n'));
     replay_result_release(&r);
 }

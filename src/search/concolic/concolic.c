@@ -22,7 +22,6 @@
  * (a library function the pass cannot see changed memory behind the shadow;
  * keeping them would send the solver after paths that do not exist).
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,39 +230,30 @@ static bool add_text_seed(concolic *S, ctg_err *e)
     return cc_add_seed(S->cc, &in, e);
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Queues the files of -i DIR (in name order, at most CONCOLIC_MAX_CORPUS)
- * as seeds.  A directory that cannot be read is an error. */
+ * as seeds.  A directory or file that cannot be read is an error. */
 static bool add_corpus_seeds(concolic *S, const char *dir, ctg_err *e)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return err_sys(e, "%s: cannot read the input directory (-i)", dir);
-    char *names[CONCOLIC_MAX_CORPUS];
-    size_t n = 0;
-    struct dirent *de;
-    while (n < CONCOLIC_MAX_CORPUS && (de = readdir(d)))
-        if (de->d_name[0] != '.' && (names[n] = ctg_strdup(de->d_name)))
-            n++;
-    closedir(d);
-    qsort(names, n, sizeof *names, cmp_names);
+    char **paths;
+    size_t n;
+    ctg_err le = {{0}};
+    if (!fs_list_files(dir, &paths, &n, &le))
+        return err_set(e, "%s (the input directory, -i)", le.msg);
     bool ok = true;
-    for (size_t i = 0; i < n; i++) {
-        char *path = fs_join(dir, names[i]), *data = NULL;
+    for (size_t i = 0; i < n && i < CONCOLIC_MAX_CORPUS && ok; i++) {
+        char *data = NULL;
         size_t len = 0;
-        ctg_err ignored = {{0}};
-        if (ok && path && !fs_is_dir(path) && fs_read(path, &data, &len, &ignored)) {
+        if (!fs_read(paths[i], &data, &len, &le)) {
+            ok = err_set(e, "%s (a file of the input directory, -i)", le.msg);
+        } else {
             cc_input in = {(const uint8_t *)data, len, NULL, NULL, 0};
             ok = cc_add_seed(S->cc, &in, e);
         }
         ctg_free(data);
-        ctg_free(path);
-        ctg_free(names[i]);
     }
+    for (size_t i = 0; i < n; i++)
+        ctg_free(paths[i]);
+    ctg_free(paths);
     return ok;
 }
 

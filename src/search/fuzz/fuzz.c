@@ -24,7 +24,6 @@
  * input, and --fuzz-seeds random ones; under `auto` also every test another
  * strategy kept, as soon as it was kept.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,43 +219,27 @@ static bool run_initial(fuzz *F, const uint8_t *data, size_t len, uint32_t flags
     return true;
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Runs the files of -i DIR (name order, at most FUZZ_MAX_CORPUS) as
- * initial seeds.  A directory that cannot be read is an error. */
+ * initial seeds.  A directory or file that cannot be read is an error. */
 static bool corpus_seeds(fuzz *F, const char *dir, ctg_err *e)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return err_sys(e, "%s: cannot read the input directory (-i)", dir);
-    char **names = ctg_calloc(FUZZ_MAX_CORPUS, sizeof *names);
-    if (!names) {
-        closedir(d);
-        return err_set(e, "out of memory");
-    }
-    size_t n = 0;
-    struct dirent *de;
-    while (n < FUZZ_MAX_CORPUS && (de = readdir(d)))
-        if (de->d_name[0] != '.' && (names[n] = ctg_strdup(de->d_name)))
-            n++;
-    closedir(d);
-    qsort(names, n, sizeof *names, cmp_names);
-    for (size_t i = 0; i < n; i++) {
-        char *path = fs_join(dir, names[i]), *data = NULL;
+    char **paths;
+    size_t n;
+    ctg_err le = {{0}};
+    if (!fs_list_files(dir, &paths, &n, &le))
+        return err_set(e, "%s (the input directory, -i)", le.msg);
+    for (size_t i = 0; i < n && i < FUZZ_MAX_CORPUS && !err_is_set(&le); i++) {
+        char *data = NULL;
         size_t len = 0;
-        ctg_err ignored = {{0}};
-        if (path && !fs_is_dir(path) && fs_read(path, &data, &len, &ignored))
+        if (fs_read(paths[i], &data, &len, &le))
             run_initial(F, (const uint8_t *)data, len < F->max_len ? len : F->max_len,
                         run_flags(F, false));
         ctg_free(data);
-        ctg_free(path);
-        ctg_free(names[i]);
     }
-    ctg_free(names);
-    return true;
+    for (size_t i = 0; i < n; i++)
+        ctg_free(paths[i]);
+    ctg_free(paths);
+    return !err_is_set(&le) || err_set(e, "%s (a file of the input directory, -i)", le.msg);
 }
 
 /* Tests other strategies kept since the last call become initial seeds. */
