@@ -375,7 +375,7 @@ static void test_crash_sites_32(void **state)
 static void test_persistent(void **state)
 {
     (void)state;
-    exec_t *x = fx_exec("persist64", 4, 0, 300);
+    exec_t *x = fx_exec("persist64", 4, 0, 1000); /* generous: only H hangs */
     static const char script[] = "nnCnAnnXnEnHnn";
     for (int round = 0; round < 3; round++)
         for (const char *p = script; *p; p++) {
