@@ -52,7 +52,8 @@ rt_state rt_g = {.hdr = &rt_dummy_hdr};
  * waitpid.  When the child dies (crash, timeout kill, reach_error, exit)
  * the server reports the status of the run it was in, unless the child had
  * reported that run already; the counters in rt_pst (shared between server
- * and child) tell.  prog.sym (which defines __ctg_sym_live) keeps one
+ * and child) tell.  The child also reports its own pid for its first run,
+ * so nothing it writes can overtake what the server writes.  prog.sym (which defines __ctg_sym_live) keeps one
  * process per run: its shadow state is per run. */
 #define RT_PERSIST_RUNS 1000u
 extern uint32_t __ctg_sym_live __attribute__((weak));
@@ -225,14 +226,21 @@ static void rt_fork_server(int attach)
             if (!rt_pst) {
                 close(CTG_FD_CTL);
                 close(CTG_FD_ST);
+                return;
             }
+            /* a persistent child reports its pid itself, so that its status
+             * can never overtake the pid on the channel */
+            setpgid(0, 0);
+            int32_t me = (int32_t)getpid();
+            if (!rt_write_all(CTG_FD_ST, &me, sizeof me))
+                _exit(0);
             return;
         }
         /* the child's own process group, set before the executor learns the
          * pid and may signal the group */
         setpgid(pid, pid);
         int32_t p32 = (int32_t)pid;
-        if (!rt_write_all(CTG_FD_ST, &p32, sizeof p32))
+        if (!rt_pst && !rt_write_all(CTG_FD_ST, &p32, sizeof p32))
             _exit(0);
         int ws;
         while (waitpid(pid, &ws, 0) < 0)

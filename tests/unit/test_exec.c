@@ -385,7 +385,10 @@ static void test_persistent(void **state)
             assert_int_equal(cov[0], 1);
             switch (*p) {
             case 'n':
-                assert_int_equal(r.kind, EXEC_NORMAL);
+                if (r.kind != EXEC_NORMAL)
+                    fail_msg("round %d, run %d ('%c' after '%c'): %s, signal %d", round,
+                             (int)(p - script), *p, p > script ? p[-1] : '-',
+                             exec_kind_name(r.kind), r.signal);
                 assert_int_equal(r.exit_code, 0);
                 if (p > script && p[-1] == 'n')
                     assert_int_equal(cov[1], 1); /* same process as the last run */
