@@ -51,7 +51,7 @@ static const opt_desc fuzz_options[] = {
      "fuzz: seed scheduling: mcts (AlphaFuzz's tree search) | queue (AFL-like round robin)"},
     {"fuzz-batch", 0, OPT_INT, OPT_KV, "N", "64",
      "fuzz: mutants per selected seed (extended by N for each find, up to 4N)"},
-    {"mcts-c", 0, OPT_DOUBLE, OPT_KV, "C", "0.7",
+    {"mcts-c", 0, OPT_DOUBLE, OPT_KV, "C", "0.1",
      "fuzz: exploration constant of the UCT seed score"},
     {"max-len", 0, OPT_INT, OPT_KV, "BYTES", "4096", "fuzz: longest input a mutant may have"},
     {"dict", 0, OPT_STR, OPT_KV, "FILE", NULL,
