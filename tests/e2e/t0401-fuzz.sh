@@ -35,6 +35,13 @@ printf 'Hi!\0' >"$T/in/hi"
     -o "$T/seeded" -q || fail "seeded: run exits 0"
 check "-i: the seed file reaches the error at once" [ "$(stat errors.reached "$T/seeded")" = 1 ]
 
+# starting points that fail an assumption are still mutated (seed 000 keeps
+# every initial input); their own coverage does not count
+"$CTESTGEN" run "$PROGS/fuzz_assume.c" --strategy fuzz --max-execs 20000 --seed 1 \
+    -o "$T/assume" -q || fail "assume: run exits 0"
+check "assume: the error behind the assumption is reached" [ "$(stat errors.reached "$T/assume")" = 1 ]
+check "assume: the whole budget was used" [ "$(stat execs "$T/assume")" = 20000 ]
+
 # the same seed gives the same run
 "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --max-execs 3000 --seed 7 -o "$T/r1" -q
 "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --max-execs 3000 --seed 7 -o "$T/r2" -q

@@ -117,11 +117,13 @@ static uint8_t bucket(uint8_t n)
     return n <= 127 ? 64 : 128;
 }
 
-/* Collects the edges of the last run into F->trace and merges their
- * buckets into the virgin map; returns the number of edges, with *fresh
- * set when some edge or bucket was never seen before. */
-static size_t scan_run(fuzz *F, const uint8_t *cov, bool *fresh)
+/* Collects the edges of the last run into F->trace and, unless the run
+ * failed an assumption (its coverage does not count, as for the engine),
+ * merges their buckets into the virgin map; returns the number of edges,
+ * with *fresh set when some edge or bucket was never seen before. */
+static size_t scan_run(fuzz *F, const uint8_t *cov, const exec_result *r, bool *fresh)
 {
+    uint8_t keep = r->kind == EXEC_ASSUME ? 0 : 0xff;
     size_t k = 0;
     bool news = false;
     uint32_t i = 0;
@@ -134,7 +136,7 @@ static size_t scan_run(fuzz *F, const uint8_t *cov, bool *fresh)
             if (cov[j]) {
                 uint8_t b = bucket(cov[j]);
                 news |= !(F->virgin[j] & b);
-                F->virgin[j] |= b;
+                F->virgin[j] |= b & keep;
                 F->trace[k++] = j;
             }
     }
@@ -142,10 +144,10 @@ static size_t scan_run(fuzz *F, const uint8_t *cov, bool *fresh)
         if (cov[i]) {
             uint8_t b = bucket(cov[i]);
             news |= !(F->virgin[i] & b);
-            F->virgin[i] |= b;
+            F->virgin[i] |= b & keep;
             F->trace[k++] = i;
         }
-    *fresh = news;
+    *fresh = news && keep;
     return k;
 }
 
@@ -201,8 +203,10 @@ static bool seedable(exec_kind k)
     return k == EXEC_NORMAL;
 }
 
-/* Runs data as an initial seed (a child of the root, whatever it covers,
- * as seed 000 adds every initial input).  False when no run happened. */
+/* Runs data as an initial seed (a child of the root, whatever it covers
+ * or however it ends, as seed 000 adds every initial input: even one that
+ * fails an assumption is where mutants that pass it start from).  False
+ * when no run happened. */
 static bool run_initial(fuzz *F, const uint8_t *data, size_t len, uint32_t flags)
 {
     ctx_run r;
@@ -211,9 +215,7 @@ static bool run_initial(fuzz *F, const uint8_t *data, size_t len, uint32_t flags
     if (r.kept)
         F->imported++;
     bool fresh;
-    size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &fresh);
-    if (r.r.kind == EXEC_ASSUME)
-        return true;
+    size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
     if (!add_seed(F, NULL, n))
         ctx_log(F->ctx, "fuzz: out of memory, an initial input was dropped");
     return true;
@@ -325,8 +327,8 @@ static void switch_tokens(fuzz *F)
 static bool start_round(fuzz *F)
 {
     import_kept(F);
-    if (F->n_seeds == 0 && !run_initial(F, NULL, 0, run_flags(F, false)))
-        return false;
+    if (F->n_seeds == 0) /* every initial input was lost to memory: try a fresh one */
+        run_initial(F, NULL, 0, F->libfuzzer ? 0 : CTG_FL_EXTEND_RANDOM);
     if (F->n_seeds == 0)
         return false;
     if (F->mcts) {
@@ -421,7 +423,7 @@ static bool repair(fuzz *F)
         if (r.kept)
             F->imported++;
         bool fresh;
-        size_t n = scan_run(F, exec_cov(x), &fresh);
+        size_t n = scan_run(F, exec_cov(x), &r.r, &fresh);
         if (fresh && seedable(r.r.kind)) {
             F->repairs++;
             found(F, n, true);
@@ -444,7 +446,7 @@ static bool run_mutant(fuzz *F)
         F->imported++;
     F->left--;
     bool fresh;
-    size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &fresh);
+    size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
     if (fresh && seedable(r.r.kind))
         found(F, n, i2s);
     else if (!fresh && !i2s && s->n_eq && r.r.kind == EXEC_NORMAL &&
