@@ -465,18 +465,21 @@ static void test_own_run_and_replay_agree(void **state)
     replay_result_release(&rr);
 }
 
+/* A libFuzzer target whose error needs the data "bug". */
+static const char LF_BUG_SRC[] = "#include <stddef.h>\n#include <stdint.h>\n"
+                                 "extern void reach_error(void);\n"
+                                 "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {\n"
+                                 "  if (n == 3 && d[0] == 'b' && d[1] == 'u' && d[2] == 'g')\n"
+                                 "    reach_error();\n"
+                                 "  return 0;\n"
+                                 "}\n";
+
 /* A libFuzzer target through the executor: one byte-array value, written
  * as one unsigned char input per byte, replayed through the harness's main. */
 static void test_own_fuzz_run(void **state)
 {
     (void)state;
-    const char *src = program("lf.c", "#include <stddef.h>\n#include <stdint.h>\n"
-                                      "extern void reach_error(void);\n"
-                                      "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {\n"
-                                      "  if (n == 3 && d[0] == 'b' && d[1] == 'u' && d[2] == 'g')\n"
-                                      "    reach_error();\n"
-                                      "  return 0;\n"
-                                      "}\n");
+    const char *src = program("lf.c", LF_BUG_SRC);
     char srcbuf[512];
     snprintf(srcbuf, sizeof srcbuf, "%s", src);
     const char *srcs[] = {srcbuf};
@@ -681,13 +684,7 @@ static void test_raw_decoding(void **state)
 static void test_raw_libfuzzer(void **state)
 {
     (void)state;
-    const char *src = program("rawlf.c", "#include <stddef.h>\n#include <stdint.h>\n"
-                                         "extern void reach_error(void);\n"
-                                         "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {\n"
-                                         "  if (n == 3 && d[0] == 'b' && d[1] == 'u' && d[2] == 'g')\n"
-                                         "    reach_error();\n"
-                                         "  return 0;\n"
-                                         "}\n");
+    const char *src = program("rawlf.c", LF_BUG_SRC);
     assert_true(fs_mkdir_p(path_of("rawlf"), NULL));
     raw_file("rawlf/crash-1", "bug", 3);
     raw_file("rawlf/x", "bu", 2);
