@@ -203,6 +203,17 @@ static bool seedable(exec_kind k)
     return k == EXEC_NORMAL;
 }
 
+/* ctx_exec for the fuzzer: a test the run kept is ours, so import_kept
+ * must not run it again.  False when no run happened. */
+static bool fuzz_exec(fuzz *F, const uint8_t *data, size_t len, uint32_t flags, ctx_run *r)
+{
+    if (!ctx_exec(F->ctx, data, len, flags, r))
+        return false;
+    if (r->kept)
+        F->imported++;
+    return true;
+}
+
 /* Runs data as an initial seed (a child of the root, whatever it covers
  * or however it ends, as seed 000 adds every initial input: even one that
  * fails an assumption is where mutants that pass it start from).  False
@@ -210,10 +221,8 @@ static bool seedable(exec_kind k)
 static bool run_initial(fuzz *F, const uint8_t *data, size_t len, uint32_t flags)
 {
     ctx_run r;
-    if (!ctx_exec(F->ctx, data, len, flags, &r))
+    if (!fuzz_exec(F, data, len, flags, &r))
         return false;
-    if (r.kept)
-        F->imported++;
     bool fresh;
     size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
     if (!add_seed(F, NULL, n))
@@ -258,16 +267,25 @@ static void import_kept(fuzz *F)
 
 /* ==== the round =============================================================== */
 
+/* A comparison record as a mutation source: integers rounded up to 8, 16,
+ * 32 or 64 bits, strings at their own width (1..8 bytes).  bits 0 when the
+ * record has no usable width. */
+static mut_cmp cmp_of(const ctg_cmp_rec *c, bool exact)
+{
+    bool str = (c->bits & CTG_CMP_STRING) != 0;
+    unsigned w = c->bits & 0xffffu;
+    unsigned bits = w < 8 || w > 64 ? 0 : str ? w : w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64;
+    return (mut_cmp){c->a, c->b, bits, str, exact};
+}
+
 /* Runs the current seed with comparison logging: its operand pairs become
  * input-to-state candidates and dictionary tokens. */
 static bool cmplog_seed(fuzz *F, fz_seed *s)
 {
     s->cmplog_done = true;
     ctx_run r;
-    if (!ctx_exec(F->ctx, s->data, s->len, CTG_FL_CMPLOG | run_flags(F, false), &r))
+    if (!fuzz_exec(F, s->data, s->len, CTG_FL_CMPLOG | run_flags(F, false), &r))
         return false;
-    if (r.kept)
-        F->imported++;
     const exec_t *x = ctx_executor(F->ctx);
     const ctg_cmp_rec *c = exec_cmp(x);
     uint32_t n = exec_n_cmp(x);
@@ -276,14 +294,14 @@ static bool cmplog_seed(fuzz *F, fz_seed *s)
     if (!s->cmps || !s->eq)
         return true;
     for (uint32_t i = 0; i < n && s->n_cmps < FUZZ_MAX_CMPS; i++) {
-        bool str = (c[i].bits & CTG_CMP_STRING) != 0;
-        unsigned w = c[i].bits & 0xffffu;
-        unsigned bits = str ? w : w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64;
-        if (c[i].hits && c[i].a == c[i].b && w >= 8 && s->n_eq < FUZZ_MAX_EQ)
+        mut_cmp m = cmp_of(&c[i], false);
+        bool str = m.str;
+        unsigned bits = m.bits;
+        if (c[i].hits && c[i].a == c[i].b && bits && s->n_eq < FUZZ_MAX_EQ)
             s->eq[s->n_eq++] = i;
-        if (!c[i].hits || c[i].a == c[i].b || bits == 0 || bits > 64)
+        if (!c[i].hits || c[i].a == c[i].b || bits == 0)
             continue;
-        s->cmps[s->n_cmps++] = (mut_cmp){c[i].a, c[i].b, bits, str, false};
+        s->cmps[s->n_cmps++] = m;
         /* strings and operands that are no small number make useful tokens */
         for (int k = 0; k < 2; k++) {
             uint64_t v = k ? c[i].b : c[i].a;
@@ -400,28 +418,23 @@ static bool repair(fuzz *F)
         len = F->max_len;
     memcpy(F->buf, in, len);
     ctx_run r;
-    if (!ctx_exec(F->ctx, F->buf, len, CTG_FL_CMPLOG | run_flags(F, false), &r))
+    if (!fuzz_exec(F, F->buf, len, CTG_FL_CMPLOG | run_flags(F, false), &r))
         return false;
-    if (r.kept)
-        F->imported++;
     const ctg_cmp_rec *c = exec_cmp(x);
     mut_cmp broken[4];
     size_t nb = 0;
     for (size_t i = 0; i < s->n_eq && nb < 4; i++) {
         const ctg_cmp_rec *k = &c[s->eq[i]];
-        unsigned w = k->bits & 0xffffu;
-        if (k->hits && k->a != k->b && w >= 8 && w <= 64)
-            broken[nb++] = (mut_cmp){k->a, k->b, w <= 8 ? 8 : w <= 16 ? 16 : w <= 32 ? 32 : 64,
-                                     (k->bits & CTG_CMP_STRING) != 0, true};
+        mut_cmp m = cmp_of(k, true);
+        if (k->hits && k->a != k->b && m.bits)
+            broken[nb++] = m;
     }
     for (size_t i = 0; i < nb; i++) { /* fixes add up: a later one keeps earlier ones */
         mut_src src = {.cmps = &broken[i], .n_cmps = 1};
         if (!mut_i2s(ctx_rng(F->ctx), F->buf, len, &src))
             continue;
-        if (!ctx_exec(F->ctx, F->buf, len, run_flags(F, false), &r))
+        if (!fuzz_exec(F, F->buf, len, run_flags(F, false), &r))
             return false;
-        if (r.kept)
-            F->imported++;
         bool fresh;
         size_t n = scan_run(F, exec_cov(x), &r.r, &fresh);
         if (fresh && seedable(r.r.kind)) {
@@ -440,10 +453,8 @@ static bool run_mutant(fuzz *F)
     bool i2s;
     size_t len = make_mutant(F, s, &i2s);
     ctx_run r;
-    if (!ctx_exec(F->ctx, F->buf, len, run_flags(F, true), &r))
+    if (!fuzz_exec(F, F->buf, len, run_flags(F, true), &r))
         return false;
-    if (r.kept)
-        F->imported++;
     F->left--;
     bool fresh;
     size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
