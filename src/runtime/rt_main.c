@@ -310,6 +310,15 @@ _Noreturn void rt_end_run(int code)
     _exit(code);
 }
 
+/* The start of a run: the request flags and random seed the executor put
+ * in the header, and the status bit that says the harness was entered. */
+static void rt_begin_run(void)
+{
+    ctg_vg_seed(&rt_g.rng, rt_g.hdr->rng_state);
+    rt_g.flags = rt_g.hdr->flags;
+    rt_status(CTG_ST_STARTED);
+}
+
 /* Runs the libFuzzer target once on a malloc'ed copy of the input. */
 static int rt_run_libfuzzer(void)
 {
@@ -341,9 +350,7 @@ _Noreturn static void rt_persist_loop(void)
         int32_t p32 = (int32_t)getpid();
         if (!rt_write_all(CTG_FD_ST, &p32, sizeof p32))
             _exit(0);
-        ctg_vg_seed(&rt_g.rng, rt_g.hdr->rng_state);
-        rt_g.flags = rt_g.hdr->flags;
-        rt_status(CTG_ST_STARTED);
+        rt_begin_run();
         rt_run_libfuzzer();
     }
 }
@@ -363,9 +370,7 @@ int main(int argc, char **argv, char **envp)
     else
         rt_standalone();
     /* one run of the harness, in a fork-server child or stand-alone */
-    ctg_vg_seed(&rt_g.rng, rt_g.hdr->rng_state);
-    rt_g.flags = rt_g.hdr->flags;
-    rt_status(CTG_ST_STARTED);
+    rt_begin_run();
     if (__ctg_user_main)
         rt_return_from_main(__ctg_user_main(argc, argv, envp));
     int rc = rt_run_libfuzzer();
