@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../base/fsutil.h"
+#include "../base/host.h"
 #include "../base/mem.h"
 #include "../base/proc.h"
 #include "../instrument/instrument.h"
@@ -394,6 +395,8 @@ static bool check_opts(const build_opts *o, ctg_err *e)
         return err_set(e, "no source file given; name the C file to test");
     if (o->arch_bits != 32 && o->arch_bits != 64)
         return err_set(e, "--arch %d: unsupported; use 32 or 64", o->arch_bits);
+    if (o->arch_bits == 32 && !host_exec32(e))
+        return false;
     for (int i = 0; i < o->n_sources; i++) {
         if (!fs_exists(o->sources[i]))
             return err_set(e, "%s: no such file", o->sources[i]);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/fsutil.h"
+#include "../base/host.h"
 #include "../base/mem.h"
 #include "../base/sbuf.h"
 #include "../build/build.h"
@@ -234,4 +236,34 @@ int cmd_replay(const ctg_options *o, ctg_err *e)
     ctg_free(src);
     ctg_free(driver);
     return rc;
+}
+
+/* "yes" or "no: WHY" for one capability line. */
+static void doctor_line(const char *what, bool ok, const char *why)
+{
+    printf("%-9s %s%s%s\n", what, ok ? "yes" : "no", ok ? "" : ": ", ok ? "" : why);
+}
+
+int cmd_doctor(const ctg_options *o, ctg_err *e)
+{
+    (void)o;
+    const char *dir = build_runtime_dir();
+    bool ok = true;
+    for (int bits = 64; bits >= 32; bits -= 32) {
+        char name[32], what[16];
+        snprintf(name, sizeof name, "libctg_rt%d.a", bits);
+        snprintf(what, sizeof what, "runtime%d", bits);
+        char *p = fs_join(dir, name);
+        bool have = p && fs_exists(p);
+        doctor_line(what, have, bits == 64 ? "not found; build ctestgen with cmake"
+                                           : "not built; install gcc-multilib and rebuild");
+        ok = ok && (have || bits == 32);
+        ctg_free(p);
+    }
+    ctg_err why = {{0}};
+    doctor_line("exec32", host_exec32(&why), why.msg);
+    if (!ok)
+        err_set(e, "%s: no 64-bit runtime; build ctestgen with cmake or set CTESTGEN_RUNTIME_DIR",
+                dir);
+    return ok ? 0 : EXIT_ERR;
 }

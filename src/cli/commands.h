@@ -11,5 +11,8 @@
 int cmd_run(const ctg_options *o, ctg_err *e);
 int cmd_build(const ctg_options *o, ctg_err *e);
 int cmd_replay(const ctg_options *o, ctg_err *e);
+/* Prints what the host can do, one capability a line ("exec32  no: WHY");
+ * exit code 0 when 64-bit runs can be built, else 1. */
+int cmd_doctor(const ctg_options *o, ctg_err *e);
 
 #endif

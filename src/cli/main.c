@@ -20,6 +20,7 @@ static const struct {
     {"run", cmd_run},
     {"build", cmd_build},
     {"replay", cmd_replay},
+    {"doctor", cmd_doctor},
 };
 
 int main(int argc, char **argv)

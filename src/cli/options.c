@@ -70,6 +70,7 @@ static const struct {
      "run DIR/test-suite with gcc --coverage: independent branch coverage"},
     {"replay", "--corpus DIR PROG.c [MORE.c]",
      "the same for raw inputs: every file of DIR (AFL++/libFuzzer corpus, OUT/corpus)"},
+    {"doctor", "", "what this host can do: runtimes, 32-bit execution, gcc for replay"},
     {NULL, NULL, NULL},
 };
 

@@ -16,4 +16,14 @@ ok() { echo "ok: $*"; }
 check() { local d="$1"; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
 # stat NAME DIR: a counter of DIR/stats.json (0 when absent).
 stat() { jq -r ".counters[\"$1\"] // 0" "$2/stats.json"; }
+# exec32: true when this host runs 32-bit programs (ctestgen doctor's probe,
+# which CTESTGEN_NO_EXEC32=1 makes fail); else prints why the 32-bit part of
+# a test is skipped.
+exec32() {
+  local why
+  why=$("$CTESTGEN" doctor 2>/dev/null | sed -n 's/^exec32 *no: //p')
+  "$CTESTGEN" doctor 2>/dev/null | grep -q '^exec32 *yes' && return 0
+  echo "skip (32-bit part): ${why:-ctestgen doctor failed}"
+  return 1
+}
 finish() { if [ "$fails" -gt 0 ]; then echo "$fails check(s) failed" >&2; exit 1; fi; echo "all checks passed"; exit 0; }

@@ -6,13 +6,9 @@
 # expected results; inline assembly gives a warning; --arch 32 when the
 # 32-bit runtime exists.
 # LABELS: asan
-set -u
-: "${CTESTGEN:?}" "${CTG_SOURCE_DIR:?}" "${CTG_BUILD_DIR:?}"
-T=$(mktemp -d /tmp/ctg-t0100-XXXXXX)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+: "${CTG_BUILD_DIR:?}"
 export CTESTGEN_CACHE="$T/cache"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # expect_error WANT ARGS...: non-zero exit, empty stdout, last stderr line = WANT
 expect_error() {
@@ -67,7 +63,7 @@ EOF
 grep -q "warning: 1 inline assembly statement left uninstrumented" "$T/err" || fail "asm: no warning"
 
 # 32 bits
-if [ -s "$CTG_BUILD_DIR/rt/libctg_rt32.a" ] && [ "$(stat -c %s "$CTG_BUILD_DIR/rt/libctg_rt32.a")" -gt 64 ]; then
+if [ -s "$CTG_BUILD_DIR/rt/libctg_rt32.a" ] && [ "$(stat -c %s "$CTG_BUILD_DIR/rt/libctg_rt32.a")" -gt 64 ] && exec32; then
     "$CTESTGEN" build --arch 32 "$CTG_SOURCE_DIR/examples/triangle.c" >"$T/out" 2>"$T/err" || fail "m32: $(cat "$T/err")"
     bin32=$(awk '/^binary/ {print $2}' "$T/out")
     [ "$(od -An -tu1 -j4 -N1 "$bin32" | tr -d ' ')" = 1 ] || fail "m32: not a 32-bit ELF binary"

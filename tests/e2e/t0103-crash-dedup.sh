@@ -49,7 +49,7 @@ run_two nomin --crash-min-execs 0 && {
   check "nomin: still exactly two crash files" [ "$(count "$T/nomin")" = 2 ]
   check "nomin: unminimised files are larger" [ "$(largest "$T/nomin")" -gt 5 ]
 }
-if [ -f "${CTG_BUILD_DIR:-}/rt/libctg_rt32.a" ]; then
+if [ -f "${CTG_BUILD_DIR:-}/rt/libctg_rt32.a" ] && exec32; then
   run_two m32 --arch 32 && check_minimised m32
 fi
 finish

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "host_skip.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +275,7 @@ static void test_real_c_32(void **state)
     (void)state;
     if (!runtime_ready(32))
         skip();
+    SKIP_UNLESS_EXEC32();
     build_real_c(32);
 }
 
@@ -282,6 +285,7 @@ static void test_m32_flag(void **state)
     (void)state;
     if (!runtime_ready(32))
         skip();
+    SKIP_UNLESS_EXEC32();
     char *src = write_src("m32.c", "int main(void) { return sizeof(void *) == 4 ? 0 : 1; }\n");
     const char *srcs[] = {src}, *flags[] = {"-m32"};
     build_opts o = opts_for(srcs, 1, 64);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "exec_fixture.h"
+#include "host_skip.h"
 
 #define TIMEOUT_MS 1000u /* generous: a loaded CI machine delays children */
 
@@ -128,6 +129,7 @@ static void test_fault_classes_32(void **state)
     (void)state;
     if (access(fx_prog("faults32"), X_OK) != 0)
         skip(); /* no 32-bit libc on this machine */
+    SKIP_UNLESS_EXEC32();
     exec_t *x = fx_exec("faults32", 64, 0, TIMEOUT_MS);
     assert_healthy(x);
     exec_result r = run_sel(x, F_RECURSE);
@@ -366,6 +368,7 @@ static void test_crash_sites_32(void **state)
     (void)state;
     if (access(fx_prog("sites32"), X_OK) != 0)
         skip(); /* no 32-bit libc on this machine */
+    SKIP_UNLESS_EXEC32();
     check_sites("sites32");
 }
 

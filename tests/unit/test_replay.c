@@ -24,6 +24,7 @@
 #include "suite/test.h"
 
 #include <cmocka.h>
+#include "host_skip.h"
 #undef test_free /* cmocka's allocation-checking macro; ours is a function */
 
 static char tmp_root[256];
@@ -150,6 +151,7 @@ static void test_triangle_32bit(void **state)
     (void)state;
     if (system("echo 'int main(void){return 0;}' | gcc -m32 -x c - -o /dev/null 2>/dev/null") != 0)
         skip();
+    SKIP_UNLESS_EXEC32();
     check_full_triangle(32);
 }
 

@@ -11,6 +11,7 @@
 
 #include "base/proc.h"
 #include "exec_fixture.h"
+#include "host_skip.h"
 #include "runtime/rt_valgen.h"
 
 /* ==== input builder ======================================================= */
@@ -133,6 +134,7 @@ static void test_values_32(void **state)
     (void)state;
     if (access(fx_prog("values32"), X_OK) != 0)
         skip(); /* no 32-bit libc on this machine */
+    SKIP_UNLESS_EXEC32();
     check_values("values32", 4);
 }
 

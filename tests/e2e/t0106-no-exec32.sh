@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# t0106-no-exec32: on a host that cannot execute 32-bit programs (pretended
+# with CTESTGEN_NO_EXEC32=1, the variable the probe honours), `--arch 32`
+# and `-m32` stop before building with one line naming the cause and the
+# way out; `ctestgen doctor` says so; 64-bit runs are unaffected.
+# LABELS: asan
+. "$(dirname "$0")/lib.sh"
+export CTESTGEN_CACHE="$T/cache"
+
+# expect_fail DESC PATTERN COMMAND...: non-zero exit, one stderr line with PATTERN.
+expect_fail() {
+  local d=$1 pat=$2; shift 2
+  if "$@" >"$T/out" 2>"$T/err"; then fail "$d: exited 0"; return; fi
+  if [ "$(grep -c . "$T/err")" = 1 ] && grep -q -- "$pat" "$T/err"; then ok "$d"; else
+    fail "$d: stderr is not one line with '$pat': $(cat "$T/err")"; fi
+}
+
+export CTESTGEN_NO_EXEC32=1
+expect_fail "run --arch 32 refused" "ia32_emulation=on" \
+  "$CTESTGEN" run "$EX/triangle.c" --arch 32 --max-execs 10 -o "$T/o32"
+check "nothing built" [ ! -e "$T/cache" ] || [ -z "$(ls -A "$T/cache")" ]
+check "no output directory" [ ! -e "$T/o32" ]
+expect_fail "build -m32 refused" "run as 64-bit" "$CTESTGEN" build -m32 "$EX/triangle.c"
+"$CTESTGEN" doctor >"$T/doc" 2>&1
+check "doctor: exec32 no with the reason" grep -q "^exec32 *no: .*CTESTGEN_NO_EXEC32" "$T/doc"
+check "doctor: exits 0 (64-bit works)" "$CTESTGEN" doctor
+check "64-bit run unaffected" "$CTESTGEN" run "$EX/triangle.c" --strategy random --max-execs 200 -q -o "$T/o64"
+check "64-bit suite written" [ -s "$T/o64/test-suite/metadata.xml" ]
+unset CTESTGEN_NO_EXEC32
+"$CTESTGEN" doctor >"$T/doc" 2>&1
+check "doctor: one exec32 line without the variable" [ "$(grep -c '^exec32 ' "$T/doc")" = 1 ]
+finish
