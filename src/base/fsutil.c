@@ -65,8 +65,30 @@ static bool write_all(int fd, const void *buf, size_t len)
     return true;
 }
 
+/* Fault injection for the tests of a full disk where no small file system
+ * can be mounted: with CTESTGEN_FAULT_WRITES_AFTER=N in the environment,
+ * every fs_write_atomic after the first N fails as on a full disk. */
+static bool injected_write_fault(void)
+{
+    static long left = -2; /* -2: not read yet, -1: no injection */
+    if (left == -2) {
+        const char *v = getenv("CTESTGEN_FAULT_WRITES_AFTER");
+        left = v && *v ? strtol(v, NULL, 10) : -1;
+    }
+    if (left < 0)
+        return false;
+    if (left == 0)
+        return true;
+    left--;
+    return false;
+}
+
 bool fs_write_atomic(const char *path, const void *data, size_t len, ctg_err *e)
 {
+    if (injected_write_fault()) {
+        errno = ENOSPC;
+        return err_sys(e, "%s: cannot write (disk full?)", path);
+    }
     sbuf tmp = SBUF_INIT;
     sbuf_printf(&tmp, "%s.tmp.%ld", path, (long)getpid());
     if (!sbuf_ok(&tmp))

@@ -19,6 +19,7 @@
 
 #define EXIT_ERR 1
 #define EXIT_USAGE 2
+#define EXIT_WRITE 3 /* the output could not be completely written */
 
 /* Fills build options from the command line (sources from `first` on). */
 static void build_opts_from(const ctg_options *o, int first, build_opts *b)
@@ -48,7 +49,10 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
     printf("  branches covered  %u/%u (%.1f%%)\n", s->edges_covered, s->n_edges,
            pct(s->edges_covered, s->n_edges));
     printf("  errors reached    %u/%u\n", s->errors_reached, s->n_errors);
-    printf("  tests kept        %u\n", s->tests);
+    printf("  tests kept        %u%s\n", s->tests, s->write_failed ? " (on disk)" : "");
+    if (s->write_failed)
+        printf("  NOT WRITTEN       %u test%s/crash%s: %s\n", s->unwritten,
+               s->unwritten == 1 ? "" : "s", s->unwritten == 1 ? "" : "es", s->write_error);
     printf("  crashes recorded  %u\n", s->crashes);
     printf("  runs by result   ");
     for (int k = 0; k < EXEC__COUNT; k++)
@@ -140,6 +144,11 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     fmode_release(&fm);
     build_result_release(&br);
     free_sources(gen, n_gen);
+    if (ok && s.write_failed) {
+        err_set(e, "%s: the output is incomplete: %s; free space and run again",
+                o->out.out_dir, s.write_error);
+        return EXIT_WRITE;
+    }
     return ok ? 0 : EXIT_ERR;
 }
 

@@ -28,6 +28,9 @@ static const opt_desc common_options[] = {
     {"output", 'o', OPT_STR, OFF(out.out_dir), "DIR", "ctestgen-out", "output directory"},
     {"force", 'f', OPT_FLAG, OFF(out.force), NULL, NULL,
      "replace an earlier run in the output directory"},
+    {"on-write-error", 0, OPT_STR, OFF(out.on_write_error), "stop|continue", "stop",
+     "when a file of the output cannot be written (disk full): stop the search, or search "
+     "on without writing (exit code 3 either way)"},
     {"input", 'i', OPT_STR, OFF(search.input_dir), "DIR", NULL,
      "initial inputs (AFL/libFuzzer corpus directory of raw files)"},
     {"stop-on-error", 0, OPT_FLAG, OFF(search.stop_on_error), NULL, NULL,
@@ -87,6 +90,7 @@ void options_defaults(ctg_options *o)
     o->exec.timeout_ms = 1000;
     o->exec.mem_mb = 2048;
     o->out.out_dir = "ctestgen-out";
+    o->out.on_write_error = "stop";
 }
 
 /* Appends s to a list; false on oom. */
@@ -224,7 +228,7 @@ static bool store(ctg_options *o, const opt_desc *d, const char *v, ctg_err *e)
 }
 
 /* Checks combinations after parsing. */
-static bool validate(const ctg_options *o, ctg_err *e)
+static bool validate(ctg_options *o, ctg_err *e)
 {
     if (o->build.arch_bits != 32 && o->build.arch_bits != 64)
         return err_set(e, "--arch: must be 32 or 64, not %d", o->build.arch_bits);
@@ -237,6 +241,10 @@ static bool validate(const ctg_options *o, ctg_err *e)
         return err_set(e, "--depth: must be between 0 and 16");
     if (o->replay.corpus.n > 0 && (!o->command || strcmp(o->command, "replay")))
         return err_set(e, "--corpus: only 'ctestgen replay' reads a corpus; use -i DIR to seed a run");
+    if (strcmp(o->out.on_write_error, "stop") && strcmp(o->out.on_write_error, "continue"))
+        return err_set(e, "--on-write-error: must be stop or continue, not '%s'",
+                       o->out.on_write_error);
+    o->out.write_continue = !strcmp(o->out.on_write_error, "continue");
     if (!strategy_find(o->search.strategy))
         return err_set(e, "--strategy: unknown strategy '%s'; see --help for the list",
                        o->search.strategy);
@@ -398,7 +406,9 @@ void options_help(FILE *f)
         for (const opt_desc *d = t; d->name; d++)
             help_line(f, d);
     }
-    fprintf(f, "\nExit codes: 0 done, 1 error (bad input, build failure), 2 usage error.\n");
+    fprintf(f, "\nExit codes: 0 done, 1 error (bad input, build failure), 2 usage error,\n"
+               "  3 the output could not be completely written (disk full; what is on disk is\n"
+               "    valid and the summary counts only that).\n");
 }
 
 /* ---- strategy options ---------------------------------------------------------- */

@@ -57,6 +57,9 @@ struct search_ctx {
     uint64_t min_execs;  /* of execs: runs minimising crashes           */
     uint64_t kinds[EXEC__COUNT];
     bool failed, stop, tty, progress_drawn;
+    bool write_failed;   /* a file of the output could not be written    */
+    unsigned unwritten;  /* tests and crashes not written since         */
+    ctg_err write_err;   /* the first write failure                      */
     const char *stop_reason;
     ctg_err err;
 };
@@ -138,6 +141,26 @@ void ctx_log(search_ctx *c, const char *fmt, ...)
         progress(c, true);
 }
 
+/* A file of the output could not be written (e says which and why).  The
+ * first failure prints one line and, unless --on-write-error continue,
+ * stops the search; later ones are only counted. */
+static void write_failure(search_ctx *c, const ctg_err *e, bool a_test)
+{
+    c->unwritten += a_test;
+    if (c->write_failed)
+        return;
+    c->write_failed = true;
+    c->write_err = *e;
+    bool go_on = c->opts->out.write_continue;
+    ctx_log(c, "%s; %s", e->msg,
+            go_on ? "searching on without writing (--on-write-error continue)"
+                  : "stopping the search (what is on disk is kept)");
+    if (!go_on && !c->stop) {
+        c->stop = true;
+        c->stop_reason = "the output could not be written (disk full?)";
+    }
+}
+
 /* Samples coverage for stats.json and rewrites it now and then. */
 static void sample_stats(search_ctx *c, bool force)
 {
@@ -148,8 +171,8 @@ static void sample_stats(search_ctx *c, bool force)
     if (force || fs_now() - c->last_stats >= STATS_PERIOD_S) {
         c->last_stats = fs_now();
         ctg_err e = {{0}};
-        if (!stats_write(c->stats, c->stats_path, &e))
-            ctx_log(c, "%s", e.msg);
+        if ((!c->write_failed || force) && !stats_write(c->stats, c->stats_path, &e))
+            write_failure(c, &e, false);
     }
 }
 
@@ -162,8 +185,10 @@ static unsigned crash_ns(const search_ctx *c, const exec_t *x) { return x == c->
 static void record_crash(search_ctx *c, const exec_t *x, const exec_result *r)
 {
     ctg_err e = {{0}};
+    if (c->write_failed && c->opts->out.write_continue)
+        return; /* nothing more is written */
     if (!crashes_record(c->crashes, x, r, crash_ns(c, x), c->execs, ctx_elapsed(c), &e))
-        ctx_log(c, "%s", e.msg);
+        write_failure(c, &e, true);
 }
 
 typedef struct min_arg {
@@ -200,7 +225,7 @@ static void minimise_crashes(search_ctx *c, exec_t *x)
     crash_runner rn = {x, min_run, &a};
     ctg_err e = {{0}};
     if (!crashes_minimise(c->crashes, ns, &rn, &e))
-        ctx_log(c, "%s", e.msg);
+        write_failure(c, &e, true);
 }
 
 /* Minimises the crashes waiting for x before a run of *in.  When *in lies
@@ -225,9 +250,14 @@ static bool minimise_before_run(search_ctx *c, exec_t *x, const uint8_t **in, si
     return true;
 }
 
-/* Writes the last run as a test of the suite. */
+/* Writes the last run as a test of the suite.  False when it is not on
+ * disk (out of memory, or the write failed: write_failure). */
 static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
 {
+    if (c->write_failed) {
+        c->unwritten++;
+        return false;
+    }
     test_t *t = test_from_exec(x, r);
     if (!t) {
         ctx_log(c, "out of memory while saving a test");
@@ -238,7 +268,7 @@ static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
     ctg_err e = {{0}};
     bool ok = suite_add(c->suite, t, &e);
     if (!ok)
-        ctx_log(c, "%s", e.msg);
+        write_failure(c, &e, true);
     if (ok && ctg_grow((void **)&c->kept, &c->cap_kept, c->n_kept + 1, sizeof *c->kept) == 0)
         c->kept[c->n_kept++] = t;
     else
@@ -273,9 +303,14 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
     c->execs++;
     c->kinds[out->r.kind]++;
     if (out->r.kind != EXEC_ASSUME) {
-        out->new_goals = archive_update(c->archive, exec_cov(x), &out->r);
-        if (out->new_goals)
+        /* the archive holds what the suite on disk covers: a test that
+         * cannot be written adds nothing (unless --on-write-error continue,
+         * where the summary says how many tests are missing) */
+        if (archive_would_add(c->archive, exec_cov(x), &out->r)) {
             out->kept = keep_test(c, x, &out->r);
+            if (out->kept || c->opts->out.write_continue)
+                out->new_goals = archive_update(c->archive, exec_cov(x), &out->r);
+        }
         record_crash(c, x, &out->r);
     }
     if (out->new_goals)
@@ -456,6 +491,9 @@ static void summarize(search_ctx *c, engine_summary *s)
     s->crashes = suite_n_crashes(c->suite);
     memcpy(s->kinds, c->kinds, sizeof s->kinds);
     s->stop_reason = c->stop_reason ? c->stop_reason : "strategy finished";
+    s->write_failed = c->write_failed;
+    s->unwritten = c->unwritten;
+    snprintf(s->write_error, sizeof s->write_error, "%s", c->write_err.msg);
     snprintf(s->notes, sizeof s->notes, "%s", sbuf_str(&c->notes));
     stats_set(c->stats, "execs", (double)c->execs);
     stats_set(c->stats, "seconds", s->secs);
@@ -489,6 +527,7 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
     if (ok) {
         c->t0 = fs_now();
         stats_set_info(c->stats, "strategy", st->name);
+        sample_stats(c, true); /* a valid stats.json from the start */
         state = st->init(c, e);
         ok = state != NULL;
     }

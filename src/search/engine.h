@@ -90,6 +90,9 @@ typedef struct engine_summary {
     uint64_t kinds[EXEC__COUNT]; /* runs per result kind */
     const char *stop_reason;     /* "budget", "all goals covered", ...   */
     char notes[2048];            /* the strategy's summary lines          */
+    bool write_failed;           /* part of the output is not on disk     */
+    unsigned unwritten;          /* tests and crashes not written         */
+    char write_error[1024];      /* the first write failure               */
 } engine_summary;
 
 /* Runs the configured strategy on the built program and writes the output

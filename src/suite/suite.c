@@ -259,8 +259,10 @@ bool suite_add(suite_t *s, const test_t *t, ctg_err *e)
     bool ok = xml && raw;
     if (!ok)
         err_set(e, "%s: out of memory", s->dir);
-    ok = ok && suite_write_testcase(xml, t, t->kind == EXEC_ERROR, e) &&
-         fs_write_atomic(raw, t->data, t->len, e);
+    bool xml_ok = ok && suite_write_testcase(xml, t, t->kind == EXEC_ERROR, e);
+    ok = xml_ok && fs_write_atomic(raw, t->data, t->len, e);
+    if (xml_ok && !ok)
+        unlink(xml); /* a test is on disk whole (testcase + corpus file) or not at all */
     ctg_free(xml);
     ctg_free(raw);
     if (ok) {
