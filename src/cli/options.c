@@ -49,8 +49,9 @@ static const opt_desc common_options[] = {
     {"cache-dir", 0, OPT_STR, OFF(build.cache_dir), "DIR", "~/.cache/ctestgen",
      "cache of instrumented binaries ($CTESTGEN_CACHE)"},
     {"no-cache", 0, OPT_FLAG, OFF(build.no_cache), NULL, NULL, "rebuild the binaries"},
-    {"timeout-ms", 0, OPT_INT, OFF(exec.timeout_ms), "MS", "1000",
-     "per-run timeout of the program under test"},
+    {"timeout-ms", 0, OPT_STR, OFF(exec.timeout_arg), "MS|auto", "auto",
+     "per-run timeout of the program under test; auto: 5x the slowest run seen that did not "
+     "hang, between 50 and 1000 ms, as AFL++ calibrates"},
     {"mem-limit", 0, OPT_U64, OFF(exec.mem_mb), "MB", "2048",
      "address-space limit of the program under test"},
     {"corpus", 0, OPT_LIST, OFF(replay.corpus), "PATH", NULL,
@@ -87,6 +88,7 @@ void options_defaults(ctg_options *o)
     o->search.max_execs = 0;
     o->search.seed = 1;
     o->search.crash_min_execs = 256;
+    o->exec.timeout_arg = "auto";
     o->exec.timeout_ms = 1000;
     o->exec.mem_mb = 2048;
     o->out.out_dir = "ctestgen-out";
@@ -232,8 +234,16 @@ static bool validate(ctg_options *o, ctg_err *e)
 {
     if (o->build.arch_bits != 32 && o->build.arch_bits != 64)
         return err_set(e, "--arch: must be 32 or 64, not %d", o->build.arch_bits);
-    if (o->exec.timeout_ms == 0 || o->exec.timeout_ms > 3600000)
-        return err_set(e, "--timeout-ms: must be between 1 and 3600000");
+    o->exec.timeout_auto = !strcmp(o->exec.timeout_arg, "auto");
+    if (!o->exec.timeout_auto) {
+        char *end;
+        errno = 0;
+        long ms = strtol(o->exec.timeout_arg, &end, 10);
+        if (errno || end == o->exec.timeout_arg || *end || ms < 1 || ms > 3600000)
+            return err_set(e, "--timeout-ms: '%s' must be auto or between 1 and 3600000",
+                           o->exec.timeout_arg);
+        o->exec.timeout_ms = (uint32_t)ms;
+    }
     if (o->exec.mem_mb < 16)
         return err_set(e, "--mem-limit: %llu MB is too small (at least 16)",
                        (unsigned long long)o->exec.mem_mb);

@@ -62,7 +62,9 @@ typedef struct ctg_options {
         uint64_t crash_min_execs; /* --crash-min-execs: runs minimising each new crash */
     } search;
     struct {
-        uint32_t timeout_ms;  /* --timeout-ms                            */
+        const char *timeout_arg; /* --timeout-ms as given: "auto" or MS   */
+        uint32_t timeout_ms;  /* --timeout-ms; with auto, the cap (1000)  */
+        bool timeout_auto;    /* calibrate from measured run times       */
         uint64_t mem_mb;      /* --mem-limit                             */
     } exec;
     struct {

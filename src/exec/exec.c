@@ -463,3 +463,14 @@ uint32_t exec_n_cmp(const exec_t *x) { return x->n_cmp; }
 uint64_t exec_count(const exec_t *x) { return x->runs; }
 uint64_t exec_restarts(const exec_t *x) { return x->restarts; }
 uint32_t exec_harness(const exec_t *x) { return x->harness; }
+
+void exec_set_timeout(exec_t *x, uint32_t ms)
+{
+    if (!ms || ms == x->timeout_ms)
+        return;
+    x->timeout_ms = ms;
+    if (x->st_fd >= 0)
+        exec_os_set_timeout(x->st_fd, ms);
+}
+
+uint32_t exec_timeout(const exec_t *x) { return x->timeout_ms; }

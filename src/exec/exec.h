@@ -93,6 +93,10 @@ const void *exec_trace(const exec_t *x, size_t *size);
 uint32_t exec_n_edges(const exec_t *x);
 uint32_t exec_n_cmp(const exec_t *x);
 
+/* Changes the per-run timeout from the next run on (ms > 0). */
+void exec_set_timeout(exec_t *x, uint32_t ms);
+uint32_t exec_timeout(const exec_t *x);
+
 /* Statistics of this executor. */
 uint64_t exec_count(const exec_t *x);     /* runs so far                   */
 uint64_t exec_restarts(const exec_t *x);  /* fork-server restarts          */

@@ -35,6 +35,18 @@
 #define PROGRESS_PERIOD_S 0.25
 #define STATS_PERIOD_S 5.0
 #define STATS_MAX_SAMPLES 512
+/* --timeout-ms auto (as AFL++): TMO_START_MS until a run completes, then
+ * TMO_FACTOR times the slowest run that did not time out, within
+ * [TMO_FLOOR_MS (AFL++'s rounding step), the cap].  A run that times out
+ * below the cap is run again with TMO_RECHECK_X times the timeout (at most
+ * the cap; the cap while no run has completed): the first timeout and then one in TMO_RECHECK_EVERY, so a slow
+ * path that is not a hang raises the timeout while genuine hangs cost
+ * about 1.1 timeouts each. */
+#define TMO_START_MS 100u
+#define TMO_FACTOR 5.0
+#define TMO_FLOOR_MS 20u
+#define TMO_RECHECK_X 8u
+#define TMO_RECHECK_EVERY 64u
 
 struct search_ctx {
     const ctg_options *opts;
@@ -57,6 +69,10 @@ struct search_ctx {
     uint64_t min_execs;  /* of execs: runs minimising crashes           */
     uint64_t kinds[EXEC__COUNT];
     bool failed, stop, tty, progress_drawn;
+    struct tcal {        /* timeout calibration of c->x [0] and c->xs [1] */
+        double max_us;   /* slowest run that did not time out            */
+        uint64_t timeouts, rechecks, recovered;
+    } cal[2];
     bool write_failed;   /* a file of the output could not be written    */
     unsigned unwritten;  /* tests and crashes not written since         */
     ctg_err write_err;   /* the first write failure                      */
@@ -279,6 +295,60 @@ static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
 size_t ctx_n_kept(const search_ctx *c) { return c->n_kept; }
 const test_t *ctx_kept(const search_ctx *c, size_t i) { return i < c->n_kept ? c->kept[i] : NULL; }
 
+/* ---- per-run timeout ---------------------------------------------------------- */
+
+/* Learns from a run that did not time out: the timeout becomes TMO_FACTOR
+ * times the slowest such run, within [TMO_FLOOR_MS, cap]. */
+static void calibrate(search_ctx *c, exec_t *x, const exec_result *r)
+{
+    struct tcal *t = &c->cal[x == c->xs];
+    if (!c->opts->exec.timeout_auto || r->kind == EXEC_TIMEOUT || r->usecs <= t->max_us)
+        return;
+    t->max_us = r->usecs;
+    double ms = TMO_FACTOR * t->max_us / 1000.0 + 1.0;
+    uint32_t cap = c->opts->exec.timeout_ms;
+    exec_set_timeout(x, ms < TMO_FLOOR_MS ? TMO_FLOOR_MS : ms > cap ? cap : (uint32_t)ms);
+}
+
+/* Whether a run that timed out below the cap is run again at the cap. */
+static bool recheck_timeout(search_ctx *c, exec_t *x, const exec_result *r)
+{
+    struct tcal *t = &c->cal[x == c->xs];
+    if (r->kind != EXEC_TIMEOUT || !c->opts->exec.timeout_auto ||
+        exec_timeout(x) >= c->opts->exec.timeout_ms)
+        return false;
+    t->timeouts++;
+    if ((t->timeouts - 1) % TMO_RECHECK_EVERY != 0)
+        return false;
+    t->rechecks++;
+    return true;
+}
+
+/* exec_run with the calibrated timeout; a timeout picked by recheck_timeout
+ * is run again at the cap (counted as one more execution). */
+static bool timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
+                      exec_result *r)
+{
+    uint64_t seed = rng_next(&c->rng);
+    if (!exec_run(x, in, len, flags, seed, r, &c->err))
+        return false;
+    if (recheck_timeout(c, x, r)) {
+        uint32_t was = exec_timeout(x);
+        c->execs++;
+        c->kinds[EXEC_TIMEOUT]++;
+        uint32_t cap = c->opts->exec.timeout_ms;
+        bool none_done = c->cal[x == c->xs].max_us == 0; /* no run has completed yet */
+        exec_set_timeout(x, !none_done && was < cap / TMO_RECHECK_X ? was * TMO_RECHECK_X : cap);
+        bool ok = exec_run(x, in, len, flags, seed, r, &c->err);
+        exec_set_timeout(x, was);
+        if (!ok)
+            return false;
+        c->cal[x == c->xs].recovered += r->kind != EXEC_TIMEOUT;
+    }
+    calibrate(c, x, r);
+    return true;
+}
+
 /* One run on executor x with the engine's bookkeeping (see ctx_exec). */
 static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
                    ctx_run *out)
@@ -294,7 +364,7 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
         ctg_free(copy);
         return false;
     }
-    bool ran = exec_run(x, in, len, flags, rng_next(&c->rng), &out->r, &c->err);
+    bool ran = timed_run(c, x, in, len, flags, &out->r);
     ctg_free(copy);
     if (!ran) {
         c->failed = true;
@@ -302,7 +372,11 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
     }
     c->execs++;
     c->kinds[out->r.kind]++;
-    if (out->r.kind != EXEC_ASSUME) {
+    /* a run that timed out is a hang record (crashes/), never a test:
+     * TestCov kills it and credits none of its coverage */
+    if (out->r.kind == EXEC_TIMEOUT) {
+        record_crash(c, x, &out->r);
+    } else if (out->r.kind != EXEC_ASSUME) {
         /* the archive holds what the suite on disk covers: a test that
          * cannot be written adds nothing (unless --on-write-error continue,
          * where the summary says how many tests are missing) */
@@ -338,6 +412,8 @@ bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_e
         .timeout_ms = c->opts->exec.timeout_ms,
         .mem_limit_mb = c->opts->exec.mem_mb,
     };
+    if (c->opts->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
+        xc.timeout_ms = TMO_START_MS;
     c->xs = exec_new_traced(&xc, trace_nodes, trace_pc, e);
     return c->xs != NULL;
 }
@@ -445,6 +521,8 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         .timeout_ms = o->exec.timeout_ms,
         .mem_limit_mb = o->exec.mem_mb,
     };
+    if (o->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
+        xc.timeout_ms = TMO_START_MS;
     c->x = exec_new(&xc, e);
     if (!c->x)
         return false;
@@ -505,6 +583,9 @@ static void summarize(search_ctx *c, engine_summary *s)
     stats_set(c->stats, "crashes", s->crashes);
     stats_set(c->stats, "crashes.min_execs", (double)c->min_execs);
     stats_set(c->stats, "executor.restarts", (double)exec_restarts(c->x));
+    stats_set(c->stats, "executor.timeout_ms", (double)exec_timeout(c->x));
+    stats_set(c->stats, "executor.timeout_rechecks", (double)(c->cal[0].rechecks + c->cal[1].rechecks));
+    stats_set(c->stats, "executor.timeout_recovered", (double)(c->cal[0].recovered + c->cal[1].recovered));
     for (int k = 0; k < EXEC__COUNT; k++) {
         char name[64];
         snprintf(name, sizeof name, "runs.%s", exec_kind_name((exec_kind)k));
