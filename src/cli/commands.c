@@ -9,6 +9,7 @@
 
 #include "../base/fsutil.h"
 #include "../base/host.h"
+#include "../base/interrupt.h"
 #include "../base/mem.h"
 #include "../base/sbuf.h"
 #include "../build/build.h"
@@ -98,6 +99,7 @@ static void add_optional_sym(const ctg_options *o, build_opts *bo, build_result 
 
 int cmd_run(const ctg_options *o, ctg_err *e)
 {
+    interrupt_install();
     if (o->positional.n < 1) {
         err_set(e, "run: no program given; usage: ctestgen run PROG.c [MORE.c ...] [options]");
         return EXIT_USAGE;
@@ -144,6 +146,11 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     fmode_release(&fm);
     build_result_release(&br);
     free_sources(gen, n_gen);
+    if (ok && interrupt_requested()) {
+        err_set(e, "interrupted; what was found is in %s/ (continue with --resume -o %s)",
+                o->out.out_dir, o->out.out_dir);
+        return INTERRUPT_EXIT;
+    }
     if (ok && s.write_failed) {
         err_set(e, "%s: the output is incomplete: %s; free space and run again",
                 o->out.out_dir, s.write_error);

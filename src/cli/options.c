@@ -28,6 +28,9 @@ static const opt_desc common_options[] = {
     {"output", 'o', OPT_STR, OFF(out.out_dir), "DIR", "ctestgen-out", "output directory"},
     {"force", 'f', OPT_FLAG, OFF(out.force), NULL, NULL,
      "replace an earlier run in the output directory"},
+    {"resume", 0, OPT_FLAG, OFF(out.resume), NULL, NULL,
+     "continue the interrupted or finished run in the output directory: its tests, crashes "
+     "and counters are read back and the budgets count on"},
     {"on-write-error", 0, OPT_STR, OFF(out.on_write_error), "stop|continue", "stop",
      "when a file of the output cannot be written (disk full): stop the search, or search "
      "on without writing (exit code 3 either way)"},
@@ -251,6 +254,9 @@ static bool validate(ctg_options *o, ctg_err *e)
         return err_set(e, "--depth: must be between 0 and 16");
     if (o->replay.corpus.n > 0 && (!o->command || strcmp(o->command, "replay")))
         return err_set(e, "--corpus: only 'ctestgen replay' reads a corpus; use -i DIR to seed a run");
+    if (o->out.resume && o->out.force)
+        return err_set(e, "--resume and --force exclude each other: --force deletes the run "
+                          "that --resume continues");
     if (strcmp(o->out.on_write_error, "stop") && strcmp(o->out.on_write_error, "continue"))
         return err_set(e, "--on-write-error: must be stop or continue, not '%s'",
                        o->out.on_write_error);
@@ -418,7 +424,12 @@ void options_help(FILE *f)
     }
     fprintf(f, "\nExit codes: 0 done, 1 error (bad input, build failure), 2 usage error,\n"
                "  3 the output could not be completely written (disk full; what is on disk is\n"
-               "    valid and the summary counts only that).\n");
+               "    valid and the summary counts only that),\n"
+               "  130 interrupted (SIGINT/SIGTERM: the current run finishes, everything is\n"
+               "    written, --resume continues; a second signal exits at once).\n"
+               "\nReproducibility: with --max-execs and --time 0 the same seed gives the same\n"
+               "suite (unless runs time out near the calibrated timeout); a --time budget\n"
+               "depends on the machine's speed and is not reproducible.\n");
 }
 
 /* ---- strategy options ---------------------------------------------------------- */

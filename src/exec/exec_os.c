@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -108,6 +109,7 @@ static void spawn_child(const exec_os_spawn *s, int errw)
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     setpgid(0, 0); /* terminal signals go to the tool, not the server */
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* and it dies with the tool */
     execve(s->binary, s->argv, s->envp);
 fail:;
     int code = errno;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -223,6 +224,9 @@ static void rt_fork_server(int attach)
         if (pid < 0)
             _exit(4);
         if (pid == 0) {
+            /* dies with the server (which dies with ctestgen): no run
+             * outlives a killed tool */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
             if (!rt_pst) {
                 close(CTG_FD_CTL);
                 close(CTG_FD_ST);

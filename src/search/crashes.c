@@ -318,3 +318,16 @@ bool crashes_minimise(crashes_t *cs, unsigned ns, const crash_runner *rn, ctg_er
             ok = false;
     return ok;
 }
+
+bool crashes_adopt(crashes_t *cs, const exec_result *r, unsigned ns, unsigned num, size_t len)
+{
+    if (!crash_is_kind(r->kind))
+        return true;
+    crash_sig sig = crash_signature(r, ns);
+    if (find(cs, &sig))
+        return true;
+    if (ctg_grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof *cs->v) != 0)
+        return false;
+    cs->v[cs->n++] = (crash_entry){.sig = sig, .num = num, .len = len};
+    return true;
+}

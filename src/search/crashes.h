@@ -59,6 +59,10 @@ void crashes_free(crashes_t *cs);
 bool crashes_record(crashes_t *cs, const exec_t *x, const exec_result *r, unsigned ns,
                     uint64_t found_exec, double found_s, ctg_err *e);
 
+/* Registers crash file number num of an earlier run (resume): its input,
+ * run again, had result r (namespace ns) and len bytes.  A signature already
+ * known is ignored.  False on oom. */
+bool crashes_adopt(crashes_t *cs, const exec_result *r, unsigned ns, unsigned num, size_t len);
 /* Distinct signatures recorded so far. */
 size_t crashes_count(const crashes_t *cs);
 /* True when crashes of namespace ns wait for minimisation. */

@@ -19,11 +19,13 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../base/fsutil.h"
 #include "../base/hash.h"
+#include "../base/interrupt.h"
 #include "../base/mem.h"
 #include "../base/sbuf.h"
 #include "../build/build.h"
@@ -105,7 +107,7 @@ static bool check_stop(search_ctx *c)
     const ctg_options *o = c->opts;
     if (c->stop)
         return true;
-    const char *why = budget_spent(c);
+    const char *why = interrupt_requested() ? "interrupted" : budget_spent(c);
     if (!why && o->search.stop_on_error && archive_reached_errors(c->archive) > 0)
         why = "error reached (--stop-on-error)";
     else if (!why && !o->search.keep_going && archive_n_edges(c->archive) > 0 &&
@@ -177,6 +179,8 @@ static void write_failure(search_ctx *c, const ctg_err *e, bool a_test)
     }
 }
 
+static void set_counters(search_ctx *c);
+
 /* Samples coverage for stats.json and rewrites it now and then. */
 static void sample_stats(search_ctx *c, bool force)
 {
@@ -187,6 +191,7 @@ static void sample_stats(search_ctx *c, bool force)
     if (force || fs_now() - c->last_stats >= STATS_PERIOD_S) {
         c->last_stats = fs_now();
         ctg_err e = {{0}};
+        set_counters(c);
         if ((!c->write_failed || force) && !stats_write(c->stats, c->stats_path, &e))
             write_failure(c, &e, false);
     }
@@ -461,8 +466,12 @@ static bool prepare_out_dir(const ctg_options *o, ctg_err *e)
     char *marker = fs_join(dir, "stats.json");
     char *suite = fs_join(dir, "test-suite");
     bool earlier = marker && suite && (fs_exists(marker) || fs_exists(suite));
+    bool have_stats = marker && fs_exists(marker);
     ctg_free(marker);
     ctg_free(suite);
+    if (o->out.resume)
+        return have_stats || err_set(e, "%s: no earlier run to resume (no stats.json); run "
+                                        "without --resume", dir);
     if (earlier && !o->out.force)
         return err_set(e, "%s: holds an earlier run; pass --force to replace it or choose "
                           "another -o DIR",
@@ -497,6 +506,7 @@ static suite_t *open_suite(const ctg_options *o, const char *program_file, const
                              ? "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )"
                              : "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )",
         .producer = "ctestgen " CTG_VERSION,
+        .keep_existing = o->out.resume,
     };
     return suite_open(o->out.out_dir, &m, e);
 }
@@ -555,6 +565,94 @@ static void ctx_release(search_ctx *c)
     ctg_free(c->kept);
 }
 
+/* ---- --resume ------------------------------------------------------------------ */
+
+/* Runs every file of dir/sub named PREFIX-NNNNN (no extension) on prog.cov,
+ * outside the budget, and hands each result to take. */
+static bool rerun_dir(search_ctx *c, const char *sub, const char *prefix,
+                      bool (*take)(search_ctx *, const exec_result *, const char *, size_t),
+                      ctg_err *e)
+{
+    char *dir = fs_join(c->opts->out.out_dir, sub), **paths = NULL;
+    size_t n = 0;
+    bool ok = dir && (!fs_is_dir(dir) || fs_list_files(dir, &paths, &n, e));
+    for (size_t i = 0; ok && i < n; i++) {
+        const char *base = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
+        if (strncmp(base, prefix, strlen(prefix)) || strchr(base, '.'))
+            continue;
+        char *data = NULL;
+        size_t len = 0;
+        exec_result r;
+        ok = fs_read(paths[i], &data, &len, e) &&
+             exec_run(c->x, (const uint8_t *)data, len, 0, 0, &r, e) && take(c, &r, base, len);
+        ctg_free(data);
+    }
+    for (size_t i = 0; i < n; i++)
+        ctg_free(paths[i]);
+    ctg_free(paths);
+    ctg_free(dir);
+    return ok || err_set(e, "%s: cannot resume: %s", c->opts->out.out_dir,
+                         err_is_set(e) ? e->msg : "out of memory");
+}
+
+/* A test of the earlier run: its coverage joins the archive and it joins
+ * the kept tests (not written again). */
+static bool take_test(search_ctx *c, const exec_result *r, const char *name, size_t len)
+{
+    (void)name, (void)len;
+    stats_add(c->stats, "resume.tests", 1);
+    if (r->kind == EXEC_ASSUME || r->kind == EXEC_TIMEOUT)
+        return true;
+    archive_update(c->archive, exec_cov(c->x), r);
+    test_t *t = test_from_exec(c->x, r);
+    if (!t || ctg_grow((void **)&c->kept, &c->cap_kept, c->n_kept + 1, sizeof *c->kept) != 0) {
+        test_free(t);
+        return false;
+    }
+    c->kept[c->n_kept++] = t;
+    return true;
+}
+
+/* A crash file of the earlier run: its signature is known from now on. */
+static bool take_crash(search_ctx *c, const exec_result *r, const char *name, size_t len)
+{
+    const char *dash = strrchr(name, '-');
+    stats_add(c->stats, "resume.crashes", 1);
+    if (r->kind == EXEC_ERROR)
+        archive_update(c->archive, NULL, r);
+    return !dash || crashes_adopt(c->crashes, r, 0, (unsigned)strtoul(dash + 1, NULL, 10), len);
+}
+
+/* Reads the earlier run of the output directory back: counters and
+ * coverage over time from stats.json, the archive and the kept tests from
+ * corpus/, the crash signatures from crashes/.  The budgets count on from
+ * the earlier run's executions and seconds; the random seed moves on so the
+ * search does not repeat itself. */
+static bool resume_run(search_ctx *c, ctg_err *e)
+{
+    ctg_err le = {{0}};
+    stats_t *old = stats_load(c->stats_path, &le);
+    if (!old)
+        return err_set(e, "cannot resume: %s", le.msg);
+    for (size_t i = 0; i < stats_n_samples(old); i++)
+        stats_record(c->stats, &stats_samples(old)[i]);
+    c->execs = (uint64_t)stats_get(old, "execs");
+    c->min_execs = (uint64_t)stats_get(old, "crashes.min_execs");
+    for (int k = 0; k < EXEC__COUNT; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "runs.%s", exec_kind_name((exec_kind)k));
+        c->kinds[k] = (uint64_t)stats_get(old, name);
+    }
+    double secs = stats_get(old, "seconds");
+    stats_set(c->stats, "resumes", stats_get(old, "resumes") + 1);
+    stats_free(old);
+    bool ok = rerun_dir(c, "corpus", "id-", take_test, e) &&
+              rerun_dir(c, "crashes", "", take_crash, e);
+    rng_seed(&c->rng, c->opts->search.seed ^ (c->execs * 0x9E3779B97F4A7C15ull));
+    c->t0 = fs_now() - secs;
+    return ok;
+}
+
 /* Fills the summary and the final counters of stats.json. */
 static void summarize(search_ctx *c, engine_summary *s)
 {
@@ -573,14 +671,21 @@ static void summarize(search_ctx *c, engine_summary *s)
     s->unwritten = c->unwritten;
     snprintf(s->write_error, sizeof s->write_error, "%s", c->write_err.msg);
     snprintf(s->notes, sizeof s->notes, "%s", sbuf_str(&c->notes));
+    set_counters(c);
+}
+
+/* The counters of stats.json, as they stand (every rewrite has them, so an
+ * interrupted run can be resumed from its last stats.json). */
+static void set_counters(search_ctx *c)
+{
     stats_set(c->stats, "execs", (double)c->execs);
-    stats_set(c->stats, "seconds", s->secs);
-    stats_set(c->stats, "edges.total", s->n_edges);
-    stats_set(c->stats, "edges.covered", s->edges_covered);
-    stats_set(c->stats, "errors.total", s->n_errors);
-    stats_set(c->stats, "errors.reached", s->errors_reached);
-    stats_set(c->stats, "tests", s->tests);
-    stats_set(c->stats, "crashes", s->crashes);
+    stats_set(c->stats, "seconds", ctx_elapsed(c));
+    stats_set(c->stats, "edges.total", archive_n_edges(c->archive));
+    stats_set(c->stats, "edges.covered", archive_covered_edges(c->archive));
+    stats_set(c->stats, "errors.total", archive_n_errors(c->archive));
+    stats_set(c->stats, "errors.reached", archive_reached_errors(c->archive));
+    stats_set(c->stats, "tests", suite_n_tests(c->suite));
+    stats_set(c->stats, "crashes", suite_n_crashes(c->suite));
     stats_set(c->stats, "crashes.min_execs", (double)c->min_execs);
     stats_set(c->stats, "executor.restarts", (double)exec_restarts(c->x));
     stats_set(c->stats, "executor.timeout_ms", (double)exec_timeout(c->x));
@@ -607,9 +712,11 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
     void *state = NULL;
     if (ok) {
         c->t0 = fs_now();
+        if (o->out.resume)
+            ok = resume_run(c, e);
         stats_set_info(c->stats, "strategy", st->name);
         sample_stats(c, true); /* a valid stats.json from the start */
-        state = st->init(c, e);
+        state = ok ? st->init(c, e) : NULL;
         ok = state != NULL;
     }
     while (ok && !check_stop(c) && st->step(state, c))

@@ -78,6 +78,29 @@ static unsigned next_number(const char *dir, const char *prefix)
     return (unsigned)(max + 1);
 }
 
+/* Files of dir named PREFIX-NNNNN + suffix exactly (an earlier run's
+ * tests and crashes, when a run is resumed). */
+static unsigned count_files(const char *dir, const char *prefix, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    unsigned n = 0;
+    size_t lp = strlen(prefix), ls = strlen(suffix);
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t l = strlen(de->d_name);
+        const char *dash = strrchr(de->d_name, '-');
+        if (l < lp + ls || strncmp(de->d_name, prefix, lp) || strcmp(de->d_name + l - ls, suffix) ||
+            !dash || strstr(de->d_name, ".tmp."))
+            continue;
+        size_t digits = strspn(dash + 1, "0123456789");
+        if (digits > 0 && dash + 1 + digits == de->d_name + l - ls)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
 /* ==== XML writing ======================================================== */
 
 typedef struct xml_out {
@@ -179,14 +202,19 @@ suite_t *suite_open(const char *out_dir, const suite_meta *m, ctg_err *e)
         suite_close(s);
         return NULL;
     }
+    char *md = fs_join(s->tests, "metadata.xml");
+    bool keep = m->keep_existing && md && fs_exists(md);
+    ctg_free(md);
     if (!fs_mkdir_p(s->tests, e) || !fs_mkdir_p(s->corpus, e) || !fs_mkdir_p(s->crashes, e) ||
-        !write_metadata(s, m, e)) {
+        (!keep && !write_metadata(s, m, e))) {
         suite_close(s);
         return NULL;
     }
     unsigned a = next_number(s->tests, "test-"), b = next_number(s->corpus, "id-");
     s->next_test = a > b ? a : b;
     s->next_crash = next_number(s->crashes, "");
+    s->n_tests = count_files(s->tests, "test-", ".xml");
+    s->n_crashes = count_files(s->crashes, "", "");
     return s;
 }
 

@@ -23,6 +23,8 @@ typedef struct suite_meta {
     int arch_bits;             /* 32 or 64                                */
     const char *specification; /* Test-Comp property text                 */
     const char *producer;      /* "ctestgen 0.1"                          */
+    bool keep_existing;        /* a resumed run: an existing metadata.xml
+                                  stays as it is                          */
 } suite_meta;
 
 typedef struct suite suite_t;
@@ -44,6 +46,8 @@ bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r, const ch
  * The count of crashes does not change. */
 bool suite_replace_crash(suite_t *s, unsigned num, const test_t *t, const exec_result *r,
                          const char *repro_binary, ctg_err *e);
+/* Tests and crashes on disk, those of an earlier run in the directory
+ * (--resume) included. */
 unsigned suite_n_tests(const suite_t *s);
 unsigned suite_n_crashes(const suite_t *s);
 

@@ -434,7 +434,7 @@ static void test_archive(void **state)
 
 /* ==== writer and reader ================================================== */
 
-static const suite_meta meta = {"examples/triangle.c", "ab12", "main", 64, NULL, "ctestgen test"};
+static const suite_meta meta = {"examples/triangle.c", "ab12", "main", 64, NULL, "ctestgen test", false};
 
 /* A test of three values: int, unsigned char, double. */
 static test_t *sample_test(exec_kind kind)
@@ -692,7 +692,7 @@ static void test_crash_files(void **state)
     r.crash_site = 0x1a2b;
     s = suite_open(tmp_path("cr"), &meta, &e);
     assert_true(suite_replace_crash(s, 1, small, &r, NULL, &e));
-    assert_int_equal(suite_n_crashes(s), 0); /* counts what this run added */
+    assert_int_equal(suite_n_crashes(s), 3); /* counts the crash files on disk */
     suite_close(s);
     size_t n_raw = 0;
     assert_true(fs_read(tmp_path("cr/crashes/abort-00001"), &text, &n_raw, NULL));
