@@ -21,7 +21,8 @@ static const opt_desc common_options[] = {
     {"strategy", 's', OPT_STR, OFF(search.strategy), "NAME", "auto",
      "search strategy (see below)"},
     {"time", 't', OPT_DOUBLE, OFF(search.time_s), "SEC", "60",
-     "time budget in seconds (0: none)"},
+     "time budget in seconds (0: none); none by default when --max-execs is given, so "
+     "that the run is reproducible"},
     {"max-execs", 'n', OPT_U64, OFF(search.max_execs), "N", "0",
      "execution budget (0: none); the first budget reached stops the run"},
     {"seed", 0, OPT_U64, OFF(search.seed), "N", "1", "random seed: same seed, same run"},
@@ -87,7 +88,7 @@ void options_defaults(ctg_options *o)
     o->build.arch_bits = 64;
     o->build.depth = 2;
     o->search.strategy = "auto";
-    o->search.time_s = 60;
+    o->search.time_s = -1; /* unset: 60, or none with --max-execs (validate) */
     o->search.max_execs = 0;
     o->search.seed = 1;
     o->search.crash_min_execs = 256;
@@ -237,6 +238,8 @@ static bool validate(ctg_options *o, ctg_err *e)
 {
     if (o->build.arch_bits != 32 && o->build.arch_bits != 64)
         return err_set(e, "--arch: must be 32 or 64, not %d", o->build.arch_bits);
+    if (o->search.time_s < 0)
+        o->search.time_s = o->search.max_execs ? 0 : 60;
     o->exec.timeout_auto = !strcmp(o->exec.timeout_arg, "auto");
     if (!o->exec.timeout_auto) {
         char *end;
