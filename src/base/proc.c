@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,6 +41,12 @@ static void child_exec(char *const argv[], const proc_opts *o, int outw, int err
         struct rlimit rl = {(rlim_t)o->mem_limit_mb << 20, (rlim_t)o->mem_limit_mb << 20};
         setrlimit(RLIMIT_AS, &rl);
     }
+    if (o->max_procs > 0) {
+        struct rlimit rl = {(rlim_t)o->max_procs, (rlim_t)o->max_procs};
+        setrlimit(RLIMIT_NPROC, &rl);
+    }
+    if (o->contain)
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* dies with ctestgen */
     for (char *const *p = o->env_add; p && *p; p++)
         putenv(*p);
     execvp(argv[0], argv);
@@ -124,11 +132,66 @@ static int wait_child(pid_t pid, double deadline, bool *timed_out)
     }
 }
 
+/* Pids of the processes whose parent is this process (from /proc), up to
+ * max; their number. */
+static size_t my_children(pid_t *out, size_t max)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    size_t n = 0;
+    pid_t me = getpid();
+    for (struct dirent *de; n < max && (de = readdir(d));) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9')
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t k = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (k <= 0)
+            continue;
+        buf[k] = '\0';
+        const char *rp = strrchr(buf, ')'); /* the name may hold spaces */
+        int ppid;
+        if (rp && sscanf(rp + 1, " %*c %d", &ppid) == 1 && ppid == me)
+            out[n++] = (pid_t)atoi(de->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+/* Kills process group pgid and everything it left behind: as a subreaper,
+ * this process inherits the orphans (even those in other groups or
+ * sessions), which are killed and reaped until none is left. */
+static void kill_leftovers(pid_t pgid)
+{
+    kill(-pgid, SIGKILL);
+    for (int round = 0; round < 1000; round++) {
+        pid_t kids[256];
+        size_t n = my_children(kids, 256);
+        for (size_t i = 0; i < n; i++) {
+            kill(-kids[i], SIGKILL);
+            kill(kids[i], SIGKILL);
+        }
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        if (n == 0)
+            return;
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 bool proc_run(char *const argv[], const proc_opts *o, proc_result *r, ctg_err *e)
 {
     static const proc_opts none;
     if (!o)
         o = &none;
+    if (o->contain)
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
     int po[2] = {-1, -1}, pe[2] = {-1, -1}, perr[2];
     if ((o->out && pipe2(po, O_CLOEXEC)) || (o->err && pipe2(pe, O_CLOEXEC)) ||
         pipe2(perr, O_CLOEXEC))
@@ -162,6 +225,8 @@ bool proc_run(char *const argv[], const proc_opts *o, proc_result *r, ctg_err *e
         errno = child_errno;
         return err_sys(e, "%s: cannot run (is it installed? run 'make deps')", argv[0]);
     }
+    if (o->contain)
+        kill_leftovers(pid);
     r->exited = WIFEXITED(status);
     r->code = r->exited ? WEXITSTATUS(status) : 0;
     r->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;

@@ -20,6 +20,12 @@ typedef struct proc_opts {
     double timeout_s;       /* 0: none; the process group is killed on expiry   */
     char *const *env_add;   /* extra NAME=VALUE entries, NULL-terminated, or NULL */
     long mem_limit_mb;      /* RLIMIT_AS of the child; 0: none                  */
+    long max_procs;         /* RLIMIT_NPROC of the child (not enforced for root);
+                               0: none                                          */
+    bool contain;           /* the program under test: once the child ended, its
+                               process group is killed and every process that it
+                               left behind (reparented to us, a subreaper) too.
+                               Only where the caller has no other children.     */
 } proc_opts;
 
 typedef struct proc_result {

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../base/fsutil.h"
 #include "../base/mem.h"
 #include "../runtime/rt_symtrace.h"
 #include "exec_os.h"
@@ -39,6 +40,7 @@ extern char **environ;
 struct exec {
     char *binary;
     char *stderr_log;
+    char *work_dir;
     uint32_t n_edges, n_cmp;
     uint32_t timeout_ms;
     uint64_t mem_limit_mb;
@@ -195,7 +197,7 @@ static bool server_start(exec_t *x, bool first, ctg_err *e)
         return false;
     }
     exec_os_spawn s = {x->binary, x->argv, x->envp, ctl[1], st[1], x->shm_fd, log,
-                       x->mem_limit_mb, fsize, x->trace_fd};
+                       x->mem_limit_mb, fsize, x->trace_fd, x->work_dir};
     bool ok = exec_os_spawn_server(&s, &x->srv_pid, e);
     close(ctl[1]);
     close(st[1]);
@@ -240,7 +242,9 @@ exec_t *exec_new_traced(const exec_config *c, uint32_t trace_nodes, uint32_t tra
         return NULL;
     }
     x->shm_fd = x->ctl_fd = x->st_fd = x->trace_fd = -1;
-    x->binary = ctg_strdup(c->binary);
+    /* absolute: the server runs in work_dir */
+    x->binary = c->work_dir ? fs_realpath(c->binary, NULL) : ctg_strdup(c->binary);
+    x->work_dir = c->work_dir ? ctg_strdup(c->work_dir) : NULL;
     x->stderr_log = c->stderr_log ? ctg_strdup(c->stderr_log) : NULL;
     x->envp = make_env();
     x->n_edges = c->n_edges;
@@ -248,7 +252,8 @@ exec_t *exec_new_traced(const exec_config *c, uint32_t trace_nodes, uint32_t tra
     x->timeout_ms = c->timeout_ms ? c->timeout_ms : 1000u;
     x->mem_limit_mb = c->mem_limit_mb ? c->mem_limit_mb : 2048u;
     x->lay = ctg_shm_layout_for(x->n_edges, x->n_cmp);
-    if (!x->binary || !x->envp || (c->stderr_log && !x->stderr_log)) {
+    if (!x->binary || !x->envp || (c->stderr_log && !x->stderr_log) ||
+        (c->work_dir && !x->work_dir)) {
         err_set(e, "%s: out of memory starting the executor", c->binary);
         exec_free(x);
         return NULL;
@@ -281,6 +286,7 @@ void exec_free(exec_t *x)
     free_env(x->envp);
     ctg_free(x->binary);
     ctg_free(x->stderr_log);
+    ctg_free(x->work_dir);
     ctg_free(x);
 }
 

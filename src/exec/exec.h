@@ -55,6 +55,8 @@ typedef struct exec_config {
     uint64_t mem_limit_mb;  /* address-space limit of the PUT; default 2048  */
     const char *stderr_log; /* file that receives the PUT's stderr (capped at
                                1 MiB per fork server); NULL: /dev/null       */
+    const char *work_dir;   /* working directory of the runs (a scratch
+                               directory); NULL: the tool's                  */
 } exec_config;
 
 typedef struct exec exec_t;

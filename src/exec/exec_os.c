@@ -108,6 +108,8 @@ static void spawn_child(const exec_os_spawn *s, int errw)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    if (s->work_dir && chdir(s->work_dir) != 0)
+        goto fail;
     setpgid(0, 0); /* terminal signals go to the tool, not the server */
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* and it dies with the tool */
     execve(s->binary, s->argv, s->envp);

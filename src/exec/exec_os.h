@@ -36,6 +36,9 @@ typedef struct exec_os_spawn {
     uint64_t mem_limit_mb; /* RLIMIT_AS; 0: none                              */
     uint64_t fsize_limit;  /* RLIMIT_FSIZE in bytes (SIGXFSZ ignored); 0: none */
     int trace_fd;          /* becomes 223 (CTG_FD_TRACE); -1: none           */
+    const char *work_dir;  /* working directory of the server and its runs;
+                              NULL: the tool's (binary must then be absolute
+                              or relative to it)                             */
 } exec_os_spawn;
 
 /* Forks and executes the fork server: descriptors as above (223 only with a

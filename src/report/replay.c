@@ -35,6 +35,7 @@
 #include "../suite/test.h"
 
 #define HARNESS_FILE "replay_harness.c"
+#define REPLAY_MAX_PROCS 256 /* RLIMIT_NPROC of a test (root is exempt) */
 
 typedef struct replay_ctx {
     const replay_opts *o;
@@ -48,6 +49,7 @@ typedef struct replay_ctx {
     char **objs;       /* program objects (absolute), n_sources of them */
     char *binary;
     char *status;
+    char *scratch; /* working directory of each test, emptied before it */
     char **cases;      /* testcase paths, sorted; raw mode: absolute paths */
     char **names;      /* raw mode: the paths as listed, for the report */
     size_t n_cases;
@@ -97,8 +99,9 @@ static bool make_work_dir(replay_ctx *c, ctg_err *e)
         return err_set(e, "%s: cannot create the replay work directory", c->what);
     char *obj = fs_join(c->work, "obj"), *vals = fs_join(c->work, "values");
     c->status = fs_join(c->work, "status");
+    c->scratch = fs_join(c->work, "scratch");
     c->binary = fs_join(c->work, "prog");
-    bool ok = obj && vals && c->status && c->binary && fs_rm_rf(obj, e) && fs_rm_rf(vals, e) &&
+    bool ok = obj && vals && c->status && c->scratch && c->binary && fs_rm_rf(obj, e) && fs_rm_rf(vals, e) &&
               fs_mkdir_p(obj, e) && fs_mkdir_p(vals, e);
     if (!ok)
         err_set(e, "%s: out of memory", c->work);
@@ -355,6 +358,7 @@ static bool build(replay_ctx *c, ctg_err *e)
             if (is_link_flag(o->cflags[k]))
                 push(argv, &n, o->cflags[k]);
         push(argv, &n, "-lm");
+        push(argv, &n, "-Wl,--wrap=fork");
         ok = run_tool((char *const *)argv, o->sources[0], "does not link with gcc",
                       "; pass all of the program's source files and -l flags", e);
     } else if (ok) {
@@ -428,14 +432,16 @@ static bool run_test(replay_ctx *c, size_t i, ctg_err *e)
     sbuf_printf(&env[2], "CTESTGEN_REPLAY_TIMEOUT_MS=%ld", (long)(timeout * 1000));
     char *env_add[] = {env[0].data, env[1].data, env[2].data, NULL};
     proc_opts po = {0};
-    po.cwd = c->work;
+    po.cwd = c->scratch;
+    po.contain = true;
+    po.max_procs = REPLAY_MAX_PROCS;
     po.env_add = env_add;
     po.timeout_s = timeout + 5; /* backstop: the harness's alarm flushes coverage first */
     po.mem_limit_mb = c->o->mem_limit_mb > 0 ? c->o->mem_limit_mb : 4096;
     char *argv[] = {c->binary, NULL};
     proc_result pr;
     unlink(c->status);
-    bool ok = sbuf_ok(&env[0]) && sbuf_ok(&env[1]) && sbuf_ok(&env[2]) &&
+    bool ok = fs_rm_rf(c->scratch, e) && fs_mkdir_p(c->scratch, e) && sbuf_ok(&env[0]) && sbuf_ok(&env[1]) && sbuf_ok(&env[2]) &&
               proc_run(argv, &po, &pr, e);
     char *events = NULL;
     if (ok && !fs_read(c->status, &events, NULL, NULL))
@@ -584,6 +590,9 @@ static void ctx_release(replay_ctx *c)
     ctg_free(c->suite_dir);
     ctg_free(c->binary);
     ctg_free(c->status);
+    if (c->scratch)
+        fs_rm_rf(c->scratch, NULL);
+    ctg_free(c->scratch);
 }
 
 bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e)

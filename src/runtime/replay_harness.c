@@ -31,6 +31,9 @@
  *   - coverage is flushed (__gcov_dump) before a fatal signal takes the
  *     process down and when the per-run alarm ($CTESTGEN_REPLAY_TIMEOUT_MS)
  *     fires; the signal is then re-raised so the parent sees it.
+ *   - fork() fails with EAGAIN (the program is linked with --wrap=fork), as
+ *     in ctestgen's runs, so the suite replays the paths it was made on
+ *     and a fork-happy program cannot flood the machine.
  * Events go, one per line, to the file named by $CTESTGEN_REPLAY_STATUS.
  * Every definition is weak, so a program that defines one itself wins.
  */
@@ -50,6 +53,14 @@
 #define NOINSTR __attribute__((no_instrument_function))
 
 extern void __gcov_dump(void);
+
+/* The program's calls of fork() (linked with -Wl,--wrap=fork). */
+pid_t __wrap_fork(void);
+__attribute__((no_instrument_function)) pid_t __wrap_fork(void)
+{
+    errno = EAGAIN;
+    return -1;
+}
 
 static FILE *values;
 static int status_fd = -1;

@@ -14,6 +14,7 @@
  *   4. runs __ctg_user_main(argc, argv, envp), or LLVMFuzzerTestOneInput on a
  *      malloc'ed copy of the input for a libFuzzer target.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -190,6 +191,57 @@ static pid_t rt_fork_retry(void)
     return -1;
 }
 
+/* Kills the children of the server other than runs: what a run left
+ * behind outside its process group (a setsid daemon, say), which the
+ * server inherits as a subreaper.  Scans /proc; called only when such a
+ * child exists. */
+static void rt_kill_strays(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return;
+    pid_t me = getpid();
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9')
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t k = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (k <= 0)
+            continue;
+        buf[k] = '\0';
+        const char *rp = strrchr(buf, ')');
+        int ppid;
+        if (rp && sscanf(rp + 1, " %*c %d", &ppid) == 1 && ppid == me) {
+            pid_t p = (pid_t)atoi(de->d_name);
+            kill(-p, SIGKILL);
+            kill(p, SIGKILL);
+        }
+    }
+    closedir(d);
+}
+
+/* Reaps every child the server has left after a run (the server is a
+ * subreaper: orphans of the run come to it); one waitpid when there are
+ * none. */
+static void rt_reap_leftovers(void)
+{
+    for (int round = 0; round < 1000; round++) {
+        pid_t w;
+        while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
+            ;
+        if (w < 0)
+            return; /* ECHILD: nothing left */
+        rt_kill_strays();
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* The fork-server loop (attach: result of rt_attach_shm).  Returns only in
  * a child, which then runs the harness; the server itself ends when the
  * executor closes the control channel. */
@@ -203,6 +255,7 @@ static void rt_fork_server(int attach)
                    __ctg_n_errors,
                    __ctg_user_main ? (uint32_t)CTG_HARNESS_TESTCOMP : (uint32_t)CTG_HARNESS_LIBFUZZER};
     fflush(NULL); /* nothing buffered may be flushed once per child */
+    prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans of runs come to the server */
     if (!rt_write_all(CTG_FD_ST, &h, sizeof h) || attach != RT_ATTACH_OK)
         _exit(2); /* after a mismatch the executor reports from the hello */
     if (!__ctg_user_main && &__ctg_sym_live == NULL) {
@@ -247,9 +300,17 @@ static void rt_fork_server(int attach)
         if (!rt_pst && !rt_write_all(CTG_FD_ST, &p32, sizeof p32))
             _exit(0);
         int ws;
+        siginfo_t si;
+        /* the exited child still holds its group id: kill what it left in
+         * its group before reaping it (no pid reuse can intervene) */
+        while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+            if (errno != EINTR)
+                _exit(5);
+        kill(-pid, SIGKILL);
         while (waitpid(pid, &ws, 0) < 0)
             if (errno != EINTR)
                 _exit(5);
+        rt_reap_leftovers();
         if (rt_pst && rt_pst->reported == rt_pst->started)
             continue; /* a persistent child that reported its last run */
         int32_t w32 = (int32_t)ws;

@@ -63,6 +63,7 @@ struct search_ctx {
     suite_t *suite;
     stats_t *stats;
     char *stats_path;
+    char *scratch;       /* OUT/.work: working directory of the runs      */
     test_t **kept; /* every test written to the suite */
     size_t n_kept, cap_kept;
     rng rng;
@@ -416,6 +417,7 @@ bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_e
         .n_cmp = c->db->n_cmp,
         .timeout_ms = c->opts->exec.timeout_ms,
         .mem_limit_mb = c->opts->exec.mem_mb,
+        .work_dir = c->scratch,
     };
     if (c->opts->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
         xc.timeout_ms = TMO_START_MS;
@@ -524,12 +526,20 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
     c->tty = isatty(2);
     if (!prepare_out_dir(o, e))
         return false;
+    /* the runs' working directory: what the program writes to relative
+     * paths stays there, and goes with it at the end */
+    c->scratch = fs_join(o->out.out_dir, ".work");
+    if (!c->scratch)
+        return err_set(e, "out of memory while setting up the search");
+    if (!fs_rm_rf(c->scratch, e) || !fs_mkdir_p(c->scratch, e))
+        return false;
     exec_config xc = {
         .binary = b->cov_bin,
         .n_edges = b->db->n_edges,
         .n_cmp = b->db->n_cmp,
         .timeout_ms = o->exec.timeout_ms,
         .mem_limit_mb = o->exec.mem_mb,
+        .work_dir = c->scratch,
     };
     if (o->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
         xc.timeout_ms = TMO_START_MS;
@@ -552,6 +562,12 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
 
 static void ctx_release(search_ctx *c)
 {
+    exec_free(c->x); /* the servers run in the scratch directory */
+    exec_free(c->xs);
+    c->x = c->xs = NULL;
+    if (c->scratch)
+        fs_rm_rf(c->scratch, NULL);
+    ctg_free(c->scratch);
     exec_free(c->x);
     exec_free(c->xs);
     sbuf_release(&c->notes);

@@ -417,7 +417,7 @@ static void test_own_run_and_replay_agree(void **state)
     ctg_err e = {{0}};
     if (!build_program(&bo, &br, &e))
         fail_msg("build: %s", e.msg);
-    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL};
+    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL, NULL};
     exec_t *x = exec_new(&xc, &e);
     if (!x)
         fail_msg("exec: %s", e.msg);
@@ -490,7 +490,7 @@ static void test_own_fuzz_run(void **state)
     ctg_err e = {{0}};
     if (!build_program(&bo, &br, &e))
         fail_msg("build: %s", e.msg);
-    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL};
+    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL, NULL};
     exec_t *x = exec_new(&xc, &e);
     assert_non_null(x);
     exec_result r;
