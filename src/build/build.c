@@ -388,6 +388,20 @@ static void bctx_release(bctx *B)
 
 /* ==== entry points ============================================================ */
 
+/* True for the names clang compiles to bitcode here: C (.c, .i) and LLVM
+ * (.bc, .ll).  Anything else (a .txt, an object) would reach the linker. */
+static bool is_source_name(const char *path)
+{
+    static const char *const ext[] = {".c", ".i", ".bc", ".ll", NULL};
+    size_t n = strlen(path);
+    for (int i = 0; ext[i]; i++) {
+        size_t k = strlen(ext[i]);
+        if (n > k && !strcmp(path + n - k, ext[i]))
+            return true;
+    }
+    return false;
+}
+
 /* Checks the options and that every source exists. */
 static bool check_opts(const build_opts *o, ctg_err *e)
 {
@@ -402,6 +416,10 @@ static bool check_opts(const build_opts *o, ctg_err *e)
             return err_set(e, "%s: no such file", o->sources[i]);
         if (fs_is_dir(o->sources[i]) || access(o->sources[i], R_OK) != 0)
             return err_set(e, "%s: not a readable file", o->sources[i]);
+        if (!is_source_name(o->sources[i]))
+            return err_set(e, "%s: not a C source file (expected a name ending in .c, .i, .bc or "
+                              ".ll); name the program's C files",
+                           o->sources[i]);
     }
     return true;
 }

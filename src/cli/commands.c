@@ -194,8 +194,17 @@ static int replay_and_print(const replay_opts *ro, ctg_err *e)
     replay_format(&rr, &b);
     fputs(sbuf_str(&b), stdout);
     sbuf_release(&b);
+    int rc = 0;
+    if (rr.n_bad > 0) { /* every bad file one line, the last as the error */
+        fflush(stdout);
+        for (size_t i = 0; i + 1 < rr.n_bad; i++)
+            fprintf(stderr, "ctestgen: %s\n", rr.bad[i]);
+        err_set(e, "%s (%zu bad testcase file%s skipped, the others replayed)",
+                rr.bad[rr.n_bad - 1], rr.n_bad, rr.n_bad == 1 ? "" : "s");
+        rc = EXIT_ERR;
+    }
     replay_result_release(&rr);
-    return 0;
+    return rc;
 }
 
 /* The replay options common to both forms. */

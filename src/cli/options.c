@@ -58,6 +58,9 @@ static const opt_desc common_options[] = {
      "hang, between 50 and 1000 ms, as AFL++ calibrates"},
     {"mem-limit", 0, OPT_U64, OFF(exec.mem_mb), "MB", "2048",
      "address-space limit of the program under test"},
+    {"malloc-fail", 0, OPT_STR, OFF(exec.malloc_fail), "stop|null", "stop",
+     "an allocation that fails under --mem-limit ends the run as out-of-memory (stop), or "
+     "returns NULL to the program so that its NULL checks are covered (null)"},
     {"corpus", 0, OPT_LIST, OFF(replay.corpus), "PATH", NULL,
      "replay: raw inputs (a file, or a directory's files: AFL++ queue, libFuzzer corpus, "
      "OUT/corpus) instead of OUT/test-suite; repeatable"},
@@ -95,6 +98,7 @@ void options_defaults(ctg_options *o)
     o->exec.timeout_arg = "auto";
     o->exec.timeout_ms = 1000;
     o->exec.mem_mb = 2048;
+    o->exec.malloc_fail = "stop";
     o->out.out_dir = "ctestgen-out";
     o->out.on_write_error = "stop";
 }
@@ -257,6 +261,8 @@ static bool validate(ctg_options *o, ctg_err *e)
         return err_set(e, "--depth: must be between 0 and 16");
     if (o->replay.corpus.n > 0 && (!o->command || strcmp(o->command, "replay")))
         return err_set(e, "--corpus: only 'ctestgen replay' reads a corpus; use -i DIR to seed a run");
+    if (strcmp(o->exec.malloc_fail, "stop") && strcmp(o->exec.malloc_fail, "null"))
+        return err_set(e, "--malloc-fail: must be stop or null, not '%s'", o->exec.malloc_fail);
     if (o->out.resume && o->out.force)
         return err_set(e, "--resume and --force exclude each other: --force deletes the run "
                           "that --resume continues");

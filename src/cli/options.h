@@ -66,6 +66,7 @@ typedef struct ctg_options {
         uint32_t timeout_ms;  /* --timeout-ms; with auto, the cap (1000)  */
         bool timeout_auto;    /* calibrate from measured run times       */
         uint64_t mem_mb;      /* --mem-limit                             */
+        const char *malloc_fail; /* --malloc-fail stop|null              */
     } exec;
     struct {
         str_list corpus;      /* --corpus PATH: replay raw inputs        */

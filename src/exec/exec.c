@@ -41,6 +41,7 @@ struct exec {
     char *binary;
     char *stderr_log;
     char *work_dir;
+    uint32_t run_flags;
     uint32_t n_edges, n_cmp;
     uint32_t timeout_ms;
     uint64_t mem_limit_mb;
@@ -245,6 +246,7 @@ exec_t *exec_new_traced(const exec_config *c, uint32_t trace_nodes, uint32_t tra
     /* absolute: the server runs in work_dir */
     x->binary = c->work_dir ? fs_realpath(c->binary, NULL) : ctg_strdup(c->binary);
     x->work_dir = c->work_dir ? ctg_strdup(c->work_dir) : NULL;
+    x->run_flags = c->run_flags;
     x->stderr_log = c->stderr_log ? ctg_strdup(c->stderr_log) : NULL;
     x->envp = make_env();
     x->n_edges = c->n_edges;
@@ -407,7 +409,7 @@ bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint6
                 return false;
             x->restarts++;
         }
-        prepare(x, input, len, flags, rng_seed);
+        prepare(x, input, len, flags | x->run_flags, rng_seed);
         t0 = exec_os_now_us();
         int rc = run_once(x, t0, &ws, &timed_out);
         if (rc == RUN_OK)

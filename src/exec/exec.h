@@ -57,6 +57,7 @@ typedef struct exec_config {
                                1 MiB per fork server); NULL: /dev/null       */
     const char *work_dir;   /* working directory of the runs (a scratch
                                directory); NULL: the tool's                  */
+    uint32_t run_flags;     /* CTG_FL_* added to every run (MALLOC_NULL)     */
 } exec_config;
 
 typedef struct exec exec_t;

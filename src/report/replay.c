@@ -50,6 +50,7 @@ typedef struct replay_ctx {
     char *binary;
     char *status;
     char *scratch; /* working directory of each test, emptied before it */
+    size_t bad_cap;
     char **cases;      /* testcase paths, sorted; raw mode: absolute paths */
     char **names;      /* raw mode: the paths as listed, for the report */
     size_t n_cases;
@@ -153,13 +154,29 @@ static bool load_suite(replay_ctx *c, ctg_err *e)
     c->tcs = ctg_calloc(c->n_cases + 1, sizeof *c->tcs);
     if (!c->tcs)
         return err_set(e, "%s: out of memory", c->suite_dir);
+    size_t kept = 0;
     for (size_t i = 0; i < c->n_cases; i++) {
-        if (!suite_parse_testcase(c->cases[i], &c->tcs[i], e))
-            return false;
-        for (size_t k = 0; k < c->tcs[i].n_inputs; k++)
-            if (!check_input(c->cases[i], &c->tcs[i].inputs[k], k, c->arch, e))
-                return false;
+        ctg_err be = {{0}};
+        bool ok = suite_parse_testcase(c->cases[i], &c->tcs[kept], &be);
+        for (size_t k = 0; ok && k < c->tcs[kept].n_inputs; k++)
+            ok = check_input(c->cases[i], &c->tcs[kept].inputs[k], k, c->arch, &be);
+        if (ok) {
+            c->cases[kept++] = c->cases[i];
+            continue;
+        }
+        /* skipped: named in the result, the others are replayed */
+        suite_testcase_release(&c->tcs[kept]);
+        memset(&c->tcs[kept], 0, sizeof c->tcs[kept]);
+        char *msg = ctg_strdup(be.msg);
+        if (!msg || ctg_grow((void **)&c->r->bad, &c->bad_cap, c->r->n_bad + 1,
+                             sizeof *c->r->bad) != 0) {
+            ctg_free(msg);
+            return err_set(e, "%s: out of memory", c->suite_dir);
+        }
+        c->r->bad[c->r->n_bad++] = msg;
+        ctg_free(c->cases[i]);
     }
+    c->n_cases = kept;
     return true;
 }
 
@@ -624,6 +641,9 @@ void replay_result_release(replay_result *r)
         ctg_free(r->tests[i].name);
     for (size_t i = 0; i < r->n_files; i++)
         ctg_free(r->files[i].path);
+    for (size_t i = 0; i < r->n_bad; i++)
+        ctg_free(r->bad[i]);
+    ctg_free(r->bad);
     ctg_free(r->tests);
     ctg_free(r->files);
     memset(r, 0, sizeof *r);

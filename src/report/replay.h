@@ -100,12 +100,16 @@ typedef struct replay_result {
     bool error_reached;                  /* by any test (gcov or harness)  */
     unsigned n_outcome[REPLAY__COUNT];   /* tests per outcome              */
     bool program_changed;                /* SHA-256 differs from metadata  */
+    char **bad;                          /* one line per testcase file that
+                                            could not be read (skipped)    */
+    size_t n_bad;
 } replay_result;
 
 /* Replays o->out_dir/test-suite (or, in raw mode, the files of o->corpus)
  * against the program and fills r (release with replay_result_release, also
- * after a failure).  Returns false with a one-line e when the suite or a
- * testcase cannot be read (naming the file and line), a corpus path or one
+ * after a failure).  A testcase file that cannot be read is skipped and
+ * named in r->bad (the others are replayed).  Returns false with a one-line
+ * e when the suite cannot be read, a corpus path or one
  * of its files does not exist or cannot be read, the program does not
  * compile or link with gcc, defines neither main nor LLVMFuzzerTestOneInput,
  * or gcov fails.  Crashes and timeouts of tests are results, not failures. */

@@ -5,7 +5,9 @@
  *                                children outliving the run);
  *   __ctg_malloc/calloc/realloc  flag CTG_ST_OOM with the size and end the
  *                                run when the allocator fails under the
- *                                executor's address-space limit.
+ *                                executor's address-space limit, or, with
+ *                                CTG_FL_MALLOC_NULL, return NULL as libc
+ *                                does (the program's NULL checks run).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -21,9 +23,14 @@ pid_t __ctg_fork(void)
     return -1;
 }
 
-/* Reports a failed allocation of n bytes and ends the run. */
-static _Noreturn void rt_oom(uint64_t n)
+/* Reports a failed allocation of n bytes and ends the run, unless the
+ * executor asked for NULL (CTG_FL_MALLOC_NULL): then returns. */
+static void rt_oom(uint64_t n)
 {
+    if (rt_g.hdr->flags & CTG_FL_MALLOC_NULL) {
+        errno = ENOMEM;
+        return;
+    }
     rt_g.hdr->oom_size = n;
     rt_status(CTG_ST_OOM);
     rt_end_run(CTG_EXIT_OOM);

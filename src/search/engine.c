@@ -418,6 +418,7 @@ bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_e
         .timeout_ms = c->opts->exec.timeout_ms,
         .mem_limit_mb = c->opts->exec.mem_mb,
         .work_dir = c->scratch,
+        .run_flags = strcmp(c->opts->exec.malloc_fail, "null") ? 0 : CTG_FL_MALLOC_NULL,
     };
     if (c->opts->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
         xc.timeout_ms = TMO_START_MS;
@@ -540,6 +541,7 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         .timeout_ms = o->exec.timeout_ms,
         .mem_limit_mb = o->exec.mem_mb,
         .work_dir = c->scratch,
+        .run_flags = strcmp(o->exec.malloc_fail, "null") ? 0 : CTG_FL_MALLOC_NULL,
     };
     if (o->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
         xc.timeout_ms = TMO_START_MS;

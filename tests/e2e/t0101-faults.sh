@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # t0101-faults: programs that segfault, abort, hang, recurse without end,
-# malloc 100 GB, fork in a loop, flood stdout or read stdin.  ctestgen must
+# malloc 100 GB (or check malloc for NULL), fork in a loop, flood stdout or
+# read stdin.  ctestgen must
 # complete its execution budget, classify every run, record the crashes and
 # exit 0.
 # LABELS: asan
@@ -41,6 +42,18 @@ run_prog bigmalloc 5 && check "bigmalloc: out of memory classified" [ "$(stat ru
 run_prog forkloop 5 && check "forkloop: fork is refused, runs end normally" [ "$(stat runs.normal "$T/forkloop")" = 5 ]
 run_prog flood 3 --timeout-ms 5000 && check "flood: runs end normally" [ "$(stat runs.normal "$T/flood")" = 3 ]
 run_prog readstdin 20 && check "readstdin: stdin is closed, runs end normally" [ "$(stat runs.normal "$T/readstdin")" = 20 ]
+# --malloc-fail: by default a failed allocation ends the run (oom); with
+# null the program sees NULL and its check is covered (exit code 3).
+run_prog mallocnull 300 && \
+  check "mallocnull: by default huge allocations end as oom" [ "$(stat runs.oom "$T/mallocnull")" -gt 0 ]
+"$CTESTGEN" run "$PROGS/mallocnull.c" --strategy random --seed 1 --max-execs 300 --malloc-fail null \
+  -o "$T/mnull" -q || fail "mallocnull --malloc-fail null: exited non-zero"
+check "mallocnull --malloc-fail null: no run ends as oom" [ "$(stat runs.oom "$T/mnull")" = 0 ]
+check "mallocnull --malloc-fail null: covers more branches" \
+  [ "$(stat edges.covered "$T/mnull")" -gt "$(stat edges.covered "$T/mallocnull")" ]
+"$CTESTGEN" run "$PROGS/mallocnull.c" --malloc-fail sometimes -o "$T/mbad" >/dev/null 2>"$T/mbad.err"
+check "--malloc-fail sometimes: a usage error" grep -q "must be stop or null" "$T/mbad.err"
+
 # Orphaned children of the program under test would have init as parent (the
 # fork servers of tests running alongside have a ctestgen parent).
 check "no orphaned processes of the program under test" \

@@ -20,6 +20,8 @@ mkdir -p "$T/keep/test-suite"; echo precious >"$T/keep/test-suite/marker"; echo 
 expect_fail "missing file" "nosuch.c" "$CTESTGEN" run "$T/nosuch.c" -o "$T/keep" --force
 expect_fail "does not compile" "broken.c" "$CTESTGEN" run "$PROGS/broken.c" -o "$T/keep" --force
 check "compiler diagnostics shown" grep -q "error" "$T/err"
+echo "These are notes, not a program." >"$T/notes.txt"
+expect_fail "prose file named as the program" "notes.txt: not a C source file" "$CTESTGEN" run "$T/notes.txt" -o "$T/keep" --force
 expect_fail "no entry point" "neither main nor LLVMFuzzerTestOneInput" "$CTESTGEN" run "$PROGS/nomain.c" -o "$T/keep" --force
 expect_fail "earlier run not clobbered without --force" "--force" "$CTESTGEN" run "$EX/triangle.c" -o "$T/keep" --max-execs 10
 check "earlier output kept" grep -q precious "$T/keep/test-suite/marker"
@@ -35,6 +37,12 @@ echo "<testcase><input>1" >"$T/r/test-suite/test-99999.xml"
 (cd "$T/r" && find . -type f -exec md5sum {} + | sort) >"$T/r.before"
 expect_fail "replay: corrupt testcase" "test-99999.xml" "$CTESTGEN" replay "$T/r" "$EX/triangle.c"
 check "replay: corrupt testcase, one error line" [ "$(grep -c '^ctestgen:' "$T/err")" = 1 ]
+check "replay: the other tests are still replayed" grep -q "^branches: " "$T/out"
+echo '<testcase><input type="int">12x</input></testcase>' >"$T/r/test-suite/test-99998.xml"
+expect_fail "replay: two bad testcases" "2 bad testcase files skipped" "$CTESTGEN" replay "$T/r" "$EX/triangle.c"
+check "replay: each bad file named on its own line" \
+  [ "$(grep -c 'test-9999[89].xml' "$T/err")" = 2 ]
+rm "$T/r/test-suite/test-99998.xml"
 check "replay: nothing in the output directory changed" \
   bash -c "cd '$T/r' && find . -type f -exec md5sum {} + | sort | cmp -s - '$T/r.before'"
 expect_fail "replay: missing directory" "nosuchdir" "$CTESTGEN" replay "$T/nosuchdir" "$EX/triangle.c"

@@ -356,20 +356,35 @@ static void expect_failure(const char *out, const char *src, const char *want)
     replay_result_release(&r);
 }
 
+/* A bad testcase file is skipped and named (want), the others replayed. */
+static void expect_skipped(const char *out, const char *src, const char *want)
+{
+    replay_result r;
+    ctg_err e = {{0}};
+    assert_true(replay(out, src, 64, &r, &e));
+    assert_int_equal(r.n_bad, 1);
+    if (!strstr(r.bad[0], want))
+        fail_msg("skipped '%s' lacks '%s'", r.bad[0], want);
+    assert_null(strchr(r.bad[0], '\n'));
+    assert_int_equal(r.n_tests, 2); /* the other two testcases */
+    replay_result_release(&r);
+}
+
 static void test_failures(void **state)
 {
     (void)state;
     int vals[] = {1, 2, 3};
-    int_suite(path_of("bad"), vals, 1, 3, 64, -1);
+    int rows[] = {1, 2, 3, 2, 3, 4, 3, 4, 5};
+    int_suite(path_of("bad"), rows, 3, 3, 64, -1);
     const char *bad = path_of("bad/test-suite/test-00001.xml");
     assert_true(fs_write_atomic(bad, "<testcase><input>1</input>", 26, NULL));
     char want[600];
     snprintf(want, sizeof want, "%s:1: not a well-formed XML file", bad);
-    expect_failure(path_of("bad"), triangle, want);
+    expect_skipped(path_of("bad"), triangle, want);
     const char *val = "<testcase>\n<input type=\"int\">x1</input>\n</testcase>\n";
     assert_true(fs_write_atomic(bad, val, strlen(val), NULL));
     snprintf(want, sizeof want, "%s:2: input 1: 'x1' is not a valid int", bad);
-    expect_failure(path_of("bad"), triangle, want);
+    expect_skipped(path_of("bad"), triangle, want);
     expect_failure(path_of("nothing"), triangle, "nothing: no test-suite directory");
     int_suite(path_of("ok"), vals, 1, 3, 64, -1);
     const char *nomain = program("nomain.c", "int f(int x) { return x + 1; }\n");
@@ -417,7 +432,7 @@ static void test_own_run_and_replay_agree(void **state)
     ctg_err e = {{0}};
     if (!build_program(&bo, &br, &e))
         fail_msg("build: %s", e.msg);
-    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL, NULL};
+    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL, NULL, 0};
     exec_t *x = exec_new(&xc, &e);
     if (!x)
         fail_msg("exec: %s", e.msg);
@@ -490,7 +505,7 @@ static void test_own_fuzz_run(void **state)
     ctg_err e = {{0}};
     if (!build_program(&bo, &br, &e))
         fail_msg("build: %s", e.msg);
-    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL, NULL};
+    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL, NULL, 0};
     exec_t *x = exec_new(&xc, &e);
     assert_non_null(x);
     exec_result r;
