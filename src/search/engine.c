@@ -355,6 +355,40 @@ static bool timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
     return true;
 }
 
+/* Records a crash of the last run of x.  A crash or abort of prog.sym is
+ * run again on prog.cov (one more execution) and recorded with prog.cov's
+ * crash site, so a crash both binaries find is one file, not two (their
+ * addresses differ); without budget, or when prog.cov does not crash the
+ * same way, it is recorded as prog.sym found it. */
+static void record_crash_via_cov(search_ctx *c, exec_t *x, const exec_result *r)
+{
+    if (x != c->xs || (r->kind != EXEC_CRASH && r->kind != EXEC_ABORT) || r->stack_overflow ||
+        budget_spent(c)) {
+        record_crash(c, x, r);
+        return;
+    }
+    size_t area, used = exec_consumed(x);
+    const uint8_t *in = exec_input(x, &area);
+    uint8_t *copy = used ? ctg_malloc(used) : NULL, *dummy = NULL;
+    const uint8_t *p = copy;
+    exec_result r2;
+    bool same = (copy || !used) && (!used || memcpy(copy, in, used)) &&
+                minimise_before_run(c, c->x, &p, used, &dummy) && !budget_spent(c);
+    if (same && !timed_run(c, c->x, p, used, 0, &r2))
+        same = false, c->failed = true;
+    ctg_free(copy);
+    ctg_free(dummy);
+    if (same) {
+        c->execs++;
+        c->kinds[r2.kind]++;
+        same = r2.kind == r->kind && r2.signal == r->signal;
+    }
+    if (same)
+        record_crash(c, c->x, &r2);
+    else if (!c->failed)
+        record_crash(c, x, r);
+}
+
 /* One run on executor x with the engine's bookkeeping (see ctx_exec). */
 static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
                    ctx_run *out)
@@ -381,7 +415,7 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
     /* a run that timed out is a hang record (crashes/), never a test:
      * TestCov kills it and credits none of its coverage */
     if (out->r.kind == EXEC_TIMEOUT) {
-        record_crash(c, x, &out->r);
+        record_crash_via_cov(c, x, &out->r);
     } else if (out->r.kind != EXEC_ASSUME) {
         /* the archive holds what the suite on disk covers: a test that
          * cannot be written adds nothing (unless --on-write-error continue,
@@ -391,7 +425,7 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
             if (out->kept || c->opts->out.write_continue)
                 out->new_goals = archive_update(c->archive, exec_cov(x), &out->r);
         }
-        record_crash(c, x, &out->r);
+        record_crash_via_cov(c, x, &out->r);
     }
     if (out->new_goals)
         sample_stats(c, false);

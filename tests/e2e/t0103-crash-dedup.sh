@@ -49,6 +49,12 @@ run_two nomin --crash-min-execs 0 && {
   check "nomin: still exactly two crash files" [ "$(count "$T/nomin")" = 2 ]
   check "nomin: unminimised files are larger" [ "$(largest "$T/nomin")" -gt 5 ]
 }
+# auto runs concolic (prog.sym) beside the fuzzers: a crash found through
+# both binaries is still one file (prog.sym's crashes are re-run on prog.cov)
+run_two auto --strategy auto && {
+  check "auto (prog.sym + prog.cov): exactly two crash files" [ "$(count "$T/auto")" = 2 ]
+  check "auto: both crashes reproduce" reproduces "$T/auto"
+}
 if [ -f "${CTG_BUILD_DIR:-}/rt/libctg_rt32.a" ] && exec32; then
   run_two m32 --arch 32 && check_minimised m32
 fi
