@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/run-all.sh - every benchmark once with short defaults (`make bench`):
-# bench/throughput, bench/concolic, bench/sbst/run.sh and bench/fuzz.  Each
+# bench/throughput, bench/concolic, bench/sbst/run.sh, bench/fuzz and bench/hang.  Each
 # script documents its own full-size invocation in its header.
 #
 #   bench/run-all.sh [BUILD]      (default: build, or $BUILD)
@@ -44,4 +44,5 @@ bench "bench/throughput 2 3" "$HERE/throughput" 2 3
 bench "bench/concolic 100 5 10" "$HERE/concolic" 100 5 10
 bench "bench/sbst/run.sh -s 2 -n 2000" env CTESTGEN="$BUILD/ctestgen" "$HERE/sbst/run.sh" -s 2 -n 2000
 bench "bench/fuzz 10 (STRATEGY=$STRATEGY)" env STRATEGY="$STRATEGY" "$HERE/fuzz" 10
+bench "bench/hang 5 1" "$HERE/hang" 5 1
 exit $status

@@ -170,7 +170,7 @@ bool fs_list_files(const char *dir, char ***paths, size_t *n, ctg_err *e)
         ctg_free(p);
     }
     closedir(d);
-    if (ok)
+    if (ok && *n > 1)
         qsort(*paths, *n, sizeof **paths, cmp_path);
     return ok;
 }
