@@ -47,6 +47,7 @@ struct cc_node {
     expr **asserted;    /* asserted[i]: the constraint entry i asserts        */
     uint32_t refs;      /* work-list places holding it                        */
     bool pinned;        /* being expanded: not evicted                        */
+    uint8_t *tried;     /* cfds / param: entries already chosen (n_pc bytes)  */
     cc_node *prev, *next; /* list of retained nodes, most recent first        */
 };
 
@@ -74,6 +75,10 @@ typedef struct cc_items {
     cc_item *v;
     size_t head, n, cap; /* live items are v[head .. head + n) */
 } cc_items;
+
+/* The index (0 .. n-1, from the front) of the live item with the smallest
+ * j, the oldest among equals; n must be > 0. */
+size_t cc_items_min_j(const cc_items *q);
 
 bool cc_items_push(cc_items *q, cc_node *node, uint32_t j);
 cc_item cc_items_pop_back(cc_items *q);

@@ -14,13 +14,18 @@
  *     first, 0 if its path is not the expected prefix (a divergence), and
  *     put in the work list.
  * dfs / bfs / random-branch keep pending negations (test, j) instead and
- * take one at a time; a child's own negations start at j + 1.
+ * take one at a time; a child's own negations start at j + 1.  cgs keeps
+ * them too and takes the shallowest, unless its context was negated
+ * before (seed 004, section 2.2).  cfds and param keep a stack of tests:
+ * the top is the last path (seed 004, algorithm 1 with choose = the
+ * highest-scoring branch of the last path condition).
  *
  * A negation whose target path (hash of the prefix plus the flipped
  * decision) was executed or tried before is skipped without a query.
  */
 #include "cc_int.h"
 
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -47,18 +52,24 @@ struct cc_search {
     cc_node *lru_head, *lru_tail;
     uint32_t n_retained;
     uint64_t seq;
+    cc_node **stack; /* cfds / param: the paths, last on top          */
+    size_t n_stack, cap_stack;
+    cc_set contexts; /* cgs: contexts of negations made               */
+    cc_items deferred; /* cgs: negations skipped for their context    */
+    uint32_t cgs_k;
     expr **qbuf;     /* query scratch                                */
     size_t qcap;
     solver_model model;
 };
 
-static const char *const order_names[] = {"generational", "dfs", "bfs", "random-branch"};
+static const char *const order_names[CC__ORDERS] = {
+    "generational", "dfs", "bfs", "random-branch", "cfds", "cgs", "param"};
 
-const char *cc_order_name(cc_order o) { return o <= CC_RANDOM_BRANCH ? order_names[o] : "?"; }
+const char *cc_order_name(cc_order o) { return o < CC__ORDERS ? order_names[o] : "?"; }
 
 bool cc_order_parse(const char *name, cc_order *o)
 {
-    for (int i = 0; i <= CC_RANDOM_BRANCH; i++)
+    for (int i = 0; i < CC__ORDERS; i++)
         if (!strcmp(name, order_names[i])) {
             *o = (cc_order)i;
             return true;
@@ -143,6 +154,7 @@ static void node_free(cc_search *s, cc_node *n)
         return;
     node_drop_pc(s, n);
     ctg_free(n->bytes);
+    ctg_free(n->tried);
     ctg_free(n);
 }
 
@@ -292,6 +304,8 @@ static bool execute(cc_search *s, cc_node *n, bool rerun, bool *same, ctg_err *e
         n->pc_hash = h;
         n->prefix = prefix; /* account reads it */
         ok = account(s, n, &out) || err_set(e, "concolic: out of memory");
+        if (ok && s->cfg.heur.ran)
+            s->cfg.heur.ran(s->cfg.heur.user, &out.pc, out.edges, out.n_edges, n->score);
     }
     if (!ok || (rerun && !*same)) {
         expr_pc_release(&out.pc);
@@ -389,6 +403,8 @@ static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, 
     bool parent_path = s->cfg.order == CC_GENERATIONAL && n->child && !n->diverged && j == n->bound;
     if (parent_path || cc_set_has(&s->seen, target)) {
         s->st.skipped_seen++;
+        if (s->cfg.heur.negated)
+            s->cfg.heur.negated(s->cfg.heur.user, &n->pc, j, CC_NEG_KNOWN);
         return NEG_SKIPPED;
     }
     if (!cc_set_add(&s->seen, target, &added))
@@ -404,6 +420,9 @@ static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, 
     count_answer(s, r);
     if (r == SOLVER_FAIL)
         return NEG_FAIL;
+    if (s->cfg.heur.negated)
+        s->cfg.heur.negated(s->cfg.heur.user, &n->pc, j,
+                            r == SOLVER_SAT ? CC_NEG_SAT : CC_NEG_UNSAT);
     if (r != SOLVER_SAT)
         return NEG_DONE;
     cc_node *c = make_child(s, n, j);
@@ -494,11 +513,18 @@ static void bound_work(cc_search *s)
             cc_heap_trim(&s->heap, max - max / 4, drop_node, s);
         return;
     }
+    if (s->n_stack > max) { /* the oldest paths go */
+        size_t drop = s->n_stack - max + max / 4;
+        for (size_t i = 0; i < drop; i++)
+            drop_node(s, s->stack[i]);
+        memmove(s->stack, s->stack + drop, (s->n_stack - drop) * sizeof *s->stack);
+        s->n_stack -= drop;
+    }
     while (s->items.n > max) {
         cc_item it;
         if (s->cfg.order == CC_DFS)
             it = cc_items_pop_front(&s->items);
-        else if (s->cfg.order == CC_BFS)
+        else if (s->cfg.order == CC_BFS || s->cfg.order == CC_CGS)
             it = cc_items_pop_back(&s->items);
         else
             it = cc_items_take(&s->items, rng_below(&s->r, s->items.n));
@@ -506,11 +532,30 @@ static void bound_work(cc_search *s)
     }
 }
 
+/* cfds / param: n becomes the last path (top of the stack). */
+static bool push_path(cc_search *s, cc_node *n, ctg_err *e)
+{
+    bool oom = false;
+    if (!begin_expansion(s, n, &oom)) { /* a path expanded before */
+        node_free(s, n);
+        return oom ? err_set(e, "concolic: out of memory") : true;
+    }
+    if (ctg_grow((void **)&s->stack, &s->cap_stack, s->n_stack + 1, sizeof *s->stack) != 0) {
+        node_free(s, n);
+        return err_set(e, "concolic: out of memory");
+    }
+    n->refs = 1;
+    s->stack[s->n_stack++] = n;
+    return true;
+}
+
 /* Puts a freshly run test in the work list of the configured order. */
 static bool enqueue(cc_search *s, cc_node *n, ctg_err *e)
 {
     bool ok = true;
-    if (s->cfg.order != CC_GENERATIONAL) {
+    if (s->cfg.order == CC_CFDS || s->cfg.order == CC_PARAM) {
+        ok = push_path(s, n, e);
+    } else if (s->cfg.order != CC_GENERATIONAL) {
         ok = queue_negations(s, n, e);
     } else {
         n->refs = 1;
@@ -573,26 +618,74 @@ static cc_item pick(cc_search *s)
     switch (s->cfg.order) {
     case CC_DFS: return cc_items_pop_back(&s->items);
     case CC_BFS: return cc_items_pop_front(&s->items);
+    case CC_CGS: return cc_items_take(&s->items, cc_items_min_j(&s->items));
     default: return cc_items_take(&s->items, rng_below(&s->r, s->items.n));
     }
+}
+
+/* cgs: hash of the context of negating entry j of n - the k decisions
+ * before it and the flipped decision itself. */
+static uint64_t context_of(const cc_node *n, uint32_t j, uint32_t k)
+{
+    uint64_t h = fmix(PATH_SEED ^ k);
+    for (uint32_t i = j > k ? j - k : 0; i < j; i++)
+        h = path_step(h, &n->pc.v[i], n->pc.v[i].taken);
+    return path_step(h, &n->pc.v[j], !n->pc.v[j].taken);
+}
+
+/* cgs: true when the context of (n, j) is new (and records it); a known
+ * one is deferred for a longer context.  False in *ok on oom. */
+static bool cgs_admit(cc_search *s, cc_node *n, uint32_t j, bool *ok)
+{
+    bool added;
+    *ok = true;
+    if (!cc_set_add(&s->contexts, context_of(n, j, s->cgs_k), &added))
+        return *ok = false;
+    if (added)
+        return true;
+    s->st.skipped_context++;
+    if (!cc_items_push(&s->deferred, n, j))
+        return *ok = false;
+    n->refs++;
+    return false;
+}
+
+/* cgs: when nothing is pending, k grows and the deferred negations are
+ * queued again.  True when there is something to do. */
+static bool cgs_refill(cc_search *s)
+{
+    if (s->items.n || !s->deferred.n)
+        return s->items.n > 0;
+    s->cgs_k++;
+    s->st.cgs_k = s->cgs_k;
+    cc_items t = s->items;
+    s->items = s->deferred;
+    s->deferred = t;
+    return true;
 }
 
 /* dfs / bfs / random-branch: one pending negation. */
 static cc_status list_step(cc_search *s, ctg_err *e)
 {
     uint64_t runs0 = s->st.runs;
-    while (s->items.n) {
+    while (s->cfg.order == CC_CGS ? cgs_refill(s) : s->items.n > 0) {
         if (s->st.runs != runs0) /* a re-run was this step's work */
             return CC_MORE;
         cc_item it = pick(s);
         cc_node *n = it.node, *child;
-        bool usable;
+        bool usable, ok;
         if (!materialize(s, n, &usable, e)) {
             node_unref(s, n);
             return CC_FAIL;
         }
         if (!usable) {
             node_unref(s, n);
+            continue;
+        }
+        if (s->cfg.order == CC_CGS && !cgs_admit(s, n, it.j, &ok)) {
+            node_unref(s, n); /* the deferred list holds its own reference */
+            if (!ok)
+                return err_set(e, "concolic: out of memory"), CC_FAIL;
             continue;
         }
         n->pinned = true;
@@ -610,9 +703,67 @@ static cc_status list_step(cc_search *s, ctg_err *e)
     return CC_DONE;
 }
 
+/* cfds / param: the highest-scoring untried entry of n, -1 when none is
+ * left.  Ties go to the deepest entry. */
+static int64_t best_entry(cc_search *s, cc_node *n)
+{
+    int64_t best = -1;
+    double bs = -INFINITY;
+    for (uint32_t j = 0; j < n->n_pc; j++) {
+        if (n->tried[j] || !expr_pc_negatable(n->pc.v[j].kind))
+            continue;
+        double sc = s->cfg.heur.score ? s->cfg.heur.score(s->cfg.heur.user, &n->pc, j) : 0.0;
+        if (best < 0 || sc >= bs) {
+            best = j;
+            bs = sc;
+        }
+    }
+    return best;
+}
+
+/* cfds / param: negates the best entry of the last path that is left;
+ * a path with nothing left is popped. */
+static cc_status last_step(cc_search *s, ctg_err *e)
+{
+    uint64_t runs0 = s->st.runs;
+    while (s->n_stack) {
+        if (s->st.runs != runs0) /* a re-run was this step's work */
+            return CC_MORE;
+        cc_node *n = s->stack[s->n_stack - 1], *child;
+        bool usable;
+        if (!materialize(s, n, &usable, e))
+            return CC_FAIL;
+        if (usable && !n->tried && !(n->tried = ctg_calloc((size_t)n->n_pc + 1, 1)))
+            return err_set(e, "concolic: out of memory"), CC_FAIL;
+        int64_t j = usable ? best_entry(s, n) : -1;
+        if (j < 0) {
+            s->n_stack--;
+            node_unref(s, n);
+            continue;
+        }
+        n->tried[j] = 1;
+        n->pinned = true;
+        neg_result r = negate(s, n, (uint32_t)j, &child, e);
+        n->pinned = false;
+        if (r == NEG_FAIL)
+            return CC_FAIL;
+        if (r == NEG_SKIPPED)
+            continue;
+        if (child && !enqueue(s, child, e))
+            return CC_FAIL;
+        return CC_MORE;
+    }
+    return CC_DONE;
+}
+
 cc_status cc_step(cc_search *s, ctg_err *e)
 {
-    return s->cfg.order == CC_GENERATIONAL ? gen_step(s, e) : list_step(s, e);
+    switch (s->cfg.order) {
+    case CC_GENERATIONAL: return gen_step(s, e);
+    case CC_CFDS:
+    case CC_PARAM: return last_step(s, e);
+    default: return list_step(s, e);
+    }
 }
 
 /* ---- life cycle ------------------------------------------------------------------------ */
@@ -631,6 +782,8 @@ cc_search *cc_new(const cc_config *cfg, cc_run_fn run, void *user, ctg_err *e)
     s->run = run;
     s->user = user;
     rng_seed(&s->r, s->cfg.seed);
+    s->cgs_k = s->cfg.cgs_k ? s->cfg.cgs_k : 1;
+    s->st.cgs_k = s->cgs_k;
     s->seen.max = s->cfg.max_seen;
     s->expanded.max = s->cfg.max_seen;
     s->sv = solver_new(&s->cfg.solver, e);
@@ -666,6 +819,13 @@ void cc_free(cc_search *s)
         node_unref(s, cc_items_pop_back(&s->items).node);
     if (s->cur)
         node_unref(s, s->cur);
+    while (s->deferred.n)
+        node_unref(s, cc_items_pop_back(&s->deferred).node);
+    while (s->n_stack)
+        node_unref(s, s->stack[--s->n_stack]);
+    ctg_free(s->stack);
+    cc_items_release(&s->deferred);
+    cc_set_release(&s->contexts);
     cc_heap_release(&s->heap);
     cc_items_release(&s->items);
     cc_set_release(&s->seen);
@@ -703,6 +863,8 @@ void cc_stats_visit(const cc_search *s, void (*fn)(void *user, const char *name,
         {"concolic.skipped_seen", (double)c->skipped_seen},
         {"concolic.skipped_diverged", (double)c->skipped_diverged},
         {"concolic.skipped_duplicate", (double)c->skipped_duplicate},
+        {"concolic.skipped_context", (double)c->skipped_context},
+        {"concolic.cgs_k", (double)c->cgs_k},
         {"concolic.expanded", (double)c->expanded},
         {"concolic.dropped", (double)c->dropped},
         {"concolic.errors", (double)c->errors},

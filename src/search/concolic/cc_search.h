@@ -17,7 +17,23 @@
  *   dfs           the most recent run's deepest pending negation first;
  *   bfs           pending negations in the order they were found (shallow
  *                 first);
- *   random-branch a pending negation chosen uniformly at random.
+ *   random-branch a pending negation chosen uniformly at random;
+ *   cfds          (seed 004) the branch of the last path whose negation is
+ *                 nearest to an uncovered branch: the score comes from the
+ *                 heuristic hooks (cc_heuristic; cc_heur.h computes the
+ *                 distances from the program database);
+ *   cgs           (seed 004) breadth first over the execution tree (the
+ *                 shallowest pending negation first), skipping a negation
+ *                 whose context - the k decisions before it plus the
+ *                 flipped one - was negated before; when only such
+ *                 negations are left, k grows by one and they are queued
+ *                 again;
+ *   param         (seed 004, ParaDySE) the branch of the last path with the
+ *                 highest score from the hooks (weights . features).
+ * cfds and param follow the paper's generic algorithm: they choose from the
+ * path of the last run; a branch whose negation is unsat or known is marked
+ * and the next best tried; when the last path has nothing left, the one
+ * before it is taken up again (a stack of paths).
  * In every order a negation whose target path (the prefix plus the flipped
  * decision) was executed or already tried is skipped without a query.
  *
@@ -39,9 +55,18 @@
 #include "../../expr/expr_trace.h"
 #include "../../solver/solver.h"
 
-typedef enum cc_order { CC_GENERATIONAL = 0, CC_DFS, CC_BFS, CC_RANDOM_BRANCH } cc_order;
+typedef enum cc_order {
+    CC_GENERATIONAL = 0,
+    CC_DFS,
+    CC_BFS,
+    CC_RANDOM_BRANCH,
+    CC_CFDS,
+    CC_CGS,
+    CC_PARAM,
+    CC__ORDERS
+} cc_order;
 
-/* "generational", "dfs", "bfs", "random-branch". */
+/* "generational", "dfs", "bfs", "random-branch", "cfds", "cgs", "param". */
 const char *cc_order_name(cc_order o);
 bool cc_order_parse(const char *name, cc_order *o);
 
@@ -77,8 +102,27 @@ typedef struct cc_run_out {
 typedef bool (*cc_run_fn)(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *out,
                           ctg_err *e);
 
+/* Outcomes of a negation, for cc_heuristic.negated. */
+typedef enum cc_neg_outcome { CC_NEG_KNOWN = 0, CC_NEG_UNSAT, CC_NEG_SAT } cc_neg_outcome;
+
+/* Hooks of a search heuristic (all optional; cfds and param need score).
+ * pc is the path constraint of a test (entries 0..pc->n-1), j an entry. */
+typedef struct cc_heuristic {
+    /* A new run's path and its covered edges (fresh: edges covered first). */
+    void (*ran)(void *user, const expr_pc *pc, const uint32_t *edges, size_t n_edges,
+                uint64_t fresh);
+    /* Score of negating entry j of pc (the highest is negated first). */
+    double (*score)(void *user, const expr_pc *pc, uint32_t j);
+    /* Entry j of pc was negated with this outcome. */
+    void (*negated)(void *user, const expr_pc *pc, uint32_t j, cc_neg_outcome outcome);
+    void *user;
+} cc_heuristic;
+
 typedef struct cc_config {
     cc_order order;
+    cc_heuristic heur;      /* cfds / param scores; dynamic features         */
+    uint32_t cgs_k;         /* cgs: decisions before a branch in its context
+                               at the start (default 1)                      */
     uint64_t seed;          /* random-branch                                   */
     solver_opts solver;     /* the solver chain                                */
     uint32_t max_retained;  /* path constraints kept in memory (default 64)    */
@@ -101,6 +145,8 @@ typedef struct cc_stats {
     uint64_t skipped_seen;     /* negations skipped: target path known       */
     uint64_t skipped_diverged; /* expansions dropped by shouldSkip            */
     uint64_t skipped_duplicate;/* expansions dropped: same path expanded     */
+    uint64_t skipped_context;  /* cgs: negations skipped, context known      */
+    uint64_t cgs_k;            /* cgs: the context length reached            */
     uint64_t expanded;         /* tests expanded                             */
     uint64_t dropped;          /* work-list places dropped by max_work       */
     uint64_t errors;           /* runs that reached an error call            */

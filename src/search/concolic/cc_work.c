@@ -180,3 +180,12 @@ void cc_items_release(cc_items *q)
     ctg_free(q->v);
     memset(q, 0, sizeof *q);
 }
+
+size_t cc_items_min_j(const cc_items *q)
+{
+    size_t best = 0;
+    for (size_t i = 1; i < q->n; i++)
+        if (q->v[q->head + i].j < q->v[q->head + best].j)
+            best = i;
+    return best;
+}

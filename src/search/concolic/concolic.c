@@ -31,6 +31,7 @@
 #include "../../runtime/rt_symtrace.h"
 #include "../engine.h"
 #include "../strategy.h"
+#include "cc_heur.h"
 #include "cc_search.h"
 
 #define CONCOLIC_PC_CAP (1u << 16)
@@ -39,7 +40,12 @@
 
 static const opt_desc concolic_options[] = {
     {"search", 0, OPT_STR, OPT_KV, "ORDER", "generational",
-     "concolic: generational|dfs|bfs|random-branch"},
+     "concolic: generational|dfs|bfs|random-branch|cfds|cgs|param (seed 004)"},
+    {"weights", 0, OPT_STR, OPT_KV, "FILE", NULL,
+     "concolic --search param: feature weights ('NAME WEIGHT' lines, as 'ctestgen learn' "
+     "writes them); default: the shipped weights"},
+    {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
+     "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
      "concolic: symbolic pointers: concretize (pointer == value, lazy cells) | theory (SMT "
      "arrays, select/store)"},
@@ -61,6 +67,7 @@ static const opt_desc concolic_options[] = {
 typedef struct concolic {
     search_ctx *ctx;
     cc_search *cc;
+    cc_heur *heur;       /* cfds / param                                   */
     uint32_t flags;      /* CTG_FL_* of every run                          */
     bool libfuzzer;      /* the length is the named variable LEN           */
     bool stopped;        /* the engine refused a run (budget, failure)     */
@@ -199,8 +206,12 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
     cc_config_default(cfg);
     cfg->seed = o->search.seed;
     if (!cc_order_parse(opt_get_str(o, "search"), &cfg->order))
-        return err_set(e, "--search: unknown order '%s'; use generational, dfs, bfs or "
-                          "random-branch", opt_get_str(o, "search"));
+        return err_set(e, "--search: unknown order '%s'; use generational, dfs, bfs, "
+                          "random-branch, cfds, cgs or param", opt_get_str(o, "search"));
+    long k = opt_get_long(o, "cgs-k");
+    if (k < 1 || k > 64)
+        return err_set(e, "--cgs-k: %ld is out of range; give 1 .. 64", k);
+    cfg->cgs_k = (uint32_t)k;
     const char *arrays = opt_get_str(o, "sym-arrays");
     if (strcmp(arrays, "concretize") && strcmp(arrays, "theory"))
         return err_set(e, "--sym-arrays: unknown model '%s'; use concretize or theory", arrays);
@@ -217,6 +228,25 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
 }
 
 static void concolic_finish(void *state, search_ctx *ctx);
+
+/* The heuristic of --search cfds / param (with --weights or the shipped
+ * weights) into cfg->heur.  False with e set on a bad weights file. */
+static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
+{
+    const char *file = opt_get_str(ctx_opts(S->ctx), "weights");
+    if (file && cfg->order != CC_PARAM)
+        return err_set(e, "--weights: only --search param reads weights");
+    if (cfg->order != CC_CFDS && cfg->order != CC_PARAM)
+        return true;
+    double w[CC_N_FEATURES];
+    memcpy(w, cc_default_weights, sizeof w);
+    if (file && !cc_weights_load(file, w, e))
+        return false;
+    if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
+        return false;
+    cfg->heur = cc_heur_hooks(S->heur);
+    return true;
+}
 
 /* Queues a seed of printable characters (no NUL): with the all-zero seed,
  * whose strings all end at once, the search starts from both ends. */
@@ -305,7 +335,7 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
     }
     S->random_seeds = opt_get_long(ctx_opts(ctx), "random-seeds");
     cc_input empty = {NULL, 0, NULL, NULL, 0};
-    bool ok = configure(ctx, &cfg, &S->flags, e) &&
+    bool ok = configure(ctx, &cfg, &S->flags, e) && make_heuristic(S, &cfg, e) &&
               ctx_sym_start(ctx, (uint32_t)nodes, CONCOLIC_PC_CAP, e) &&
               (S->cc = cc_new(&cfg, run_one, S, e)) && cc_add_seed(S->cc, &empty, e) &&
               add_text_seed(S, e);
@@ -383,6 +413,7 @@ static void concolic_finish(void *state, search_ctx *ctx)
     if (S->cc)
         report(S, ctx);
     cc_free(S->cc);
+    cc_heur_free(S->heur);
     ctg_free(S->buf);
     ctg_free(S->edges);
     ctg_free(S->roots);
@@ -393,7 +424,7 @@ static void concolic_finish(void *state, search_ctx *ctx)
 const strategy strategy_concolic = {
     .name = "concolic",
     .summary = "compiled symbolic execution (prog.sym) + Z3: SAGE generational search, dfs, "
-               "bfs, random-branch; floating point is symbolic (Z3 FP theory), long double, "
+               "bfs, random-branch, cfds, cgs, param (ParaDySE's learned heuristic); floating point is symbolic (Z3 FP theory), long double, "
                "vectors and aggregates are concretised (noted in stats.json)",
     .options = concolic_options,
     .init = concolic_init,

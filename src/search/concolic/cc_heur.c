@@ -1,0 +1,682 @@
+/*
+ * cc_heur.c - CFDS distances and ParaDySE's 40 branch features (seed 004,
+ * section 3.1, table 1), see cc_heur.h and docs/concolic.md.
+ *
+ * Static part, from the program database at start: per function the
+ * reverse CFG, the blocks on a cycle (Tarjan's SCCs), how many branches a
+ * block is behind (0-1 BFS from the entry: "nested"), and which blocks can
+ * reach an error call.  Dynamic part, from the hooks: the covered edges
+ * (and when each was first covered), per decision (the taken edge of a
+ * path entry) how often it was negated, failed, and when last, the
+ * contexts of executed decisions for k = 1..5, the uncovered edges per
+ * function and the function most recently reached.
+ */
+#include "cc_heur.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../base/fsutil.h"
+#include "../../base/mem.h"
+#include "../../base/sbuf.h"
+#include "../../runtime/rt_symtrace.h"
+#include "cc_int.h"
+
+#define N_CTX 5          /* contexts of length 1..5 (features 19-23) */
+#define CTX_SCAN 4096    /* path entries whose contexts are recorded  */
+#define EXPR_SCAN 64     /* expression nodes looked at per condition  */
+
+/* Feature numbers of the paper's table, 1-based, as used below. */
+static const char *const feature_names[CC_N_FEATURES] = {
+    "in_main",          "loop_stay",         "loop_exit",          "nested",
+    "string_call",      "int_compare",       "const_operand",      "array_access",
+    "equality",         "in_loop_body",      "case_taken",         "case_default",
+    "first_in_path",    "last_in_path",      "most_frequent",      "least_frequent",
+    "new_last_run",     "after_negated",     "context1_seen",      "context2_seen",
+    "context3_seen",    "context4_seen",     "context5_seen",      "negated_10",
+    "negated_20",       "negated_50",        "near_negated",       "unsat_10",
+    "opposite_unsat_10", "opposite_uncovered", "opposite_dist_1",   "negated_last_10",
+    "negated_last_20",  "negated_last_50",   "func_most_uncovered", "func_top10",
+    "func_top20",       "func_top30",        "opposite_error_reach", "func_recent",
+};
+
+/* Until a learned vector replaces it (docs/concolic.md): CFDS's and CGS's
+ * insights as weights - toward uncovered code, away from known contexts
+ * and from branches negated often or in vain. */
+const double cc_default_weights[CC_N_FEATURES] = {
+    [29] = 1.0,  /* opposite_uncovered */
+    [30] = 0.5,  /* opposite_dist_1    */
+    [38] = 0.3,  /* opposite_error_reach */
+    [18] = -0.3, [19] = -0.3, [20] = -0.2, /* contexts seen */
+    [23] = -0.3, [24] = -0.3, [25] = -0.3, /* negated often */
+    [27] = -0.5, [28] = -0.2,              /* negations failed */
+    [31] = -0.2,                           /* negated recently */
+    [16] = 0.2,  /* new_last_run */
+    [39] = 0.2,  /* func_recent  */
+};
+
+const char *cc_feature_name(unsigned i) { return i < CC_N_FEATURES ? feature_names[i] : "?"; }
+
+struct cc_heur {
+    const progdb *db;
+    cc_order order;
+    double w[CC_N_FEATURES];
+    uint32_t n_blocks;       /* over all functions                          */
+    uint32_t *func_base;     /* first global block of each function         */
+    uint32_t *pred_start, *pred; /* reverse CFG (global block ids, CSR)     */
+    uint8_t *in_cycle, *nested, *err_reach; /* per global block             */
+    uint8_t *is_branch;      /* per global block: ends in a branch          */
+    uint32_t *func_total;    /* edges per function                          */
+    uint32_t *edge_func;     /* per edge                                   */
+    uint32_t *edge_target;   /* global block                               */
+    /* dynamic */
+    uint8_t *covered;        /* per edge                                   */
+    uint64_t *fresh_at;      /* run that first covered the edge            */
+    uint32_t *neg_count, *unsat_count; /* per decision (taken edge)        */
+    uint64_t *last_neg;      /* run of the last negation + 1 (0: never)    */
+    uint32_t *func_uncovered;/* per function                               */
+    uint32_t *func_rank;     /* rank by uncovered edges, 0 = most          */
+    uint32_t n_ranked;       /* functions with branches                    */
+    uint32_t recent_func;    /* most recently reached (UINT32_MAX: none)   */
+    uint32_t *dist;          /* per global block: branches to uncovered    */
+    uint32_t *queue;         /* 0-1 BFS deque (2 * n_blocks)               */
+    bool dist_dirty, rank_dirty;
+    uint64_t runs;
+    int64_t last_neg_j;      /* entry negated last (-1: none)              */
+    cc_set ctx[N_CTX];       /* contexts of executed decisions, k = 1..5   */
+    /* per-path cache of site counts (features 15, 16) */
+    const expr_pc_entry *cache_v;
+    size_t cache_n;
+    uint32_t *site_count;    /* per edge (base ids)                        */
+    uint32_t max_count, min_count;
+};
+
+/* ==== static analysis ===================================================== */
+
+/* Global block of function f's block b. */
+static uint32_t gblock(const cc_heur *h, uint32_t f, uint32_t b) { return h->func_base[f] + b; }
+
+/* The reverse CFG of every function (global ids). */
+static bool build_preds(cc_heur *h)
+{
+    const progdb *db = h->db;
+    h->pred_start = ctg_calloc((size_t)h->n_blocks + 1, sizeof *h->pred_start);
+    if (!h->pred_start)
+        return false;
+    size_t n_arcs = 0;
+    for (uint32_t f = 0; f < db->n_funcs; f++) {
+        const pdb_func *fn = &db->funcs[f];
+        for (uint32_t b = 0; b < fn->n_blocks; b++)
+            for (uint32_t k = fn->succ_start[b]; k < fn->succ_start[b + 1]; k++) {
+                h->pred_start[gblock(h, f, fn->succ[k]) + 1]++;
+                n_arcs++;
+            }
+    }
+    for (uint32_t i = 0; i < h->n_blocks; i++)
+        h->pred_start[i + 1] += h->pred_start[i];
+    h->pred = ctg_malloc((n_arcs + 1) * sizeof *h->pred);
+    uint32_t *fill = ctg_calloc((size_t)h->n_blocks + 1, sizeof *fill);
+    if (!h->pred || !fill) {
+        ctg_free(fill);
+        return false;
+    }
+    for (uint32_t f = 0; f < db->n_funcs; f++) {
+        const pdb_func *fn = &db->funcs[f];
+        for (uint32_t b = 0; b < fn->n_blocks; b++)
+            for (uint32_t k = fn->succ_start[b]; k < fn->succ_start[b + 1]; k++) {
+                uint32_t t = gblock(h, f, fn->succ[k]);
+                h->pred[h->pred_start[t] + fill[t]++] = gblock(h, f, b);
+            }
+    }
+    ctg_free(fill);
+    return true;
+}
+
+/* Marks the blocks of function f that lie on a cycle: Tarjan's strongly
+ * connected components, iteratively; a block is on a cycle when its
+ * component has two blocks or more, or it is its own successor. */
+static bool mark_cycles(cc_heur *h, uint32_t f)
+{
+    const pdb_func *fn = &h->db->funcs[f];
+    uint32_t n = fn->n_blocks;
+    if (!n)
+        return true;
+    uint32_t *index = ctg_malloc(n * sizeof *index), *low = ctg_malloc(n * sizeof *low);
+    uint32_t *stack = ctg_malloc(n * sizeof *stack), *call = ctg_malloc(n * sizeof *call);
+    uint32_t *next = ctg_malloc(n * sizeof *next);
+    uint8_t *on = ctg_calloc(n, 1);
+    bool ok = index && low && stack && call && next && on;
+    uint32_t counter = 0, sp = 0;
+    for (uint32_t i = 0; ok && i < n; i++)
+        index[i] = UINT32_MAX;
+    for (uint32_t root = 0; ok && root < n; root++) {
+        if (index[root] != UINT32_MAX)
+            continue;
+        uint32_t depth = 0;
+        call[depth++] = root;
+        index[root] = low[root] = counter++;
+        next[root] = fn->succ_start[root];
+        stack[sp++] = root;
+        on[root] = 1;
+        while (depth) {
+            uint32_t v = call[depth - 1];
+            if (next[v] < fn->succ_start[v + 1]) {
+                uint32_t w = fn->succ[next[v]++];
+                if (w == v)
+                    h->in_cycle[gblock(h, f, v)] = 1;
+                if (index[w] == UINT32_MAX) {
+                    index[w] = low[w] = counter++;
+                    next[w] = fn->succ_start[w];
+                    stack[sp++] = w;
+                    on[w] = 1;
+                    call[depth++] = w;
+                } else if (on[w] && index[w] < low[v]) {
+                    low[v] = index[w];
+                }
+                continue;
+            }
+            if (low[v] == index[v]) { /* v roots a component */
+                uint32_t size = 0, top = sp;
+                do
+                    size++;
+                while (stack[--top] != v);
+                for (uint32_t k = top; k < sp; k++) {
+                    on[stack[k]] = 0;
+                    if (size > 1)
+                        h->in_cycle[gblock(h, f, stack[k])] = 1;
+                }
+                sp = top;
+            }
+            depth--;
+            if (depth && low[v] < low[call[depth - 1]])
+                low[call[depth - 1]] = low[v];
+        }
+    }
+    ctg_free(index), ctg_free(low), ctg_free(stack), ctg_free(call), ctg_free(next), ctg_free(on);
+    return ok;
+}
+
+/* nested[b]: a conditional branch lies on every path from the entry of
+ * b's function to b (0-1 BFS counting branch blocks passed). */
+static bool mark_nested(cc_heur *h, uint32_t f)
+{
+    const pdb_func *fn = &h->db->funcs[f];
+    uint32_t n = fn->n_blocks;
+    if (!n)
+        return true;
+    size_t cap = 4 * (size_t)n + 4;
+    uint32_t *d = ctg_malloc(n * sizeof *d), *dq = ctg_malloc(cap * sizeof *dq);
+    if (!d || !dq) {
+        ctg_free(d), ctg_free(dq);
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        d[i] = UINT32_MAX;
+    size_t head = cap / 2, tail = cap / 2; /* a deque in dq[0 .. cap) */
+    d[0] = 0;
+    dq[tail++] = 0;
+    while (head < tail) {
+        uint32_t v = dq[head++];
+        uint32_t cost = fn->block_branch[v] >= 0 ? 1 : 0;
+        for (uint32_t k = fn->succ_start[v]; k < fn->succ_start[v + 1]; k++) {
+            uint32_t w = fn->succ[k];
+            if (d[v] + cost < d[w]) {
+                d[w] = d[v] + cost;
+                if (cost && tail < cap)
+                    dq[tail++] = w;
+                else if (!cost && head > 0)
+                    dq[--head] = w;
+            }
+        }
+    }
+    for (uint32_t b = 0; b < n; b++)
+        h->nested[gblock(h, f, b)] = d[b] != UINT32_MAX && d[b] >= 1;
+    ctg_free(d), ctg_free(dq);
+    return true;
+}
+
+/* err_reach[b]: b reaches an error call of its function in the CFG. */
+static void mark_error_reach(cc_heur *h)
+{
+    const progdb *db = h->db;
+    size_t head = 0, tail = 0;
+    for (uint32_t i = 0; i < db->n_errors; i++) {
+        uint32_t g = gblock(h, db->errors[i].func, db->errors[i].block);
+        if (!h->err_reach[g]) {
+            h->err_reach[g] = 1;
+            h->queue[tail++] = g;
+        }
+    }
+    while (head < tail) {
+        uint32_t v = h->queue[head++];
+        for (uint32_t k = h->pred_start[v]; k < h->pred_start[v + 1]; k++)
+            if (!h->err_reach[h->pred[k]]) {
+                h->err_reach[h->pred[k]] = 1;
+                h->queue[tail++] = h->pred[k];
+            }
+    }
+}
+
+static bool analyse(cc_heur *h)
+{
+    const progdb *db = h->db;
+    h->func_base = ctg_calloc((size_t)db->n_funcs + 1, sizeof *h->func_base);
+    if (!h->func_base)
+        return false;
+    for (uint32_t f = 0; f < db->n_funcs; f++)
+        h->func_base[f + 1] = h->func_base[f] + db->funcs[f].n_blocks;
+    h->n_blocks = h->func_base[db->n_funcs];
+    size_t nb = (size_t)h->n_blocks + 1, ne = (size_t)db->n_edges + 1;
+    h->in_cycle = ctg_calloc(nb, 1);
+    h->nested = ctg_calloc(nb, 1);
+    h->err_reach = ctg_calloc(nb, 1);
+    h->dist = ctg_calloc(nb, sizeof *h->dist);
+    h->queue = ctg_calloc(4 * nb, sizeof *h->queue);
+    h->is_branch = ctg_calloc(nb, 1);
+    h->edge_func = ctg_calloc(ne, sizeof *h->edge_func);
+    h->edge_target = ctg_calloc(ne, sizeof *h->edge_target);
+    if (!h->in_cycle || !h->nested || !h->err_reach || !h->dist || !h->queue || !h->is_branch ||
+        !h->edge_func ||
+        !h->edge_target || !build_preds(h))
+        return false;
+    for (uint32_t e = 0; e < db->n_edges; e++) {
+        uint32_t f = db->branches[db->edges[e].branch].func;
+        h->edge_func[e] = f;
+        h->edge_target[e] = gblock(h, f, db->edges[e].target);
+    }
+    for (uint32_t b = 0; b < db->n_branches; b++)
+        h->is_branch[gblock(h, db->branches[b].func, db->branches[b].block)] = 1;
+    for (uint32_t f = 0; f < db->n_funcs; f++)
+        if (!mark_cycles(h, f) || !mark_nested(h, f))
+            return false;
+    mark_error_reach(h);
+    return true;
+}
+
+/* ==== dynamic state ========================================================= */
+
+/* CFDS distances of every block: branches passed to an uncovered edge
+ * (0-1 BFS backwards from the branch blocks that have one). */
+static void update_distances(cc_heur *h)
+{
+    const progdb *db = h->db;
+    size_t cap = 4 * ((size_t)h->n_blocks + 1), head = cap / 2, tail = head;
+    for (uint32_t i = 0; i < h->n_blocks; i++)
+        h->dist[i] = UINT32_MAX;
+    for (uint32_t b = 0; b < db->n_branches; b++) {
+        const pdb_branch *br = &db->branches[b];
+        bool open = false;
+        for (uint32_t k = 0; k < br->n_edges && !open; k++)
+            open = !h->covered[br->first_edge + k];
+        uint32_t g = gblock(h, br->func, br->block);
+        if (open && h->dist[g] != 1 && tail < cap) {
+            h->dist[g] = 1;
+            h->queue[tail++] = g;
+        }
+    }
+    while (head < tail) {
+        uint32_t v = h->queue[head++];
+        for (uint32_t k = h->pred_start[v]; k < h->pred_start[v + 1]; k++) {
+            uint32_t p = h->pred[k];
+            uint32_t cost = h->is_branch[p]; /* passing p's branch counts one */
+            if (h->dist[v] + cost < h->dist[p]) {
+                h->dist[p] = h->dist[v] + cost;
+                if (cost && tail < cap)
+                    h->queue[tail++] = p;
+                else if (!cost && head > 0)
+                    h->queue[--head] = p;
+            }
+        }
+    }
+    h->dist_dirty = false;
+}
+
+/* Ranks the functions with branches by their uncovered edges. */
+static void update_ranks(cc_heur *h)
+{
+    const progdb *db = h->db;
+    h->n_ranked = 0;
+    for (uint32_t f = 0; f < db->n_funcs; f++) {
+        uint32_t better = 0;
+        for (uint32_t g = 0; g < db->n_funcs; g++)
+            better += h->func_uncovered[g] > h->func_uncovered[f] ||
+                      (h->func_uncovered[g] == h->func_uncovered[f] && g < f);
+        h->func_rank[f] = better;
+    }
+    for (uint32_t b = 0; b < db->n_branches; b++)
+        if (!b || db->branches[b].func != db->branches[b - 1].func)
+            h->n_ranked++;
+    h->rank_dirty = false;
+}
+
+/* The taken edge of entry en (n_edges when it has none). */
+static uint32_t taken_edge(const cc_heur *h, const expr_pc_entry *en)
+{
+    uint32_t e = h->db->n_edges;
+    if (en->site == CTG_SYM_NONE || en->site >= h->db->n_edges)
+        return e;
+    if (en->kind == CTG_SPC_BRANCH)
+        e = en->site + (en->taken ? 0u : 1u);
+    else if (en->kind == CTG_SPC_SWITCH)
+        e = en->site + en->arg;
+    return e < h->db->n_edges ? e : h->db->n_edges;
+}
+
+/* Context hash of entry j (decisions j-k .. j-1, then j taken or flipped). */
+static uint64_t context_hash(const cc_heur *h, const expr_pc *pc, uint32_t j, uint32_t k,
+                             bool flipped)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ULL * (k + 1);
+    for (uint32_t i = j > k ? j - k : 0; i <= j; i++) {
+        uint64_t d = taken_edge(h, &pc->v[i]);
+        if (i == j && flipped)
+            d ^= 0x8000000000000000ULL;
+        x = (x ^ d) * 0xff51afd7ed558ccdULL;
+        x ^= x >> 29;
+    }
+    return x ? x : 1;
+}
+
+static void hook_ran(void *user, const expr_pc *pc, const uint32_t *edges, size_t n, uint64_t fresh)
+{
+    cc_heur *h = user;
+    h->runs++;
+    for (size_t i = 0; fresh && i < n; i++) {
+        uint32_t e = edges[i];
+        if (e >= h->db->n_edges || h->covered[e])
+            continue;
+        uint32_t f = h->edge_func[e];
+        if (h->func_uncovered[f] == h->func_total[f]) /* its first covered edge */
+            h->recent_func = f;
+        h->covered[e] = 1;
+        h->fresh_at[e] = h->runs;
+        if (h->func_uncovered[f])
+            h->func_uncovered[f]--;
+        h->dist_dirty = h->rank_dirty = true;
+    }
+    bool added;
+    size_t m = pc->n < CTX_SCAN ? pc->n : CTX_SCAN;
+    for (uint32_t j = 0; j < m; j++)
+        for (uint32_t k = 1; k <= N_CTX; k++)
+            if (!cc_set_add(&h->ctx[k - 1], context_hash(h, pc, j, k, false), &added))
+                return; /* out of memory: the feature reads what is there */
+}
+
+static void hook_negated(void *user, const expr_pc *pc, uint32_t j, cc_neg_outcome outcome)
+{
+    cc_heur *h = user;
+    uint32_t e = taken_edge(h, &pc->v[j]);
+    h->neg_count[e]++;
+    h->unsat_count[e] += outcome == CC_NEG_UNSAT;
+    h->last_neg[e] = h->runs + 1;
+    h->last_neg_j = outcome == CC_NEG_SAT ? (int64_t)j : h->last_neg_j;
+}
+
+/* ==== features ================================================================ */
+
+/* Flags of a condition's expression: a constant operand, equality, an
+ * array read, the input length. */
+typedef struct cond_info {
+    bool const_operand, equality, array;
+} cond_info;
+
+static cond_info cond_of(const expr *c)
+{
+    cond_info ci = {false, false, false};
+    if (!c)
+        return ci;
+    if (c->op == EXPR_NOT && c->args[0])
+        c = c->args[0];
+    ci.array = (c->flags & EXPR_F_ARRAY) != 0;
+    if (c->op >= EXPR_EQ && c->op <= EXPR_SLE) {
+        ci.equality = c->op == EXPR_EQ || c->op == EXPR_NE;
+        ci.const_operand = (c->args[0] && c->args[0]->op == EXPR_CONST) ||
+                           (c->args[1] && c->args[1]->op == EXPR_CONST);
+    }
+    return ci;
+}
+
+/* Site counts of the path (features 15 and 16), cached per path. */
+static void count_sites(cc_heur *h, const expr_pc *pc)
+{
+    if (h->cache_v == pc->v && h->cache_n == pc->n)
+        return;
+    for (size_t i = 0; i < pc->n; i++)
+        if (pc->v[i].site < h->db->n_edges)
+            h->site_count[pc->v[i].site] = 0;
+    for (size_t i = 0; i < pc->n; i++)
+        if (pc->v[i].site < h->db->n_edges)
+            h->site_count[pc->v[i].site]++;
+    h->max_count = 0;
+    h->min_count = UINT32_MAX;
+    for (size_t i = 0; i < pc->n; i++)
+        if (pc->v[i].site < h->db->n_edges) {
+            uint32_t c = h->site_count[pc->v[i].site];
+            h->max_count = c > h->max_count ? c : h->max_count;
+            h->min_count = c < h->min_count ? c : h->min_count;
+        }
+    h->cache_v = pc->v;
+    h->cache_n = pc->n;
+}
+
+double cc_heur_distance(cc_heur *h, const expr_pc *pc, uint32_t j)
+{
+    const expr_pc_entry *en = &pc->v[j];
+    if (en->site == CTG_SYM_NONE || en->site >= h->db->n_edges)
+        return CC_FAR;
+    if (h->dist_dirty)
+        update_distances(h);
+    const pdb_branch *br = &h->db->branches[h->db->edges[en->site].branch];
+    uint32_t mine = taken_edge(h, en);
+    double best = CC_FAR;
+    for (uint32_t k = 0; k < br->n_edges; k++) {
+        uint32_t o = br->first_edge + k;
+        if (o == mine)
+            continue;
+        double d = !h->covered[o] ? 0.0
+                   : h->dist[h->edge_target[o]] == UINT32_MAX ? CC_FAR
+                                                              : (double)h->dist[h->edge_target[o]];
+        best = d < best ? d : best;
+    }
+    return best;
+}
+
+void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_FEATURES])
+{
+    memset(f, 0, CC_N_FEATURES);
+    const progdb *db = h->db;
+    const expr_pc_entry *en = &pc->v[j];
+    uint32_t e = taken_edge(h, en);
+    size_t n = pc->n, tenth = n / 10 ? n / 10 : 1;
+    bool have = e < db->n_edges;
+    const pdb_branch *br = have ? &db->branches[db->edges[e].branch] : NULL;
+    uint32_t fn = have ? br->func : 0, blk = have ? gblock(h, fn, br->block) : 0;
+    cond_info ci = cond_of(en->cond);
+    if (have) { /* static, 1-12 */
+        f[0] = !strcmp(db->funcs[fn].name, "main");
+        bool stays = h->in_cycle[h->edge_target[e]] && h->in_cycle[blk];
+        bool exits = h->in_cycle[blk] && !h->in_cycle[h->edge_target[e]];
+        f[1] = stays && !exits;
+        f[2] = exits;
+        f[3] = h->nested[blk];
+        f[4] = br->cond && (!strncmp(br->cond, "strcmp", 6) || !strncmp(br->cond, "strncmp", 7) ||
+                            !strncmp(br->cond, "memcmp", 6));
+        f[5] = br->cond && !strncmp(br->cond, "icmp", 4);
+        f[9] = h->in_cycle[blk];
+        f[10] = br->kind == PDB_SWITCH && e + 1 < br->first_edge + br->n_edges;
+        f[11] = br->kind == PDB_SWITCH && e + 1 == br->first_edge + br->n_edges;
+    }
+    f[6] = ci.const_operand;
+    f[7] = ci.array;
+    f[8] = ci.equality;
+    /* dynamic, 13-40 */
+    f[12] = j < tenth;
+    f[13] = j + tenth >= n;
+    if (have) {
+        count_sites(h, pc);
+        uint32_t c = h->site_count[en->site];
+        f[14] = c == h->max_count;
+        f[15] = c == h->min_count;
+        f[16] = h->fresh_at[e] && h->fresh_at[e] == h->runs;
+    }
+    f[17] = h->last_neg_j >= 0 && (int64_t)j == h->last_neg_j + 1;
+    for (uint32_t k = 1; k <= N_CTX; k++)
+        f[17 + k] = cc_set_has(&h->ctx[k - 1], context_hash(h, pc, j, k, true));
+    f[23] = h->neg_count[e] > 10;
+    f[24] = h->neg_count[e] > 20;
+    f[25] = h->neg_count[e] > 50;
+    f[26] = h->last_neg_j >= 0 && llabs((int64_t)j - h->last_neg_j) <= 3;
+    f[27] = h->unsat_count[e] > 10;
+    double d = have ? cc_heur_distance(h, pc, j) : CC_FAR;
+    f[29] = d == 0.0;
+    f[30] = d <= 1.0;
+    uint64_t last = h->last_neg[e];
+    f[31] = last && h->runs + 1 - last < 10;
+    f[32] = last && h->runs + 1 - last < 20;
+    f[33] = last && h->runs + 1 - last < 50;
+    if (have) {
+        for (uint32_t k = 0; k < br->n_edges; k++) { /* 29: the opposite side failed */
+            uint32_t o = br->first_edge + k;
+            if (o != e && h->unsat_count[o] > 10)
+                f[28] = 1;
+            if (o != e && h->err_reach[h->edge_target[o]])
+                f[38] = 1;
+        }
+        if (h->rank_dirty)
+            update_ranks(h);
+        uint32_t r = h->func_rank[fn], nr = h->n_ranked ? h->n_ranked : 1;
+        f[34] = r == 0 && h->func_uncovered[fn] > 0;
+        f[35] = r * 10 < nr;
+        f[36] = r * 5 < nr;
+        f[37] = r * 10 < nr * 3;
+        f[39] = fn == h->recent_func;
+    }
+}
+
+static double hook_score(void *user, const expr_pc *pc, uint32_t j)
+{
+    cc_heur *h = user;
+    if (h->order == CC_CFDS)
+        return -cc_heur_distance(h, pc, j);
+    uint8_t f[CC_N_FEATURES];
+    cc_heur_features(h, pc, j, f);
+    double s = 0;
+    for (int i = 0; i < CC_N_FEATURES; i++)
+        s += f[i] ? h->w[i] : 0.0;
+    return s;
+}
+
+/* ==== life cycle ================================================================ */
+
+cc_heur *cc_heur_new(const progdb *db, cc_order order, const double *weights, ctg_err *e)
+{
+    cc_heur *h = ctg_calloc(1, sizeof *h);
+    if (!h) {
+        err_set(e, "concolic: out of memory");
+        return NULL;
+    }
+    h->db = db;
+    h->order = order;
+    h->last_neg_j = -1;
+    h->recent_func = UINT32_MAX;
+    if (weights)
+        memcpy(h->w, weights, sizeof h->w);
+    size_t ne = (size_t)db->n_edges + 1, nf = (size_t)db->n_funcs + 1;
+    h->covered = ctg_calloc(ne, 1);
+    h->fresh_at = ctg_calloc(ne, sizeof *h->fresh_at);
+    h->neg_count = ctg_calloc(ne, sizeof *h->neg_count);
+    h->unsat_count = ctg_calloc(ne, sizeof *h->unsat_count);
+    h->last_neg = ctg_calloc(ne, sizeof *h->last_neg);
+    h->site_count = ctg_calloc(ne, sizeof *h->site_count);
+    h->func_uncovered = ctg_calloc(nf, sizeof *h->func_uncovered);
+    h->func_rank = ctg_calloc(nf, sizeof *h->func_rank);
+    h->func_total = ctg_calloc(nf, sizeof *h->func_total);
+    if (!h->covered || !h->fresh_at || !h->neg_count || !h->unsat_count || !h->last_neg ||
+        !h->site_count || !h->func_uncovered || !h->func_rank || !h->func_total || !analyse(h)) {
+        cc_heur_free(h);
+        err_set(e, "concolic: out of memory for the search heuristic");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < db->n_edges; i++)
+        h->func_uncovered[h->edge_func[i]]++;
+    memcpy(h->func_total, h->func_uncovered, nf * sizeof *h->func_total);
+    h->dist_dirty = h->rank_dirty = true;
+    return h;
+}
+
+void cc_heur_free(cc_heur *h)
+{
+    if (!h)
+        return;
+    void *v[] = {h->func_base, h->pred_start, h->pred, h->in_cycle, h->nested, h->err_reach,
+                 h->edge_func, h->edge_target, h->covered, h->fresh_at, h->neg_count,
+                 h->unsat_count, h->last_neg, h->func_uncovered, h->func_rank, h->dist,
+                 h->queue, h->site_count, h->is_branch, h->func_total};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        ctg_free(v[i]);
+    for (int k = 0; k < N_CTX; k++)
+        cc_set_release(&h->ctx[k]);
+    ctg_free(h);
+}
+
+cc_heuristic cc_heur_hooks(cc_heur *h)
+{
+    cc_heuristic k = {hook_ran, hook_score, hook_negated, h};
+    return k;
+}
+
+/* ==== weight files ================================================================= */
+
+bool cc_weights_load(const char *path, double w[CC_N_FEATURES], ctg_err *e)
+{
+    char *text;
+    if (!fs_read(path, &text, NULL, e))
+        return false;
+    memset(w, 0, CC_N_FEATURES * sizeof *w);
+    int line = 0;
+    bool ok = true;
+    for (char *s = text, *nl; ok && s && *s; s = nl ? nl + 1 : NULL) {
+        nl = strchr(s, '\n');
+        if (nl)
+            *nl = '\0';
+        line++;
+        char name[64], extra[8];
+        double v;
+        s += strspn(s, " \t\r");
+        if (!*s || *s == '#')
+            continue;
+        int got = sscanf(s, "%63s %lf %7s", name, &v, extra);
+        if (got != 2 || !isfinite(v)) {
+            ok = err_set(e, "%s:%d: expected 'FEATURE WEIGHT'; fix the line", path, line);
+            break;
+        }
+        int i = 0;
+        while (i < CC_N_FEATURES && strcmp(name, feature_names[i]))
+            i++;
+        if (i == CC_N_FEATURES)
+            ok = err_set(e, "%s:%d: unknown feature '%s'; see docs/concolic.md for the 40 names",
+                         path, line, name);
+        else
+            w[i] = v;
+    }
+    ctg_free(text);
+    return ok;
+}
+
+bool cc_weights_save(const char *path, const double w[CC_N_FEATURES], const char *comment,
+                     ctg_err *e)
+{
+    sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "# ctestgen concolic search weights (--search param --weights FILE)\n");
+    if (comment)
+        sbuf_printf(&b, "# %s\n", comment);
+    for (int i = 0; i < CC_N_FEATURES; i++)
+        sbuf_printf(&b, "%-22s %+.4f\n", feature_names[i], w[i]);
+    bool ok = sbuf_ok(&b) ? fs_write_atomic(path, b.data, b.len, e)
+                          : err_set(e, "%s: out of memory", path);
+    sbuf_release(&b);
+    return ok;
+}

@@ -1,0 +1,58 @@
+/*
+ * cc_heur.h - the heuristics of seed 004 for the concolic search: CFDS's
+ * distance to uncovered branches and ParaDySE's parameterised heuristic,
+ * which scores a branch of the last path by the dot product of a weight
+ * vector and 40 boolean features of the branch (12 static, 28 dynamic).
+ * docs/concolic.md maps every feature of the paper to C/LLVM.
+ *
+ * It implements the hooks of cc_search.h (cc_heur_hooks) from the program
+ * database: the CFG of every function, the edge ids and what the runs
+ * cover.  Distances are counted in branches passed on a CFG path inside
+ * the function, from the target block of an edge to a block whose branch
+ * has an uncovered edge (0: the edge itself is uncovered); the database
+ * records no call sites, so a function's uncovered code is not reached
+ * through its callers (a distance that would need a call is "far").
+ */
+#ifndef CTG_CC_HEUR_H
+#define CTG_CC_HEUR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../base/err.h"
+#include "../../instrument/progdb.h"
+#include "cc_search.h"
+
+#define CC_N_FEATURES 40
+#define CC_FAR 1000000.0 /* distance when no uncovered edge is reachable */
+
+typedef struct cc_heur cc_heur;
+
+/* A heuristic for order (CC_CFDS or CC_PARAM; any other order only keeps
+ * the dynamic state).  weights: CC_N_FEATURES values for CC_PARAM (copied).
+ * NULL with e set on oom. */
+cc_heur *cc_heur_new(const progdb *db, cc_order order, const double *weights, ctg_err *e);
+void cc_heur_free(cc_heur *h);
+/* The hooks for cc_config.heur (user = h). */
+cc_heuristic cc_heur_hooks(cc_heur *h);
+
+/* Short name of feature i (0-based: feature i + 1 of the paper's table). */
+const char *cc_feature_name(unsigned i);
+/* The feature vector of entry j of pc, as the param score sees it. */
+void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t out[CC_N_FEATURES]);
+/* CFDS distance of negating entry j of pc (CC_FAR when unreachable). */
+double cc_heur_distance(cc_heur *h, const expr_pc *pc, uint32_t j);
+
+/* The weights --search param uses without --weights (learned by `ctestgen
+ * learn` on the project's benchmark programs; see docs/concolic.md). */
+extern const double cc_default_weights[CC_N_FEATURES];
+
+/* Weight files: one "NAME WEIGHT" a line (names of cc_feature_name, any
+ * order, '#' comments); a missing feature weighs 0.  False with e naming
+ * the file and line on a bad line or an unknown name. */
+bool cc_weights_load(const char *path, double w[CC_N_FEATURES], ctg_err *e);
+/* Writes w in that format, with a comment line at the top (may be NULL). */
+bool cc_weights_save(const char *path, const double w[CC_N_FEATURES], const char *comment,
+                     ctg_err *e);
+
+#endif
