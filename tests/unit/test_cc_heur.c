@@ -1,0 +1,300 @@
+/*
+ * test_cc_heur.c - the heuristics of seed 004 on a hand-built program
+ * database: CFDS distances to uncovered code, the 40-feature vector of a
+ * branch computed by hand, the param score as weights . features, the
+ * weight files; and, through cc_search, that cfds / param negate the
+ * branch the scores pick and that cgs skips known contexts.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "base/fsutil.h"
+#include "base/mem.h"
+#include "runtime/rt_symtrace.h"
+#include "search/concolic/cc_heur.h"
+
+/* main:
+ *   b0: br0 (icmp sgt)  T -> b1, F -> b4       edges 0, 1
+ *   b1: br1 (icmp slt)  T -> b2, F -> b3       edges 2, 3   (loop head)
+ *   b2: body            -> b1
+ *   b3: br2 (icmp eq)   T -> b5, F -> b6       edges 4, 5
+ *   b4: -> b6
+ *   b5: reach_error()   -> b6
+ *   b6: return */
+static progdb *make_db(void)
+{
+    progdb *db = progdb_new();
+    assert_non_null(db);
+    assert_true(progdb_alloc(db, 1, 3, 6, 1, 0));
+    pdb_func *f = &db->funcs[0];
+    f->name = progdb_intern(db, "main");
+    f->n_blocks = 7;
+    static const uint32_t st[] = {0, 2, 4, 5, 7, 8, 9, 9}, sc[] = {1, 4, 2, 3, 1, 5, 6, 6, 6};
+    f->succ_start = ctg_malloc(sizeof st);
+    f->succ = ctg_malloc(sizeof sc);
+    f->block_branch = ctg_malloc(7 * sizeof *f->block_branch);
+    memcpy(f->succ_start, st, sizeof st);
+    memcpy(f->succ, sc, sizeof sc);
+    static const int32_t bb[] = {0, 1, -1, 2, -1, -1, -1};
+    memcpy(f->block_branch, bb, sizeof bb);
+    static const uint32_t blocks[] = {0, 1, 3};
+    static const char *const conds[] = {"icmp sgt", "icmp slt", "icmp eq"};
+    for (uint32_t b = 0; b < 3; b++)
+        db->branches[b] = (pdb_branch){0, blocks[b], PDB_BR, 2 * b, 2, -1,
+                                       progdb_intern(db, conds[b]), {"", 0, 0}, NULL};
+    static const uint32_t target[] = {1, 4, 2, 3, 5, 6};
+    for (uint32_t e = 0; e < 6; e++)
+        db->edges[e] = (pdb_edge){e / 2, target[e], progdb_intern(db, e % 2 ? "false" : "true")};
+    db->errors[0] = (pdb_error){0, 5, {"", 0, 0}, progdb_intern(db, "reach_error")};
+    return db;
+}
+
+/* A path br0 T, br1 T, br2 F whose conditions are input byte == constant. */
+static void make_path(expr_ctx *c, expr_pc *pc)
+{
+    static const bool taken[] = {true, true, false};
+    for (uint32_t b = 0; b < 3; b++) {
+        expr *cond = expr_binop(c, EXPR_EQ, expr_input(c, b), expr_const(c, 8, 5));
+        assert_true(expr_pc_push(pc, cond, taken[b], 2 * b, CTG_SPC_BRANCH, 0));
+    }
+}
+
+typedef struct fixture {
+    progdb *db;
+    expr_ctx *c;
+    expr_pc pc;
+    cc_heur *h;
+    cc_heuristic k;
+} fixture;
+
+/* The fixture after one run of the path that covered edges 0, 2, 3, 5. */
+static void setup(fixture *x, cc_order order, const double *w)
+{
+    memset(x, 0, sizeof *x);
+    x->db = make_db();
+    x->c = expr_ctx_new();
+    assert_non_null(x->c);
+    make_path(x->c, &x->pc);
+    ctg_err e = {{0}};
+    x->h = cc_heur_new(x->db, order, w, &e);
+    assert_non_null(x->h);
+    x->k = cc_heur_hooks(x->h);
+    static const uint32_t edges[] = {0, 2, 3, 5};
+    x->k.ran(x->k.user, &x->pc, edges, 4, 4);
+}
+
+static void teardown(fixture *x)
+{
+    cc_heur_free(x->h);
+    expr_pc_release(&x->pc);
+    expr_ctx_free(x->c);
+    progdb_free(x->db);
+}
+
+static void test_cfds_distances(void **state)
+{
+    (void)state;
+    fixture x;
+    setup(&x, CC_CFDS, NULL);
+    /* uncovered: edge 1 (br0 F) and edge 4 (br2 T) */
+    assert_true(cc_heur_distance(x.h, &x.pc, 0) == 0.0); /* br0's other side is uncovered */
+    assert_true(cc_heur_distance(x.h, &x.pc, 1) == 1.0); /* br1 F -> b3, whose br2 has one */
+    assert_true(cc_heur_distance(x.h, &x.pc, 2) == 0.0); /* br2 T itself */
+    /* the score is minus the distance */
+    assert_true(x.k.score(x.k.user, &x.pc, 1) == -1.0);
+    /* br1 taken false: the other side (b2, the body) is 2 branches away */
+    x.pc.v[1].taken = false;
+    assert_true(cc_heur_distance(x.h, &x.pc, 1) == 2.0);
+    /* everything covered: nothing is reachable */
+    static const uint32_t rest[] = {1, 4};
+    x.k.ran(x.k.user, &x.pc, rest, 2, 2);
+    assert_true(cc_heur_distance(x.h, &x.pc, 0) == CC_FAR);
+    teardown(&x);
+}
+
+static void test_feature_vector(void **state)
+{
+    (void)state;
+    fixture x;
+    setup(&x, CC_PARAM, NULL);
+    uint8_t f[CC_N_FEATURES];
+    cc_heur_features(x.h, &x.pc, 1, f); /* br1, taken true: stays in the loop */
+    static const char *const on[] = {
+        "in_main", "loop_stay", "nested", "int_compare", "const_operand", "equality",
+        "in_loop_body", "most_frequent", "least_frequent", "new_last_run", "opposite_dist_1",
+        "func_most_uncovered", "func_top10", "func_top20", "func_top30", "opposite_error_reach",
+        "func_recent", NULL};
+    for (unsigned i = 0; i < CC_N_FEATURES; i++) {
+        bool want = false;
+        for (int k = 0; on[k]; k++)
+            want |= !strcmp(on[k], cc_feature_name(i));
+        if (f[i] != want)
+            fail_msg("feature %u (%s) is %d, expected %d", i + 1, cc_feature_name(i), f[i], want);
+    }
+    cc_heur_features(x.h, &x.pc, 0, f); /* br0 in the entry block: not nested, no loop */
+    assert_int_equal(f[3], 0);
+    assert_int_equal(f[9], 0);
+    assert_int_equal(f[12], 1); /* first_in_path */
+    assert_int_equal(f[29], 1); /* opposite_uncovered */
+    /* dynamic: after 11 failed negations of br1 T, negated_10 and unsat_10 */
+    for (int i = 0; i < 11; i++)
+        x.k.negated(x.k.user, &x.pc, 1, CC_NEG_UNSAT);
+    cc_heur_features(x.h, &x.pc, 1, f);
+    assert_int_equal(f[23], 1);
+    assert_int_equal(f[27], 1);
+    assert_int_equal(f[31], 1); /* negated in the last 10 runs */
+    assert_int_equal(f[24], 0);
+    teardown(&x);
+}
+
+static void test_param_score(void **state)
+{
+    (void)state;
+    double w[CC_N_FEATURES] = {0};
+    w[1] = 2.0;  /* loop_stay */
+    w[29] = 5.0; /* opposite_uncovered */
+    w[0] = -1.0; /* in_main */
+    fixture x;
+    setup(&x, CC_PARAM, w);
+    assert_true(x.k.score(x.k.user, &x.pc, 0) == 4.0); /* in_main + opposite uncovered */
+    assert_true(x.k.score(x.k.user, &x.pc, 1) == 1.0); /* in_main + loop_stay */
+    assert_true(x.k.score(x.k.user, &x.pc, 2) == 4.0);
+    teardown(&x);
+}
+
+static void test_weight_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/ctg-weights-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/w.txt", dir);
+    double w[CC_N_FEATURES], r[CC_N_FEATURES];
+    for (int i = 0; i < CC_N_FEATURES; i++)
+        w[i] = (i - 20) / 8.0;
+    ctg_err e = {{0}};
+    assert_true(cc_weights_save(path, w, "test", &e));
+    assert_true(cc_weights_load(path, r, &e));
+    for (int i = 0; i < CC_N_FEATURES; i++)
+        assert_true(r[i] == w[i]);
+    assert_true(fs_write_atomic(path, "# x\nin_main 1.5\n\nloop_exit -2\n", 29, &e));
+    assert_true(cc_weights_load(path, r, &e));
+    assert_true(r[0] == 1.5 && r[2] == -2.0 && r[1] == 0.0);
+    assert_true(fs_write_atomic(path, "in_main 1\nbogus 2\n", 18, &e));
+    assert_false(cc_weights_load(path, r, &e));
+    assert_non_null(strstr(e.msg, ":2: unknown feature 'bogus'"));
+    err_clear(&e);
+    assert_true(fs_write_atomic(path, "in_main lots\n", 13, &e));
+    assert_false(cc_weights_load(path, r, &e));
+    assert_non_null(strstr(e.msg, ":1: expected 'FEATURE WEIGHT'"));
+    fs_rm_rf(dir, NULL);
+}
+
+/* ---- through the search: three independent branches on bytes 0..2 ---- */
+
+typedef struct tprog {
+    int runs;
+    char paths[64][4];
+    uint32_t edges[3];
+} tprog;
+
+static bool run_tree(void *user, const cc_input *in, expr_ctx *c, cc_run_out *out, ctg_err *e)
+{
+    (void)e;
+    tprog *p = user;
+    char path[4] = {0};
+    for (uint32_t i = 0; i < 3; i++) {
+        uint8_t v = i < in->len ? in->bytes[i] : 0;
+        bool t = v == i + 1;
+        expr *cond = expr_binop(c, EXPR_EQ, expr_input(c, i), expr_const(c, 8, i + 1));
+        expr_pc_push(&out->pc, cond, t, 2 * i, CTG_SPC_BRANCH, 0);
+        p->edges[i] = 2 * i + (t ? 0 : 1);
+        path[i] = t ? 'T' : 'F';
+    }
+    out->edges = p->edges;
+    out->n_edges = 3;
+    if (p->runs < 64)
+        memcpy(p->paths[p->runs], path, 4);
+    p->runs++;
+    return true;
+}
+
+/* A score that prefers entry 1, then 0, then 2. */
+static double prefer_middle(void *user, const expr_pc *pc, uint32_t j)
+{
+    (void)user, (void)pc;
+    return j == 1 ? 2.0 : j == 0 ? 1.0 : 0.0;
+}
+
+static cc_search *tree_search(tprog *p, cc_order order, uint32_t k, cc_heuristic heur)
+{
+    cc_config cfg;
+    cc_config_default(&cfg);
+    cfg.order = order;
+    cfg.cgs_k = k;
+    cfg.heur = heur;
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(&cfg, run_tree, p, &e);
+    assert_non_null(s);
+    uint8_t zeros[3] = {0};
+    cc_input in = {zeros, 3, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &in, &e));
+    cc_status st = CC_MORE;
+    for (int i = 0; i < 200 && st == CC_MORE; i++)
+        st = cc_step(s, &e);
+    assert_int_equal(st, CC_DONE);
+    return s;
+}
+
+static void test_last_path_follows_scores(void **state)
+{
+    (void)state;
+    tprog p = {0};
+    cc_heuristic h = {NULL, prefer_middle, NULL, NULL};
+    cc_search *s = tree_search(&p, CC_PARAM, 0, h);
+    assert_string_equal(p.paths[0], "FFF");
+    assert_string_equal(p.paths[1], "FTF"); /* entry 1 first */
+    assert_string_equal(p.paths[2], "TTF"); /* then, on the last path, entry 0 */
+    assert_int_equal(cc_get_stats(s)->paths, 8);
+    assert_int_equal(p.runs, 8);
+    cc_free(s);
+}
+
+static void test_cgs_contexts(void **state)
+{
+    (void)state;
+    tprog p = {0};
+    cc_heuristic none = {0};
+    cc_search *s = tree_search(&p, CC_CGS, 1, none);
+    const cc_stats *st = cc_get_stats(s);
+    /* FFF's negation of entry 2 has the context (F at 1, flip 2); TFF's
+     * has the same one: skipped at k = 1, explored once k has grown */
+    assert_true(st->skipped_context > 0);
+    assert_true(st->cgs_k >= 2);
+    assert_int_equal(st->paths, 8);
+    assert_string_equal(p.paths[1], "TFF"); /* breadth first: entry 0 first */
+    cc_free(s);
+    tprog q = {0};
+    s = tree_search(&q, CC_CGS, 3, none); /* whole prefixes: no context repeats */
+    assert_int_equal(cc_get_stats(s)->skipped_context, 0);
+    assert_int_equal(cc_get_stats(s)->paths, 8);
+    cc_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cfds_distances),   cmocka_unit_test(test_feature_vector),
+        cmocka_unit_test(test_param_score),      cmocka_unit_test(test_weight_files),
+        cmocka_unit_test(test_last_path_follows_scores), cmocka_unit_test(test_cgs_contexts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
