@@ -13,6 +13,7 @@
 #include "../base/mem.h"
 #include "../base/sbuf.h"
 #include "../build/build.h"
+#include "../report/compare.h"
 #include "../report/replay.h"
 #include "../search/engine.h"
 #include "../search/strategy.h"
@@ -291,4 +292,15 @@ int cmd_doctor(const ctg_options *o, ctg_err *e)
         err_set(e, "%s: no 64-bit runtime; build ctestgen with cmake or set CTESTGEN_RUNTIME_DIR",
                 dir);
     return ok ? 0 : EXIT_ERR;
+}
+
+int cmd_compare(const ctg_options *o, ctg_err *e)
+{
+    compare_opts co = {o->positional.items, o->positional.n, o->compare.by, o->compare.json};
+    sbuf b = SBUF_INIT;
+    bool ok = compare_runs(&co, &b, e);
+    if (ok)
+        fputs(sbuf_str(&b), stdout);
+    sbuf_release(&b);
+    return ok ? 0 : o->positional.n ? EXIT_ERR : EXIT_USAGE;
 }

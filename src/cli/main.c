@@ -21,6 +21,8 @@ static const struct {
     {"build", cmd_build},
     {"replay", cmd_replay},
     {"doctor", cmd_doctor},
+    {"compare", cmd_compare},
+    {"learn", cmd_learn},
 };
 
 int main(int argc, char **argv)

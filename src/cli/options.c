@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/mem.h"
 #include "../base/sbuf.h"
@@ -61,9 +62,15 @@ static const opt_desc common_options[] = {
     {"malloc-fail", 0, OPT_STR, OFF(exec.malloc_fail), "stop|null", "stop",
      "an allocation that fails under --mem-limit ends the run as out-of-memory (stop), or "
      "returns NULL to the program so that its NULL checks are covered (null)"},
+    {"jobs", 'j', OPT_INT, OFF(exec.jobs), "N", "cores",
+     "learn: evaluations run in parallel processes"},
     {"corpus", 0, OPT_LIST, OFF(replay.corpus), "PATH", NULL,
      "replay: raw inputs (a file, or a directory's files: AFL++ queue, libFuzzer corpus, "
      "OUT/corpus) instead of OUT/test-suite; repeatable"},
+    {"by", 0, OPT_STR, OFF(compare.by), "KEY", "strategy",
+     "compare: group the runs by this entry of stats.json's info (strategy, search, seed, "
+     "weights, program)"},
+    {"json", 0, OPT_FLAG, OFF(compare.json), NULL, NULL, "compare: print JSON"},
     {"quiet", 'q', OPT_FLAG, OFF(ui.quiet), NULL, NULL, "no progress line, no summary"},
     {"verbose", 'v', OPT_FLAG, OFF(ui.verbose), NULL, NULL,
      "show tool command lines and details"},
@@ -81,6 +88,10 @@ static const struct {
      "run DIR/test-suite with gcc --coverage: independent branch coverage"},
     {"replay", "--corpus DIR PROG.c [MORE.c]",
      "the same for raw inputs: every file of DIR (AFL++/libFuzzer corpus, OUT/corpus)"},
+    {"learn", "PROG.c [-o weights.txt]",
+     "learn concolic search weights (seed 004: find, check, refine) for --search param"},
+    {"compare", "RUN_DIR... [--by KEY]",
+     "repeated runs side by side: metrics per group, Mann-Whitney U and A12"},
     {"doctor", "", "what this host can do: runtimes, 32-bit execution, gcc for replay"},
     {NULL, NULL, NULL},
 };
@@ -101,6 +112,7 @@ void options_defaults(ctg_options *o)
     o->exec.malloc_fail = "stop";
     o->out.out_dir = "ctestgen-out";
     o->out.on_write_error = "stop";
+    o->compare.by = "strategy";
 }
 
 /* Appends s to a list; false on oom. */
@@ -242,6 +254,15 @@ static bool validate(ctg_options *o, ctg_err *e)
 {
     if (o->build.arch_bits != 32 && o->build.arch_bits != 64)
         return err_set(e, "--arch: must be 32 or 64, not %d", o->build.arch_bits);
+    if (o->exec.jobs < 0 || o->exec.jobs > 1024)
+        return err_set(e, "--jobs: must be between 1 and 1024");
+    if (o->exec.jobs == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        o->exec.jobs = n > 0 ? (int)n : 1;
+    } else if (o->exec.jobs > 1 && o->command && !strcmp(o->command, "run")) {
+        return err_set(e, "--jobs: 'ctestgen run' runs one job so far; parallel runs are for "
+                          "'ctestgen learn'");
+    }
     if (o->search.time_s < 0)
         o->search.time_s = o->search.max_execs ? 0 : 60;
     o->exec.timeout_auto = !strcmp(o->exec.timeout_arg, "auto");

@@ -66,11 +66,16 @@ typedef struct ctg_options {
         uint32_t timeout_ms;  /* --timeout-ms; with auto, the cap (1000)  */
         bool timeout_auto;    /* calibrate from measured run times       */
         uint64_t mem_mb;      /* --mem-limit                             */
+        int jobs;             /* --jobs: parallel processes (learn); 0: cores */
         const char *malloc_fail; /* --malloc-fail stop|null              */
     } exec;
     struct {
         str_list corpus;      /* --corpus PATH: replay raw inputs        */
     } replay;
+    struct {
+        const char *by;       /* compare --by KEY (an info key)          */
+        bool json;            /* compare --json                          */
+    } compare;
     struct {
         const char *out_dir;  /* -o                                      */
         bool force;           /* --force: replace an earlier run in -o   */

@@ -488,6 +488,11 @@ const ctg_options *ctx_opts(const search_ctx *c) { return c->opts; }
 const archive_t *ctx_archive(const search_ctx *c) { return c->archive; }
 int ctx_arch_bits(const search_ctx *c) { return c->db->arch_bits; }
 
+void ctx_stat_info(search_ctx *c, const char *name, const char *value)
+{
+    stats_set_info(c->stats, name, value);
+}
+
 void ctx_stat_set(search_ctx *c, const char *name, double value)
 {
     stats_set(c->stats, name, value);
@@ -767,6 +772,10 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
         if (o->out.resume)
             ok = resume_run(c, e);
         stats_set_info(c->stats, "strategy", st->name);
+        char seed[32];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->search.seed);
+        stats_set_info(c->stats, "seed", seed);
+        stats_set_info(c->stats, "program", program_file);
         sample_stats(c, true); /* a valid stats.json from the start */
         state = ok ? st->init(c, e) : NULL;
         ok = state != NULL;

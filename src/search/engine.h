@@ -70,6 +70,8 @@ const progdb *ctx_db(const search_ctx *c);
 const ctg_options *ctx_opts(const search_ctx *c);
 const archive_t *ctx_archive(const search_ctx *c);
 int ctx_arch_bits(const search_ctx *c);
+/* A string of stats.json's info ("search" = "cfds"), e.g. for compare --by. */
+void ctx_stat_info(search_ctx *c, const char *name, const char *value);
 /* Extra counters a strategy wants in stats.json ("solver.sat" = 12). */
 void ctx_stat_set(search_ctx *c, const char *name, double value);
 /* Prints a line above the progress line (stderr), e.g. a warning. */

@@ -20,6 +20,7 @@
 #include "base/mem.h"
 #include "runtime/rt_symtrace.h"
 #include "search/concolic/cc_heur.h"
+#include "search/concolic/cc_learn.h"
 
 /* main:
  *   b0: br0 (icmp sgt)  T -> b1, F -> b4       edges 0, 1
@@ -289,12 +290,48 @@ static void test_cgs_contexts(void **state)
     cc_free(s);
 }
 
+/* Algorithm 2's refine: both positive -> [min, 1], both negative ->
+ * [-1, max], mixed signs (or a zero) -> unchanged. */
+static void test_learn_refine(void **state)
+{
+    (void)state;
+    cc_range r[CC_N_FEATURES];
+    cc_learn_init(r);
+    double t1[CC_N_FEATURES] = {0}, t2[CC_N_FEATURES] = {0};
+    t1[0] = 0.7, t2[0] = 0.2;   /* both positive */
+    t1[1] = -0.3, t2[1] = -0.6; /* both negative */
+    t1[2] = 0.5, t2[2] = -0.5;  /* mixed */
+    t1[3] = 0.0, t2[3] = 0.4;   /* a zero is not positive */
+    cc_learn_refine(r, t1, t2);
+    assert_true(r[0].lo == 0.2 && r[0].hi == 1.0);
+    assert_true(r[1].lo == -1.0 && r[1].hi == -0.3);
+    assert_true(r[2].lo == -1.0 && r[2].hi == 1.0);
+    assert_true(r[3].lo == -1.0 && r[3].hi == 1.0);
+    /* samples stay inside the ranges */
+    rng g;
+    rng_seed(&g, 5);
+    for (int k = 0; k < 100; k++) {
+        double w[CC_N_FEATURES];
+        cc_learn_sample(&g, r, w);
+        for (int i = 0; i < CC_N_FEATURES; i++)
+            assert_true(w[i] >= r[i].lo && w[i] <= r[i].hi);
+    }
+    double sc[] = {3, 9, 1, 9, 7};
+    size_t idx[3];
+    assert_int_equal(cc_learn_top(sc, 5, 3, idx), 3);
+    assert_int_equal(idx[0], 1); /* 9, the earlier of the two */
+    assert_int_equal(idx[1], 3);
+    assert_int_equal(idx[2], 4);
+    assert_int_equal(cc_learn_top(sc, 2, 3, idx), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cfds_distances),   cmocka_unit_test(test_feature_vector),
         cmocka_unit_test(test_param_score),      cmocka_unit_test(test_weight_files),
         cmocka_unit_test(test_last_path_follows_scores), cmocka_unit_test(test_cgs_contexts),
+        cmocka_unit_test(test_learn_refine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,6 +44,11 @@ static const opt_desc concolic_options[] = {
     {"weights", 0, OPT_STR, OPT_KV, "FILE", NULL,
      "concolic --search param: feature weights ('NAME WEIGHT' lines, as 'ctestgen learn' "
      "writes them); default: the shipped weights"},
+    {"samples", 0, OPT_INT, OPT_KV, "N", "16",
+     "learn: weight vectors sampled per round (find)"},
+    {"top", 0, OPT_INT, OPT_KV, "K", "4", "learn: best samples re-evaluated per round (check)"},
+    {"checks", 0, OPT_INT, OPT_KV, "N", "3", "learn: seeds each of them is re-evaluated on"},
+    {"rounds", 0, OPT_INT, OPT_KV, "N", "8", "learn: rounds at most (it stops on convergence)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
@@ -335,7 +340,13 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
     }
     S->random_seeds = opt_get_long(ctx_opts(ctx), "random-seeds");
     cc_input empty = {NULL, 0, NULL, NULL, 0};
-    bool ok = configure(ctx, &cfg, &S->flags, e) && make_heuristic(S, &cfg, e) &&
+    bool ok = configure(ctx, &cfg, &S->flags, e) && make_heuristic(S, &cfg, e);
+    if (ok) {
+        ctx_stat_info(ctx, "search", cc_order_name(cfg.order));
+        const char *wf = opt_get_str(ctx_opts(ctx), "weights");
+        ctx_stat_info(ctx, "weights", cfg.order != CC_PARAM ? "-" : wf ? wf : "default");
+    }
+    ok = ok &&
               ctx_sym_start(ctx, (uint32_t)nodes, CONCOLIC_PC_CAP, e) &&
               (S->cc = cc_new(&cfg, run_one, S, e)) && cc_add_seed(S->cc, &empty, e) &&
               add_text_seed(S, e);

@@ -1,0 +1,361 @@
+/*
+ * learn.c - `ctestgen learn PROG.c [-o weights.txt]`: ParaDySE's algorithm 2
+ * (seed 004, section 3.2) around concolic runs of `--search param`.
+ *
+ * Every evaluation is one `ctestgen run PROG --strategy concolic --search
+ * param --weights W --max-execs N --seed S` in a process of its own, up to
+ * --jobs at a time; its value is the branch coverage in its stats.json.
+ * The sample of round r is drawn from a generator seeded by (--seed, r),
+ * so it is the same after a restart: finished evaluations are read back
+ * from the log (<weights>.work/learn.log, one "eval ROUND PHASE INDEX SEED
+ * COVERAGE" line each) and not run again.  Ctrl-C stops launching, lets the
+ * running evaluations finish and exits 130; the same command continues.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../base/fsutil.h"
+#include "../base/interrupt.h"
+#include "../base/mem.h"
+#include "../base/sbuf.h"
+#include "../report/stats.h"
+#include "../search/concolic/cc_learn.h"
+#include "commands.h"
+
+#define LEARN_DEFAULT_EXECS 1000
+#define LEARN_MAX_LOG 100000
+
+typedef struct logged {
+    unsigned round, index;
+    char phase;
+    unsigned long long seed;
+    double cov;
+} logged;
+
+typedef struct learn {
+    const ctg_options *o;
+    const char *weights_out;
+    char *work, *log_path, *exe;
+    unsigned samples, top, checks, rounds, jobs;
+    uint64_t execs;
+    logged *log;
+    size_t n_log, cap_log;
+    FILE *logf;
+    unsigned done, total; /* for the progress line */
+    bool tty;
+} learn;
+
+/* One evaluation to run: weights, seed and where its value goes. */
+typedef struct job {
+    const double *w;
+    unsigned round, index;
+    char phase;
+    unsigned long long seed;
+    double *out;
+    pid_t pid;
+    char *dir;
+} job;
+
+/* ==== the log ================================================================ */
+
+static bool read_log(learn *L, ctg_err *e)
+{
+    if (!fs_exists(L->log_path))
+        return true;
+    char *text;
+    if (!fs_read(L->log_path, &text, NULL, e))
+        return false;
+    for (char *s = text, *nl; s && *s; s = nl ? nl + 1 : NULL) {
+        nl = strchr(s, '\n');
+        if (nl)
+            *nl = '\0';
+        logged g;
+        if (sscanf(s, "eval %u %c %u %llu %lf", &g.round, &g.phase, &g.index, &g.seed, &g.cov) ==
+                5 &&
+            L->n_log < LEARN_MAX_LOG &&
+            ctg_grow((void **)&L->log, &L->cap_log, L->n_log + 1, sizeof *L->log) == 0)
+            L->log[L->n_log++] = g;
+    }
+    ctg_free(text);
+    return true;
+}
+
+/* The logged value of an evaluation, or false. */
+static bool logged_value(const learn *L, const job *j, double *cov)
+{
+    for (size_t i = 0; i < L->n_log; i++) {
+        const logged *g = &L->log[i];
+        if (g->round == j->round && g->phase == j->phase && g->index == j->index &&
+            g->seed == j->seed) {
+            *cov = g->cov;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ==== evaluations =============================================================== */
+
+/* Child: writes the weights and runs ctestgen on them (exec; never returns). */
+static void run_child(const learn *L, const job *j)
+{
+    char wpath[4096], seed[32], execs[32];
+    snprintf(wpath, sizeof wpath, "%s.weights", j->dir);
+    snprintf(seed, sizeof seed, "%llu", j->seed);
+    snprintf(execs, sizeof execs, "%llu", (unsigned long long)L->execs);
+    if (!cc_weights_save(wpath, j->w, NULL, NULL))
+        _exit(111);
+    const ctg_options *o = L->o;
+    int n = 0;
+    const char **argv = ctg_calloc((size_t)(o->positional.n + o->build.cflags.n) * 2 + 32,
+                                   sizeof *argv);
+    if (!argv)
+        _exit(111);
+    argv[n++] = L->exe;
+    argv[n++] = "run";
+    for (int i = 0; i < o->positional.n; i++)
+        argv[n++] = o->positional.items[i];
+    for (int i = 0; i < o->build.cflags.n; i++) {
+        argv[n++] = "--cflag";
+        argv[n++] = o->build.cflags.items[i];
+    }
+    const char *fixed[] = {"--strategy", "concolic", "--search", "param", "--weights", wpath,
+                           "--max-execs", execs, "--seed", seed, "-q", "--force", "-o", j->dir,
+                           o->build.arch_bits == 32 ? "--arch" : NULL, "32", NULL};
+    for (int i = 0; fixed[i]; i++)
+        argv[n++] = fixed[i];
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0)
+        dup2(null, 1);
+    execv(L->exe, (char *const *)argv);
+    _exit(112);
+}
+
+/* Starts job j in a process of its own. */
+static bool start_job(learn *L, job *j, ctg_err *e)
+{
+    sbuf d = SBUF_INIT;
+    sbuf_printf(&d, "%s/r%u-%c%u-s%llu", L->work, j->round, j->phase, j->index, j->seed);
+    if (!sbuf_ok(&d))
+        return err_set(e, "learn: out of memory");
+    j->dir = sbuf_take(&d);
+    fflush(NULL);
+    j->pid = fork();
+    if (j->pid < 0)
+        return err_sys(e, "learn: cannot start an evaluation");
+    if (j->pid == 0)
+        run_child(L, j);
+    return true;
+}
+
+static void progress(learn *L, const char *what)
+{
+    if (!L->tty || L->o->ui.quiet)
+        return;
+    fprintf(stderr, "\r\033[K[learn] %s %u/%u", what, L->done, L->total);
+}
+
+/* Collects finished job j (exit status ws): its coverage into *j->out and
+ * the log.  False with e set when the run failed. */
+static bool finish_job(learn *L, job *j, int ws, ctg_err *e)
+{
+    bool ok = true;
+    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 130)
+        ok = err_set(e, "interrupted");
+    else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
+        ok = err_set(e, "learn: an evaluation run failed (exit %d); run it by hand to see why: "
+                        "ctestgen run %s --strategy concolic --search param --weights %s.weights",
+                     WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws), L->o->positional.items[0],
+                     j->dir);
+    char *sp = ok ? fs_join(j->dir, "stats.json") : NULL;
+    stats_t *st = sp ? stats_load(sp, e) : NULL;
+    ok = ok && st;
+    if (ok) {
+        *j->out = stats_get(st, "edges.covered");
+        fprintf(L->logf, "eval %u %c %u %llu %.6g\n", j->round, j->phase, j->index, j->seed,
+                *j->out);
+        fflush(L->logf);
+        L->done++;
+    }
+    stats_free(st);
+    ctg_free(sp);
+    fs_rm_rf(j->dir, NULL);
+    char wpath[4096];
+    snprintf(wpath, sizeof wpath, "%s.weights", j->dir);
+    unlink(wpath);
+    ctg_free(j->dir);
+    j->dir = NULL;
+    return ok;
+}
+
+/* Runs the jobs, --jobs at a time; logged ones are not run again. */
+static bool run_jobs(learn *L, job *jobs, size_t n, const char *what, ctg_err *e)
+{
+    size_t next = 0, running = 0;
+    bool ok = true;
+    while (next < n || running) {
+        while (ok && next < n && running < L->jobs && !interrupt_requested()) {
+            job *j = &jobs[next++];
+            if (logged_value(L, j, j->out)) {
+                L->done++;
+                continue;
+            }
+            ok = start_job(L, j, e);
+            running += ok;
+        }
+        if (!running)
+            break;
+        int ws;
+        pid_t p = wait(&ws);
+        if (p < 0 && errno == EINTR)
+            continue;
+        if (p < 0)
+            break;
+        for (size_t i = 0; i < next; i++)
+            if (jobs[i].pid == p && jobs[i].dir) {
+                running--;
+                ctg_err je = {{0}};
+                if (!finish_job(L, &jobs[i], ws, &je) && ok)
+                    ok = err_set(e, "%s", je.msg);
+            }
+        progress(L, what);
+        if (ok && interrupt_requested() && next < n)
+            next = n; /* stop launching; let the running ones finish */
+    }
+    if (ok && interrupt_requested())
+        ok = err_set(e, "interrupted");
+    return ok;
+}
+
+/* ==== algorithm 2 ================================================================= */
+
+static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, double *best_w,
+                      ctg_err *e)
+{
+    unsigned n = L->samples, k = L->top < n ? L->top : n, c = L->checks;
+    double (*w)[CC_N_FEATURES] = ctg_calloc(n, sizeof *w);
+    double *cov = ctg_calloc(n, sizeof *cov), *avg = ctg_calloc(k, sizeof *avg);
+    double *cc = ctg_calloc((size_t)k * c, sizeof *cc);
+    size_t *top = ctg_calloc(k, sizeof *top), best2[2];
+    job *jobs = ctg_calloc((size_t)n + (size_t)k * c, sizeof *jobs);
+    bool ok = w && cov && avg && cc && top && jobs;
+    if (!ok)
+        err_set(e, "learn: out of memory");
+    rng g;
+    rng_seed(&g, L->o->search.seed * 1000003u + r);
+    for (unsigned i = 0; ok && i < n; i++) { /* find */
+        cc_learn_sample(&g, R, w[i]);
+        jobs[i] = (job){w[i], r, i, 'F', L->o->search.seed, &cov[i], 0, NULL};
+    }
+    L->done = 0, L->total = n;
+    ok = ok && run_jobs(L, jobs, n, "find", e);
+    size_t nk = ok ? cc_learn_top(cov, n, k, top) : 0;
+    for (size_t t = 0; ok && t < nk; t++) /* check */
+        for (unsigned s = 0; s < c; s++)
+            jobs[n + t * c + s] = (job){w[top[t]], r, (unsigned)top[t], 'C',
+                                        L->o->search.seed + 1 + s, &cc[t * c + s], 0, NULL};
+    L->done = 0, L->total = (unsigned)(nk * c);
+    ok = ok && run_jobs(L, jobs + n, nk * c, "check", e);
+    for (size_t t = 0; ok && t < nk; t++) {
+        for (unsigned s = 0; s < c; s++)
+            avg[t] += cc[t * c + s] / c;
+    }
+    size_t n2 = ok ? cc_learn_top(avg, nk, 2, best2) : 0;
+    if (ok && n2 > 0) { /* refine, convergence */
+        const double *t1 = w[top[best2[0]]], *t2 = n2 > 1 ? w[top[best2[1]]] : t1;
+        cc_learn_refine(R, t1, t2);
+        if (L->tty && !L->o->ui.quiet)
+            fputs("\r\033[K", stderr);
+        if (!L->o->ui.quiet)
+            fprintf(stderr, "ctestgen: learn: round %u: best average coverage %.2f (before %.2f)\n",
+                    r, avg[best2[0]], *best_avg);
+        fprintf(L->logf, "round %u best %.6g\n", r, avg[best2[0]]);
+        fflush(L->logf);
+        if (avg[best2[0]] > *best_avg) {
+            *best_avg = avg[best2[0]];
+            memcpy(best_w, t1, CC_N_FEATURES * sizeof *best_w);
+        } else {
+            ok = false; /* converged: not an error */
+        }
+    }
+    ctg_free(w), ctg_free(cov), ctg_free(avg), ctg_free(cc), ctg_free(top), ctg_free(jobs);
+    return ok;
+}
+
+/* Reads the learn options; false with e set on a bad value. */
+static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
+{
+    long v[5] = {opt_get_long(o, "samples"), opt_get_long(o, "top"), opt_get_long(o, "checks"),
+                 opt_get_long(o, "rounds"), o->exec.jobs};
+    static const char *const names[] = {"--samples", "--top", "--checks", "--rounds", "--jobs"};
+    for (int i = 0; i < 5; i++)
+        if (v[i] < 1 || v[i] > 100000)
+            return err_set(e, "%s: %ld is out of range; give 1 .. 100000", names[i], v[i]);
+    L->samples = (unsigned)v[0], L->top = (unsigned)v[1], L->checks = (unsigned)v[2];
+    L->rounds = (unsigned)v[3], L->jobs = (unsigned)v[4];
+    L->execs = o->search.max_execs ? o->search.max_execs : LEARN_DEFAULT_EXECS;
+    return true;
+}
+
+int cmd_learn(const ctg_options *o, ctg_err *e)
+{
+    if (o->positional.n < 1) {
+        err_set(e, "learn: no program given; usage: ctestgen learn PROG.c [MORE.c ...] "
+                   "[-o weights.txt]");
+        return 2;
+    }
+    learn L = {.o = o, .tty = isatty(2) != 0};
+    L.weights_out = strcmp(o->out.out_dir, "ctestgen-out") ? o->out.out_dir : "weights.txt";
+    if (!learn_opts(&L, o, e))
+        return 2;
+    interrupt_install();
+    sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "%s.work", L.weights_out);
+    L.work = sbuf_take(&b);
+    L.log_path = L.work ? fs_join(L.work, "learn.log") : NULL;
+    char *dir = fs_exe_dir();
+    L.exe = dir ? fs_join(dir, "ctestgen") : NULL;
+    ctg_free(dir);
+    bool ok = L.work && L.log_path && L.exe ? true : err_set(e, "learn: out of memory");
+    ok = ok && fs_mkdir_p(L.work, e) && read_log(&L, e);
+    if (ok && !(L.logf = fopen(L.log_path, "a")))
+        ok = err_sys(e, "%s: cannot write the log", L.log_path);
+    cc_range R[CC_N_FEATURES];
+    cc_learn_init(R);
+    double best = -1, best_w[CC_N_FEATURES] = {0};
+    unsigned r = 1;
+    ctg_err re = {{0}};
+    while (ok && r <= L.rounds && one_round(&L, r, R, &best, best_w, &re))
+        r++;
+    if (ok && err_is_set(&re))
+        ok = err_set(e, "%s", re.msg);
+    if (ok && best < 0)
+        ok = err_set(e, "learn: no evaluation finished");
+    if (ok) {
+        char note[512];
+        snprintf(note, sizeof note, "learned by ctestgen learn on %s: average coverage %.2f "
+                                    "branches over %u seeds, %u rounds, %llu executions a run",
+                 o->positional.items[0], best, L.checks, r > L.rounds ? L.rounds : r,
+                 (unsigned long long)L.execs);
+        ok = cc_weights_save(L.weights_out, best_w, note, e);
+        if (ok && !o->ui.quiet)
+            printf("ctestgen: learn: %s\n  weights           %s\n  log               %s\n", note,
+                   L.weights_out, L.log_path);
+    }
+    if (L.logf)
+        fclose(L.logf);
+    int rc = ok ? 0 : interrupt_requested() ? INTERRUPT_EXIT : 1;
+    if (rc == INTERRUPT_EXIT) {
+        e->msg[0] = '\0';
+        err_set(e, "learn: interrupted; run the same command again to continue from %s",
+                L.log_path);
+    }
+    ctg_free(L.work), ctg_free(L.log_path), ctg_free(L.exe), ctg_free(L.log);
+    return rc;
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# t0701-learn: `ctestgen learn` (seed 004's algorithm 2) with a tiny budget
+# runs to completion and writes a readable weights file that `--search param
+# --weights` uses; an interrupted learn continues from its log without
+# running finished evaluations again; cfds, cgs and param run end to end;
+# `ctestgen compare` groups runs by search order.
+. "$(dirname "$0")/lib.sh"
+P="$CTG_SOURCE_DIR/bench/concolic-programs/calc.c"
+L=(--max-execs 60 --samples 4 --top 2 --checks 2 --rounds 2)
+
+"$CTESTGEN" learn "$P" "${L[@]}" -j 2 -o "$T/w.txt" >"$T/learn.out" 2>&1 || fail "learn: $(cat "$T/learn.out")"
+check "learn: 40 weights, one a line" [ "$(grep -cE '^[a-z0-9_]+ +[-+][0-9.]+$' "$T/w.txt")" = 40 ]
+check "learn: says what it learned on" grep -q "^# learned by ctestgen learn on .*calc.c" "$T/w.txt"
+check "learn: the log records every evaluation" [ "$(grep -c '^eval ' "$T/w.txt.work/learn.log")" -ge 8 ]
+"$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/w.txt" --max-execs 200 -q -o "$T/p" \
+  || fail "run with the learned weights failed"
+check "param run: records its weights" [ "$(jq -r .info.weights "$T/p/stats.json")" = "$T/w.txt" ]
+check "param run: covers branches" [ "$(stat edges.covered "$T/p")" -gt 10 ]
+
+# the same command again: every evaluation comes from the log
+n=$(grep -c '^eval ' "$T/w.txt.work/learn.log")
+"$CTESTGEN" learn "$P" "${L[@]}" -o "$T/w.txt" -q || fail "learn again"
+check "learn again: no evaluation run twice" [ "$(grep -c '^eval ' "$T/w.txt.work/learn.log")" = "$n" ]
+
+# interrupted after the first evaluations, then continued
+"$CTESTGEN" learn "$P" --max-execs 150 --samples 8 --top 2 --checks 2 --rounds 2 -j 1 -o "$T/i.txt" \
+  >"$T/i.out" 2>"$T/i.err" &
+pid=$!
+for _ in $(seq 300); do
+  [ -s "$T/i.txt.work/learn.log" ] && [ "$(grep -c '^eval ' "$T/i.txt.work/learn.log")" -ge 2 ] && break
+  sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc = 130 ]; then
+  ok "interrupted learn: exit code 130"
+  check "interrupted learn: says how to continue" grep -q "run the same command again" "$T/i.err"
+  before=$(grep -c '^eval ' "$T/i.txt.work/learn.log")
+  "$CTESTGEN" learn "$P" --max-execs 150 --samples 8 --top 2 --checks 2 --rounds 2 -j 1 -o "$T/i.txt" -q \
+    || fail "continued learn failed"
+  check "continued learn: weights written" [ -s "$T/i.txt" ]
+  dups=$(grep '^eval ' "$T/i.txt.work/learn.log" | awk '{print $2, $3, $4, $5}' | sort | uniq -d | wc -l)
+  check "continued learn: no evaluation ran twice ($before logged before)" [ "$dups" = 0 ]
+else
+  echo "learn finished (rc $rc) before the interrupt: the resume part is not exercised"
+  check "learn finished cleanly" [ $rc = 0 ]
+fi
+
+for o in cfds cgs param; do
+  "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search $o --max-execs 300 --seed 1 -q -o "$T/$o" \
+    || fail "$o: run failed"
+  check "$o: reaches cgi_decode's error" [ "$(stat errors.reached "$T/$o")" = 1 ]
+  check "$o: recorded as the search order" [ "$(jq -r .info.search "$T/$o/stats.json")" = $o ]
+done
+"$CTESTGEN" compare "$T/cfds" "$T/cgs" "$T/param" --by search >"$T/cmp" || fail "compare failed"
+check "compare: one line per search order" [ "$(grep -cE '^(cfds|cgs|param) +1 ' "$T/cmp")" = 3 ]
+check "compare: pairwise A12" grep -q "^cfds  *cgs " "$T/cmp"
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --weights "$T/nosuch" -o "$T/x" 2>"$T/err" >/dev/null
+check "param with a missing weights file: one-line error" grep -q "nosuch" "$T/err"
+finish
