@@ -45,4 +45,5 @@ bench "bench/concolic 100 5 10" "$HERE/concolic" 100 5 10
 bench "bench/sbst/run.sh -s 2 -n 2000" env CTESTGEN="$BUILD/ctestgen" "$HERE/sbst/run.sh" -s 2 -n 2000
 bench "bench/fuzz 10 (STRATEGY=$STRATEGY)" env STRATEGY="$STRATEGY" "$HERE/fuzz" 10
 bench "bench/hang 5 1" "$HERE/hang" 5 1
+bench "bench/learned 100 2 (4 programs)" env PROGRAMS="$HERE/concolic-programs/calc.c $HERE/concolic-programs/cmd.c $HERE/fuzz-programs/fsm.c $HERE/fuzz-programs/expr.c" LEARN="--samples 4 --top 2 --checks 2 --rounds 2" "$HERE/learned" 100 2
 exit $status

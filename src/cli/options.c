@@ -30,6 +30,8 @@ static const opt_desc common_options[] = {
     {"output", 'o', OPT_STR, OFF(out.out_dir), "DIR", "ctestgen-out", "output directory"},
     {"force", 'f', OPT_FLAG, OFF(out.force), NULL, NULL,
      "replace an earlier run in the output directory"},
+    {"label", 0, OPT_STR, OFF(out.label), "NAME", NULL,
+     "a name for this run in stats.json's info (ctestgen compare --by label)"},
     {"resume", 0, OPT_FLAG, OFF(out.resume), NULL, NULL,
      "continue the interrupted or finished run in the output directory: its tests, crashes "
      "and counters are read back and the budgets count on"},
@@ -69,7 +71,7 @@ static const opt_desc common_options[] = {
      "OUT/corpus) instead of OUT/test-suite; repeatable"},
     {"by", 0, OPT_STR, OFF(compare.by), "KEY", "strategy",
      "compare: group the runs by this entry of stats.json's info (strategy, search, seed, "
-     "weights, program)"},
+     "weights, program; KEY+KEY for several)"},
     {"json", 0, OPT_FLAG, OFF(compare.json), NULL, NULL, "compare: print JSON"},
     {"quiet", 'q', OPT_FLAG, OFF(ui.quiet), NULL, NULL, "no progress line, no summary"},
     {"verbose", 'v', OPT_FLAG, OFF(ui.verbose), NULL, NULL,

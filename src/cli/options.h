@@ -80,6 +80,7 @@ typedef struct ctg_options {
         const char *out_dir;  /* -o                                      */
         bool force;           /* --force: replace an earlier run in -o   */
         bool resume;          /* --resume: continue the run in -o        */
+        const char *label;    /* --label: a name in stats.json's info    */
         bool write_continue;  /* --on-write-error continue: search on when
                                  the output cannot be written (disk full) */
         const char *on_write_error; /* "stop" or "continue"             */

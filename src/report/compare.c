@@ -87,13 +87,23 @@ static bool add_run(runs *R, const char *dir, const char *by, ctg_err *e)
     ctg_free(path);
     if (!st)
         return false;
-    const char *g = stats_get_info(st, by);
-    if (ctg_grow((void **)&R->v, &R->cap, R->n + 1, sizeof *R->v) != 0) {
+    /* KEY or KEY+KEY...: the values joined by '/' */
+    sbuf gname = SBUF_INIT;
+    for (const char *k = by; *k;) {
+        size_t n = strcspn(k, "+");
+        char key[64];
+        snprintf(key, sizeof key, "%.*s", (int)(n < 63 ? n : 63), k);
+        const char *g = stats_get_info(st, key);
+        sbuf_printf(&gname, "%s%s", gname.len ? "/" : "", g ? g : "?");
+        k += n + (k[n] == '+');
+    }
+    if (!sbuf_ok(&gname) || ctg_grow((void **)&R->v, &R->cap, R->n + 1, sizeof *R->v) != 0) {
+        sbuf_release(&gname);
         stats_free(st);
         return err_set(e, "out of memory");
     }
     R->v[R->n].dir = ctg_strdup(dir);
-    R->v[R->n].group = ctg_strdup(g ? g : "?");
+    R->v[R->n].group = sbuf_take(&gname);
     R->v[R->n].st = st;
     R->n++;
     return R->v[R->n - 1].dir && R->v[R->n - 1].group ? true : err_set(e, "out of memory");

@@ -776,6 +776,8 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->search.seed);
         stats_set_info(c->stats, "seed", seed);
         stats_set_info(c->stats, "program", program_file);
+        if (o->out.label)
+            stats_set_info(c->stats, "label", o->out.label);
         sample_stats(c, true); /* a valid stats.json from the start */
         state = ok ? st->init(c, e) : NULL;
         ok = state != NULL;
