@@ -4,6 +4,7 @@
 # --weights` uses; an interrupted learn continues from its log without
 # running finished evaluations again; cfds, cgs and param run end to end;
 # `ctestgen compare` groups runs by search order.
+# LABELS: asan
 . "$(dirname "$0")/lib.sh"
 P="$CTG_SOURCE_DIR/bench/concolic-programs/calc.c"
 L=(--max-execs 60 --samples 4 --top 2 --checks 2 --rounds 2)
