@@ -30,6 +30,7 @@
 
 #define LEARN_DEFAULT_EXECS 1000
 #define LEARN_MAX_LOG 100000
+#define LEARN_EVAL_SECS 60.0 /* safety cap of one evaluation */
 
 typedef struct logged {
     unsigned round, index;
@@ -44,6 +45,7 @@ typedef struct learn {
     char *work, *log_path, *exe;
     unsigned samples, top, checks, rounds, jobs;
     uint64_t execs;
+    double eval_secs;     /* safety cap of one evaluation (--time)       */
     logged *log;
     size_t n_log, cap_log;
     FILE *logf;
@@ -105,10 +107,11 @@ static bool logged_value(const learn *L, const job *j, double *cov)
 /* Child: writes the weights and runs ctestgen on them (exec; never returns). */
 static void run_child(const learn *L, const job *j)
 {
-    char wpath[4096], seed[32], execs[32];
+    char wpath[4096], seed[32], execs[32], secs[32];
     snprintf(wpath, sizeof wpath, "%s.weights", j->dir);
     snprintf(seed, sizeof seed, "%llu", j->seed);
     snprintf(execs, sizeof execs, "%llu", (unsigned long long)L->execs);
+    snprintf(secs, sizeof secs, "%g", L->eval_secs);
     if (!cc_weights_save(wpath, j->w, NULL, NULL))
         _exit(111);
     const ctg_options *o = L->o;
@@ -126,7 +129,8 @@ static void run_child(const learn *L, const job *j)
         argv[n++] = o->build.cflags.items[i];
     }
     const char *fixed[] = {"--strategy", "concolic", "--search", "param", "--weights", wpath,
-                           "--max-execs", execs, "--seed", seed, "-q", "--force", "-o", j->dir,
+                           "--max-execs", execs, "--time", secs, "--seed", seed, "-q", "--force",
+                           "-o", j->dir,
                            o->build.arch_bits == 32 ? "--arch" : NULL, "32", NULL};
     for (int i = 0; fixed[i]; i++)
         argv[n++] = fixed[i];
@@ -300,6 +304,9 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     L->samples = (unsigned)v[0], L->top = (unsigned)v[1], L->checks = (unsigned)v[2];
     L->rounds = (unsigned)v[3], L->jobs = (unsigned)v[4];
     L->execs = o->search.max_execs ? o->search.max_execs : LEARN_DEFAULT_EXECS;
+    /* a weight vector may send the solver after hard queries: an
+     * evaluation is cut at --time (default LEARN_EVAL_SECS) seconds */
+    L->eval_secs = o->search.time_s > 0 ? o->search.time_s : LEARN_EVAL_SECS;
     return true;
 }
 
