@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../runtime/rt_procscan.h"
 #include "fsutil.h"
 #include "mem.h"
 
@@ -132,37 +132,6 @@ static int wait_child(pid_t pid, double deadline, bool *timed_out)
     }
 }
 
-/* Pids of the processes whose parent is this process (from /proc), up to
- * max; their number. */
-static size_t my_children(pid_t *out, size_t max)
-{
-    DIR *d = opendir("/proc");
-    if (!d)
-        return 0;
-    size_t n = 0;
-    pid_t me = getpid();
-    for (struct dirent *de; n < max && (de = readdir(d));) {
-        if (de->d_name[0] < '1' || de->d_name[0] > '9')
-            continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        ssize_t k = read(fd, buf, sizeof buf - 1);
-        close(fd);
-        if (k <= 0)
-            continue;
-        buf[k] = '\0';
-        const char *rp = strrchr(buf, ')'); /* the name may hold spaces */
-        int ppid;
-        if (rp && sscanf(rp + 1, " %*c %d", &ppid) == 1 && ppid == me)
-            out[n++] = (pid_t)atoi(de->d_name);
-    }
-    closedir(d);
-    return n;
-}
-
 /* Kills process group pgid and everything it left behind: as a subreaper,
  * this process inherits the orphans (even those in other groups or
  * sessions), which are killed and reaped until none is left. */
@@ -171,7 +140,7 @@ static void kill_leftovers(pid_t pgid)
     kill(-pgid, SIGKILL);
     for (int round = 0; round < 1000; round++) {
         pid_t kids[256];
-        size_t n = my_children(kids, 256);
+        size_t n = ctg_proc_children(getpid(), kids, 256);
         for (size_t i = 0; i < n; i++) {
             kill(-kids[i], SIGKILL);
             kill(kids[i], SIGKILL);

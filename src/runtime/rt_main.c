@@ -14,7 +14,6 @@
  *   4. runs __ctg_user_main(argc, argv, envp), or LLVMFuzzerTestOneInput on a
  *      malloc'ed copy of the input for a libFuzzer target.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -29,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt_procscan.h"
 #include "rt_state.h"
 
 _Static_assert(sizeof(ctg_shm_hdr) == 64, "header layout must agree between -m32 and -m64");
@@ -197,32 +197,12 @@ static pid_t rt_fork_retry(void)
  * child exists. */
 static void rt_kill_strays(void)
 {
-    DIR *d = opendir("/proc");
-    if (!d)
-        return;
-    pid_t me = getpid();
-    for (struct dirent *de; (de = readdir(d));) {
-        if (de->d_name[0] < '1' || de->d_name[0] > '9')
-            continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", de->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        ssize_t k = read(fd, buf, sizeof buf - 1);
-        close(fd);
-        if (k <= 0)
-            continue;
-        buf[k] = '\0';
-        const char *rp = strrchr(buf, ')');
-        int ppid;
-        if (rp && sscanf(rp + 1, " %*c %d", &ppid) == 1 && ppid == me) {
-            pid_t p = (pid_t)atoi(de->d_name);
-            kill(-p, SIGKILL);
-            kill(p, SIGKILL);
-        }
+    pid_t kids[256];
+    size_t n = ctg_proc_children(getpid(), kids, 256);
+    for (size_t i = 0; i < n; i++) {
+        kill(-kids[i], SIGKILL);
+        kill(kids[i], SIGKILL);
     }
-    closedir(d);
 }
 
 /* Reaps every child the server has left after a run (the server is a

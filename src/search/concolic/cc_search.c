@@ -664,7 +664,21 @@ static bool cgs_refill(cc_search *s)
     return true;
 }
 
-/* dfs / bfs / random-branch: one pending negation. */
+/* Negates entry j of n (pinned meanwhile) and puts the child, if any, in
+ * the work list.  NEG_FAIL with e set when the run, the solver or memory
+ * failed. */
+static neg_result negate_enqueue(cc_search *s, cc_node *n, uint32_t j, ctg_err *e)
+{
+    cc_node *child;
+    n->pinned = true;
+    neg_result r = negate(s, n, j, &child, e);
+    n->pinned = false;
+    if (r == NEG_DONE && child && !enqueue(s, child, e))
+        r = NEG_FAIL;
+    return r;
+}
+
+/* dfs / bfs / random-branch / cgs: one pending negation. */
 static cc_status list_step(cc_search *s, ctg_err *e)
 {
     uint64_t runs0 = s->st.runs;
@@ -672,7 +686,7 @@ static cc_status list_step(cc_search *s, ctg_err *e)
         if (s->st.runs != runs0) /* a re-run was this step's work */
             return CC_MORE;
         cc_item it = pick(s);
-        cc_node *n = it.node, *child;
+        cc_node *n = it.node;
         bool usable, ok;
         if (!materialize(s, n, &usable, e)) {
             node_unref(s, n);
@@ -688,17 +702,12 @@ static cc_status list_step(cc_search *s, ctg_err *e)
                 return err_set(e, "concolic: out of memory"), CC_FAIL;
             continue;
         }
-        n->pinned = true;
-        neg_result r = negate(s, n, it.j, &child, e);
-        n->pinned = false;
+        neg_result r = negate_enqueue(s, n, it.j, e);
         node_unref(s, n);
         if (r == NEG_FAIL)
             return CC_FAIL;
-        if (r == NEG_SKIPPED)
-            continue;
-        if (child && !enqueue(s, child, e))
-            return CC_FAIL;
-        return CC_MORE;
+        if (r == NEG_DONE)
+            return CC_MORE;
     }
     return CC_DONE;
 }
@@ -729,7 +738,7 @@ static cc_status last_step(cc_search *s, ctg_err *e)
     while (s->n_stack) {
         if (s->st.runs != runs0) /* a re-run was this step's work */
             return CC_MORE;
-        cc_node *n = s->stack[s->n_stack - 1], *child;
+        cc_node *n = s->stack[s->n_stack - 1];
         bool usable;
         if (!materialize(s, n, &usable, e))
             return CC_FAIL;
@@ -742,16 +751,11 @@ static cc_status last_step(cc_search *s, ctg_err *e)
             continue;
         }
         n->tried[j] = 1;
-        n->pinned = true;
-        neg_result r = negate(s, n, (uint32_t)j, &child, e);
-        n->pinned = false;
+        neg_result r = negate_enqueue(s, n, (uint32_t)j, e);
         if (r == NEG_FAIL)
             return CC_FAIL;
-        if (r == NEG_SKIPPED)
-            continue;
-        if (child && !enqueue(s, child, e))
-            return CC_FAIL;
-        return CC_MORE;
+        if (r == NEG_DONE)
+            return CC_MORE;
     }
     return CC_DONE;
 }
