@@ -41,9 +41,9 @@
  * TMO_FACTOR times the slowest run that did not time out, within
  * [TMO_FLOOR_MS (AFL++'s rounding step), the cap].  A run that times out
  * below the cap is run again with TMO_RECHECK_X times the timeout (at most
- * the cap; the cap while no run has completed): the first timeout and then one in TMO_RECHECK_EVERY, so a slow
- * path that is not a hang raises the timeout while genuine hangs cost
- * about 1.1 timeouts each. */
+ * the cap; the cap while no run has completed): the first timeout and then
+ * one in TMO_RECHECK_EVERY, so a slow path that is not a hang raises the
+ * timeout while genuine hangs cost about 1.1 timeouts each. */
 #define TMO_START_MS 100u
 #define TMO_FACTOR 5.0
 #define TMO_FLOOR_MS 20u
@@ -367,17 +367,20 @@ static void record_crash_via_cov(search_ctx *c, exec_t *x, const exec_result *r)
         record_crash(c, x, r);
         return;
     }
+    /* the input of x's run, copied: prog.cov's crashes may be minimised
+     * first, and x's maps stay as they are */
     size_t area, used = exec_consumed(x);
-    const uint8_t *in = exec_input(x, &area);
-    uint8_t *copy = used ? ctg_malloc(used) : NULL, *dummy = NULL;
-    const uint8_t *p = copy;
+    uint8_t *copy = ctg_malloc(used + 1);
     exec_result r2;
-    bool same = (copy || !used) && (!used || memcpy(copy, in, used)) &&
-                minimise_before_run(c, c->x, &p, used, &dummy) && !budget_spent(c);
-    if (same && !timed_run(c, c->x, p, used, 0, &r2))
+    bool same = copy != NULL;
+    if (same) {
+        memcpy(copy, exec_input(x, &area), used);
+        minimise_crashes(c, c->x);
+        same = !budget_spent(c);
+    }
+    if (same && !timed_run(c, c->x, copy, used, 0, &r2))
         same = false, c->failed = true;
     ctg_free(copy);
-    ctg_free(dummy);
     if (same) {
         c->execs++;
         c->kinds[r2.kind]++;
@@ -438,6 +441,26 @@ bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_
     return run_on(c, c->x, in, len, flags, out);
 }
 
+/* The executor settings of the run for binary: limits, the scratch
+ * directory, --malloc-fail, and the first timeout (TMO_START_MS when it is
+ * calibrated). */
+static exec_config run_config(const search_ctx *c, const char *binary)
+{
+    const ctg_options *o = c->opts;
+    exec_config xc = {
+        .binary = binary,
+        .n_edges = c->db->n_edges,
+        .n_cmp = c->db->n_cmp,
+        .timeout_ms = o->exec.timeout_ms,
+        .mem_limit_mb = o->exec.mem_mb,
+        .work_dir = c->scratch,
+        .run_flags = strcmp(o->exec.malloc_fail, "null") ? 0 : CTG_FL_MALLOC_NULL,
+    };
+    if (o->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
+        xc.timeout_ms = TMO_START_MS;
+    return xc;
+}
+
 bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_err *e)
 {
     if (c->xs)
@@ -445,17 +468,7 @@ bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_e
     if (!c->sym_bin)
         return err_set(e, "this strategy needs prog.sym, but the program was built without it; "
                           "please report this");
-    exec_config xc = {
-        .binary = c->sym_bin,
-        .n_edges = c->db->n_edges,
-        .n_cmp = c->db->n_cmp,
-        .timeout_ms = c->opts->exec.timeout_ms,
-        .mem_limit_mb = c->opts->exec.mem_mb,
-        .work_dir = c->scratch,
-        .run_flags = strcmp(c->opts->exec.malloc_fail, "null") ? 0 : CTG_FL_MALLOC_NULL,
-    };
-    if (c->opts->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
-        xc.timeout_ms = TMO_START_MS;
+    exec_config xc = run_config(c, c->sym_bin);
     c->xs = exec_new_traced(&xc, trace_nodes, trace_pc, e);
     return c->xs != NULL;
 }
@@ -573,17 +586,7 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         return err_set(e, "out of memory while setting up the search");
     if (!fs_rm_rf(c->scratch, e) || !fs_mkdir_p(c->scratch, e))
         return false;
-    exec_config xc = {
-        .binary = b->cov_bin,
-        .n_edges = b->db->n_edges,
-        .n_cmp = b->db->n_cmp,
-        .timeout_ms = o->exec.timeout_ms,
-        .mem_limit_mb = o->exec.mem_mb,
-        .work_dir = c->scratch,
-        .run_flags = strcmp(o->exec.malloc_fail, "null") ? 0 : CTG_FL_MALLOC_NULL,
-    };
-    if (o->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
-        xc.timeout_ms = TMO_START_MS;
+    exec_config xc = run_config(c, b->cov_bin);
     c->x = exec_new(&xc, e);
     if (!c->x)
         return false;
@@ -609,8 +612,6 @@ static void ctx_release(search_ctx *c)
     if (c->scratch)
         fs_rm_rf(c->scratch, NULL);
     ctg_free(c->scratch);
-    exec_free(c->x);
-    exec_free(c->xs);
     sbuf_release(&c->notes);
     archive_free(c->archive);
     crashes_free(c->crashes);
@@ -623,6 +624,13 @@ static void ctx_release(search_ctx *c)
 }
 
 /* ---- --resume ------------------------------------------------------------------ */
+
+/* "runs.<kind>": the stats.json counter of runs of kind k, in buf. */
+static const char *runs_counter(char *buf, size_t size, int k)
+{
+    snprintf(buf, size, "runs.%s", exec_kind_name((exec_kind)k));
+    return buf;
+}
 
 /* Runs every file of dir/sub named PREFIX-NNNNN (no extension) on prog.cov,
  * outside the budget, and hands each result to take. */
@@ -697,8 +705,7 @@ static bool resume_run(search_ctx *c, ctg_err *e)
     c->min_execs = (uint64_t)stats_get(old, "crashes.min_execs");
     for (int k = 0; k < EXEC__COUNT; k++) {
         char name[64];
-        snprintf(name, sizeof name, "runs.%s", exec_kind_name((exec_kind)k));
-        c->kinds[k] = (uint64_t)stats_get(old, name);
+        c->kinds[k] = (uint64_t)stats_get(old, runs_counter(name, sizeof name, k));
     }
     double secs = stats_get(old, "seconds");
     stats_set(c->stats, "resumes", stats_get(old, "resumes") + 1);
@@ -750,8 +757,7 @@ static void set_counters(search_ctx *c)
     stats_set(c->stats, "executor.timeout_recovered", (double)(c->cal[0].recovered + c->cal[1].recovered));
     for (int k = 0; k < EXEC__COUNT; k++) {
         char name[64];
-        snprintf(name, sizeof name, "runs.%s", exec_kind_name((exec_kind)k));
-        stats_set(c->stats, name, (double)c->kinds[k]);
+        stats_set(c->stats, runs_counter(name, sizeof name, k), (double)c->kinds[k]);
     }
 }
 
@@ -767,10 +773,11 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
         return err_set(e, "out of memory");
     bool ok = ctx_init(c, o, program_file, b, e);
     void *state = NULL;
+    bool resumed = true; /* false: the earlier stats.json must stay as it is */
     if (ok) {
         c->t0 = fs_now();
         if (o->out.resume)
-            ok = resume_run(c, e);
+            ok = resumed = resume_run(c, e);
         stats_set_info(c->stats, "strategy", st->name);
         char seed[32];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->search.seed);
@@ -778,7 +785,8 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
         stats_set_info(c->stats, "program", program_file);
         if (o->out.label)
             stats_set_info(c->stats, "label", o->out.label);
-        sample_stats(c, true); /* a valid stats.json from the start */
+        if (ok)
+            sample_stats(c, true); /* a valid stats.json from the start */
         state = ok ? st->init(c, e) : NULL;
         ok = state != NULL;
     }
@@ -794,7 +802,8 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
         ok = err_set(e, "%s", c->err.msg);
     if (c->suite) {
         summarize(c, s);
-        sample_stats(c, true);
+        if (resumed)
+            sample_stats(c, true);
         if (c->progress_drawn)
             fputs("\r\033[K", stderr);
     }

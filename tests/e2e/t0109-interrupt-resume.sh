@@ -52,6 +52,12 @@ check "resume of nothing: a one-line error" grep -q "no earlier run to resume" "
 "$CTESTGEN" run "$P" --resume --force -o "$T/a" >/dev/null 2>"$T/err"
 check "--resume with --force refused" grep -q "exclude each other" "$T/err"
 
+mkdir -p "$T/bad" && echo '{"not": "ctestgen"}' >"$T/bad/stats.json"
+"$CTESTGEN" run "$P" --resume --max-execs 10 -o "$T/bad" >/dev/null 2>"$T/err"
+check "resume of a foreign stats.json: a one-line error" grep -q "cannot resume" "$T/err"
+check "resume of a foreign stats.json: the file is left as it was" \
+  grep -q '"not": "ctestgen"' "$T/bad/stats.json"
+
 # SIGTERM, and a second signal while a run is still going (a 3 s sleep)
 "$CTESTGEN" run "$PROGS/hang.c" --strategy random --time 120 --timeout-ms 3000 -o "$T/c" >"$T/c.out" 2>"$T/c.err" &
 pid=$!
