@@ -138,20 +138,7 @@ static int wait_child(pid_t pid, double deadline, bool *timed_out)
 static void kill_leftovers(pid_t pgid)
 {
     kill(-pgid, SIGKILL);
-    for (int round = 0; round < 1000; round++) {
-        pid_t kids[256];
-        size_t n = ctg_proc_children(getpid(), kids, 256);
-        for (size_t i = 0; i < n; i++) {
-            kill(-kids[i], SIGKILL);
-            kill(kids[i], SIGKILL);
-        }
-        while (waitpid(-1, NULL, WNOHANG) > 0)
-            ;
-        if (n == 0)
-            return;
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    ctg_reap_children();
 }
 
 bool proc_run(char *const argv[], const proc_opts *o, proc_result *r, ctg_err *e)

@@ -102,7 +102,8 @@ static bool make_work_dir(replay_ctx *c, ctg_err *e)
     c->status = fs_join(c->work, "status");
     c->scratch = fs_join(c->work, "scratch");
     c->binary = fs_join(c->work, "prog");
-    bool ok = obj && vals && c->status && c->scratch && c->binary && fs_rm_rf(obj, e) && fs_rm_rf(vals, e) &&
+    bool ok = obj && vals && c->status && c->scratch && c->binary && fs_rm_rf(obj, e) &&
+              fs_rm_rf(vals, e) &&
               fs_mkdir_p(obj, e) && fs_mkdir_p(vals, e);
     if (!ok)
         err_set(e, "%s: out of memory", c->work);
@@ -458,7 +459,8 @@ static bool run_test(replay_ctx *c, size_t i, ctg_err *e)
     char *argv[] = {c->binary, NULL};
     proc_result pr;
     unlink(c->status);
-    bool ok = fs_rm_rf(c->scratch, e) && fs_mkdir_p(c->scratch, e) && sbuf_ok(&env[0]) && sbuf_ok(&env[1]) && sbuf_ok(&env[2]) &&
+    bool ok = fs_rm_rf(c->scratch, e) && fs_mkdir_p(c->scratch, e) && sbuf_ok(&env[0]) &&
+              sbuf_ok(&env[1]) && sbuf_ok(&env[2]) &&
               proc_run(argv, &po, &pr, e);
     char *events = NULL;
     if (ok && !fs_read(c->status, &events, NULL, NULL))

@@ -191,37 +191,6 @@ static pid_t rt_fork_retry(void)
     return -1;
 }
 
-/* Kills the children of the server other than runs: what a run left
- * behind outside its process group (a setsid daemon, say), which the
- * server inherits as a subreaper.  Scans /proc; called only when such a
- * child exists. */
-static void rt_kill_strays(void)
-{
-    pid_t kids[256];
-    size_t n = ctg_proc_children(getpid(), kids, 256);
-    for (size_t i = 0; i < n; i++) {
-        kill(-kids[i], SIGKILL);
-        kill(kids[i], SIGKILL);
-    }
-}
-
-/* Reaps every child the server has left after a run (the server is a
- * subreaper: orphans of the run come to it); one waitpid when there are
- * none. */
-static void rt_reap_leftovers(void)
-{
-    for (int round = 0; round < 1000; round++) {
-        pid_t w;
-        while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
-            ;
-        if (w < 0)
-            return; /* ECHILD: nothing left */
-        rt_kill_strays();
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-}
-
 /* The fork-server loop (attach: result of rt_attach_shm).  Returns only in
  * a child, which then runs the harness; the server itself ends when the
  * executor closes the control channel. */
@@ -290,7 +259,7 @@ static void rt_fork_server(int attach)
         while (waitpid(pid, &ws, 0) < 0)
             if (errno != EINTR)
                 _exit(5);
-        rt_reap_leftovers();
+        ctg_reap_children(); /* what the run left behind */
         if (rt_pst && rt_pst->reported == rt_pst->started)
             continue; /* a persistent child that reported its last run */
         int32_t w32 = (int32_t)ws;

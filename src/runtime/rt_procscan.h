@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Pids of the processes whose parent is `parent`, at most max of them, into
@@ -43,6 +46,28 @@ static inline size_t ctg_proc_children(pid_t parent, pid_t *out, size_t max)
     }
     closedir(d);
     return n;
+}
+
+/* Reaps every child of this process, killing (with their groups) those
+ * still alive: for a subreaper, everything a finished child left behind.
+ * One waitpid when there is none; /proc is read only while some live. */
+static inline void ctg_reap_children(void)
+{
+    for (int round = 0; round < 1000; round++) {
+        pid_t w;
+        while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
+            ;
+        if (w < 0)
+            return; /* ECHILD: nothing left */
+        pid_t kids[256];
+        size_t n = ctg_proc_children(getpid(), kids, 256);
+        for (size_t i = 0; i < n; i++) {
+            kill(-kids[i], SIGKILL);
+            kill(kids[i], SIGKILL);
+        }
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
 }
 
 #endif
