@@ -114,6 +114,7 @@ struct cc_heur {
     uint32_t *func_uncovered;/* per function                               */
     uint32_t *func_rank;     /* rank by uncovered edges, 0 = most          */
     uint32_t n_ranked;       /* functions with branches                    */
+    uint64_t *rank_keys;     /* scratch of update_ranks                    */
     uint32_t recent_func;    /* most recently reached (UINT32_MAX: none)   */
     uint32_t *dist;          /* per global block: branches to uncovered    */
     uint32_t *queue;         /* 0-1 BFS deque (2 * n_blocks)               */
@@ -321,8 +322,11 @@ static bool analyse(cc_heur *h)
         h->edge_func[e] = f;
         h->edge_target[e] = gblock(h, f, db->edges[e].target);
     }
-    for (uint32_t b = 0; b < db->n_branches; b++)
+    for (uint32_t b = 0; b < db->n_branches; b++) {
         h->is_branch[gblock(h, db->branches[b].func, db->branches[b].block)] = 1;
+        if (!b || db->branches[b].func != db->branches[b - 1].func)
+            h->n_ranked++; /* branches come function by function */
+    }
     for (uint32_t f = 0; f < db->n_funcs; f++)
         if (!mark_cycles(h, f) || !mark_nested(h, f))
             return false;
@@ -368,21 +372,22 @@ static void update_distances(cc_heur *h)
     h->dist_dirty = false;
 }
 
-/* Ranks the functions with branches by their uncovered edges. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Ranks the functions by their uncovered edges (features 35-38). */
 static void update_ranks(cc_heur *h)
 {
-    const progdb *db = h->db;
-    h->n_ranked = 0;
-    for (uint32_t f = 0; f < db->n_funcs; f++) {
-        uint32_t better = 0;
-        for (uint32_t g = 0; g < db->n_funcs; g++)
-            better += h->func_uncovered[g] > h->func_uncovered[f] ||
-                      (h->func_uncovered[g] == h->func_uncovered[f] && g < f);
-        h->func_rank[f] = better;
-    }
-    for (uint32_t b = 0; b < db->n_branches; b++)
-        if (!b || db->branches[b].func != db->branches[b - 1].func)
-            h->n_ranked++;
+    uint32_t n = h->db->n_funcs;
+    /* key: most uncovered first, then the lower index */
+    for (uint32_t f = 0; f < n; f++)
+        h->rank_keys[f] = (uint64_t)(UINT32_MAX - h->func_uncovered[f]) << 32 | f;
+    qsort(h->rank_keys, n, sizeof *h->rank_keys, cmp_u64);
+    for (uint32_t r = 0; r < n; r++)
+        h->func_rank[(uint32_t)h->rank_keys[r]] = r;
     h->rank_dirty = false;
 }
 
@@ -431,6 +436,8 @@ static void hook_ran(void *user, const expr_pc *pc, const uint32_t *edges, size_
             h->func_uncovered[f]--;
         h->dist_dirty = h->rank_dirty = true;
     }
+    if (h->order != CC_PARAM)
+        return; /* contexts are param's features 19-23 only */
     bool added;
     size_t m = pc->n < CTX_SCAN ? pc->n : CTX_SCAN;
     for (uint32_t j = 0; j < m; j++)
@@ -628,8 +635,10 @@ cc_heur *cc_heur_new(const progdb *db, cc_order order, const double *weights, ct
     h->func_uncovered = ctg_calloc(nf, sizeof *h->func_uncovered);
     h->func_rank = ctg_calloc(nf, sizeof *h->func_rank);
     h->func_total = ctg_calloc(nf, sizeof *h->func_total);
+    h->rank_keys = ctg_calloc(nf, sizeof *h->rank_keys);
     if (!h->covered || !h->fresh_at || !h->neg_count || !h->unsat_count || !h->last_neg ||
-        !h->site_count || !h->func_uncovered || !h->func_rank || !h->func_total || !analyse(h)) {
+        !h->site_count || !h->func_uncovered || !h->func_rank || !h->func_total || !h->rank_keys ||
+        !analyse(h)) {
         cc_heur_free(h);
         err_set(e, "concolic: out of memory for the search heuristic");
         return NULL;
@@ -648,7 +657,7 @@ void cc_heur_free(cc_heur *h)
     void *v[] = {h->func_base, h->pred_start, h->pred, h->in_cycle, h->nested, h->err_reach,
                  h->edge_func, h->edge_target, h->covered, h->fresh_at, h->neg_count,
                  h->unsat_count, h->last_neg, h->func_uncovered, h->func_rank, h->dist,
-                 h->queue, h->site_count, h->is_branch, h->func_total};
+                 h->queue, h->site_count, h->is_branch, h->func_total, h->rank_keys};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         ctg_free(v[i]);
     for (int k = 0; k < N_CTX; k++)
