@@ -48,21 +48,27 @@ struct suite {
 /* ==== numbering ========================================================== */
 
 /* Number after the last '-' of a name like "test-00012.xml" or "abort-00003",
- * or -1 when the name has none. */
-static long name_number(const char *name)
+ * or -1 when the name has none; *rest gets what follows the number ("",
+ * ".xml" or ".txt"). */
+static long name_number(const char *name, const char **rest)
 {
     const char *dash = strrchr(name, '-');
     if (!dash || dash[1] < '0' || dash[1] > '9')
         return -1;
     char *end;
     long n = strtol(dash + 1, &end, 10);
+    *rest = end;
     return (*end == '\0' || !strcmp(end, ".xml") || !strcmp(end, ".txt")) ? n : -1;
 }
 
-/* One more than the highest number of the files in dir whose name starts
- * with prefix (every file when prefix is ""). */
-static unsigned next_number(const char *dir, const char *prefix)
+/* One scan of dir over the numbered files whose name starts with prefix
+ * (every file when prefix is ""): returns one more than the highest number;
+ * *count gets how many have exactly suffix after the number (an earlier
+ * run's tests or crashes, when a run is resumed). */
+static unsigned scan_numbered(const char *dir, const char *prefix, const char *suffix,
+                              unsigned *count)
 {
+    *count = 0;
     DIR *d = opendir(dir);
     if (!d)
         return 0;
@@ -70,35 +76,15 @@ static unsigned next_number(const char *dir, const char *prefix)
     for (struct dirent *de; (de = readdir(d));) {
         if (strncmp(de->d_name, prefix, strlen(prefix)) != 0 || strstr(de->d_name, ".tmp."))
             continue;
-        long n = name_number(de->d_name);
-        if (n > max)
-            max = n;
+        const char *rest;
+        long n = name_number(de->d_name, &rest);
+        if (n < 0)
+            continue;
+        max = n > max ? n : max;
+        *count += !strcmp(rest, suffix);
     }
     closedir(d);
     return (unsigned)(max + 1);
-}
-
-/* Files of dir named PREFIX-NNNNN + suffix exactly (an earlier run's
- * tests and crashes, when a run is resumed). */
-static unsigned count_files(const char *dir, const char *prefix, const char *suffix)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    unsigned n = 0;
-    size_t lp = strlen(prefix), ls = strlen(suffix);
-    for (struct dirent *de; (de = readdir(d));) {
-        size_t l = strlen(de->d_name);
-        const char *dash = strrchr(de->d_name, '-');
-        if (l < lp + ls || strncmp(de->d_name, prefix, lp) || strcmp(de->d_name + l - ls, suffix) ||
-            !dash || strstr(de->d_name, ".tmp."))
-            continue;
-        size_t digits = strspn(dash + 1, "0123456789");
-        if (digits > 0 && dash + 1 + digits == de->d_name + l - ls)
-            n++;
-    }
-    closedir(d);
-    return n;
 }
 
 /* ==== XML writing ======================================================== */
@@ -210,11 +196,11 @@ suite_t *suite_open(const char *out_dir, const suite_meta *m, ctg_err *e)
         suite_close(s);
         return NULL;
     }
-    unsigned a = next_number(s->tests, "test-"), b = next_number(s->corpus, "id-");
+    unsigned raw;
+    unsigned a = scan_numbered(s->tests, "test-", ".xml", &s->n_tests);
+    unsigned b = scan_numbered(s->corpus, "id-", "", &raw);
     s->next_test = a > b ? a : b;
-    s->next_crash = next_number(s->crashes, "");
-    s->n_tests = count_files(s->tests, "test-", ".xml");
-    s->n_crashes = count_files(s->crashes, "", "");
+    s->next_crash = scan_numbered(s->crashes, "", "", &s->n_crashes);
     return s;
 }
 
