@@ -136,8 +136,13 @@ static bool compile_one(bctx *B, int i)
     if (!abs)
         return false;
     argv_t a = {0};
+    /* -ftrivial-auto-var-init=zero: an uninitialised local reads 0, as it
+     * mostly does in the gcc -O0 build the validator replays (a fresh stack);
+     * otherwise a program testing one runs other paths here than there */
     const char *pre[] = {CTG_CLANG, "-c", "-emit-llvm", "-g", "-O0",
                          "-Xclang", "-disable-O0-optnone", o->arch_bits == 32 ? "-m32" : "-m64",
+                         "-ftrivial-auto-var-init=zero",
+                         "-enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang",
                          "-MD", "-MF", B->dep_files[i], "-MT", "x"};
     for (size_t k = 0; k < sizeof pre / sizeof *pre; k++)
         arg(&a, pre[k]);

@@ -15,8 +15,10 @@
 #include "../build/build.h"
 #include "../report/compare.h"
 #include "../report/replay.h"
+#include "../report/runcheck.h"
 #include "../search/engine.h"
 #include "../search/strategy.h"
+#include "../suite/suite.h"
 #include "funcmode.h"
 
 #define EXIT_ERR 1
@@ -43,13 +45,13 @@ static void build_opts_from(const ctg_options *o, int first, build_opts *b)
 static double pct(double part, double total) { return total > 0 ? 100.0 * part / total : 0.0; }
 
 /* Prints the end-of-run summary (stdout). */
-static void print_summary(const ctg_options *o, const char *prog, const engine_summary *s)
+static void print_summary(const char *prog, const engine_summary *s)
 {
     printf("ctestgen: %s: %llu executions in %.1fs (%.0f/s); stopped: %s\n", prog,
            (unsigned long long)s->execs, s->secs, s->secs > 0 ? (double)s->execs / s->secs : 0.0,
            s->stop_reason);
-    printf("  branches covered  %u/%u (%.1f%%)\n", s->edges_covered, s->n_edges,
-           pct(s->edges_covered, s->n_edges));
+    printf("  edges covered     %u/%u (%.1f%%)  (engine: LLVM conditional-branch edges)\n",
+           s->edges_covered, s->n_edges, pct(s->edges_covered, s->n_edges));
     printf("  errors reached    %u/%u\n", s->errors_reached, s->n_errors);
     printf("  tests kept        %u%s\n", s->tests, s->write_failed ? " (on disk)" : "");
     if (s->write_failed)
@@ -61,8 +63,65 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
         if (s->kinds[k])
             printf(" %s %llu", exec_kind_name((exec_kind)k), (unsigned long long)s->kinds[k]);
     printf("\n%s", s->notes);
-    printf("  output            %s/ (test-suite/, corpus/, crashes/, stats.json)\n",
-           o->out.out_dir);
+}
+
+/* The summary's last line. */
+static void print_output_line(const ctg_options *o)
+{
+    printf("  output            %s/ (test-suite/%s, corpus/, crashes/, stats.json)\n",
+           o->out.out_dir, o->out.suite_zip ? ", test-suite.zip" : "");
+}
+
+/* The replay check after the search (runcheck.h): gcov's figure beside the
+ * engine's, hanging tests out of the suite, a warning when they disagree.
+ * A failing replay (gcc cannot build what clang built) is a warning too:
+ * the suite is written and valid. */
+static void check_by_replay(const ctg_options *o, const engine_summary *s, char **gen, int n_gen)
+{
+    char *driver = NULL;
+    int n_src = n_gen;
+    const char **src = gen ? (const char **)gen
+                           : fmode_replay_sources(o->out.out_dir, o->positional.items,
+                                                  o->positional.n, &n_src, &driver);
+    runcheck_opts ro = {
+        .out_dir = o->out.out_dir,
+        .sources = src,
+        .n_sources = n_src,
+        .cflags = o->build.cflags.items,
+        .n_cflags = o->build.cflags.n,
+        .timeout_s = o->replay.timeout_s,
+        .mem_limit_mb = (long)o->exec.mem_mb,
+        .engine_pct = pct(s->edges_covered, s->n_edges),
+    };
+    runcheck_result r;
+    ctg_err e = {{0}};
+    bool ok = src && runcheck(&ro, &r, &e);
+    if (!gen)
+        ctg_free(src);
+    ctg_free(driver);
+    if (!ok) {
+        fflush(stdout);
+        fprintf(stderr, "ctestgen: warning: replay check skipped: %s\n",
+                src ? e.msg : "out of memory");
+        return;
+    }
+    if (!o->ui.quiet) {
+        printf("  gcov replay       branches %u/%u (%.1f%%), error %s, %u test%s", r.branches_covered,
+               r.branches, pct(r.branches_covered, r.branches),
+               r.error_reached ? "reached" : "not reached", r.tests, r.tests == 1 ? "" : "s");
+        if (r.crashed)
+            printf(", %u crashed", r.crashed);
+        if (r.ran_out)
+            printf(", %u ran out of values", r.ran_out);
+        printf("  (gcc --coverage, as TestCov)\n");
+        if (r.removed)
+            printf("  replay timeouts   %u test%s ran past %g s under gcc: moved to crashes/\n",
+                   r.removed, r.removed == 1 ? "" : "s", o->replay.timeout_s);
+    }
+    if (r.warning[0]) {
+        fflush(stdout);
+        fprintf(stderr, "ctestgen: warning: %s\n", r.warning);
+    }
 }
 
 /* Prints the build's one-line warning (inline assembly left alone) unless
@@ -141,9 +200,20 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     /* the suite's program is what was built: a generated harness if any */
     bool ok = engine_run(o, gen ? gen[0] : o->positional.items[0], &br, &s, e);
     if (s.stop_reason && !o->ui.quiet && (ok || s.execs > 0))
-        print_summary(o, o->positional.items[0], &s);
+        print_summary(o->positional.items[0], &s);
     if (ok && fn)
         ok = fmode_finish(o, &fm, e);
+    if (ok && !o->replay.no_check && !interrupt_requested() && !s.write_failed && s.tests)
+        check_by_replay(o, &s, gen, n_gen);
+    if (ok && o->out.suite_zip && !s.write_failed) {
+        ctg_err ze = {{0}};
+        if (!suite_write_zip(o->out.out_dir, &ze)) {
+            s.write_failed = true;
+            snprintf(s.write_error, sizeof s.write_error, "%s", ze.msg);
+        }
+    }
+    if (s.stop_reason && !o->ui.quiet && (ok || s.execs > 0))
+        print_output_line(o);
     fmode_release(&fm);
     build_result_release(&br);
     free_sources(gen, n_gen);
@@ -215,7 +285,7 @@ static replay_opts replay_opts_from(const ctg_options *o)
         .cflags = o->build.cflags.items,
         .n_cflags = o->build.cflags.n,
         .arch_bits = 0,
-        .timeout_s = o->exec.timeout_ms / 1000.0 < 5 ? 5 : o->exec.timeout_ms / 1000.0,
+        .timeout_s = o->replay.timeout_s,
         .mem_limit_mb = (long)o->exec.mem_mb,
     };
     return ro;

@@ -10,6 +10,7 @@
 #include "../base/err.h"
 #include "commands.h"
 #include "options.h"
+#include "task.h"
 
 #define EXIT_USAGE 2
 
@@ -36,7 +37,10 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     int rc = EXIT_USAGE;
-    if (o.ui.help) {
+    if (!o.ui.help && !o.ui.version && !task_apply(&o, &e)) {
+        fprintf(stderr, "ctestgen: %s\n", e.msg);
+        rc = 1;
+    } else if (o.ui.help) {
         options_help(stdout);
         rc = 0;
     } else if (o.ui.version) {

@@ -43,14 +43,22 @@ static const opt_desc common_options[] = {
     {"stop-on-error", 0, OPT_FLAG, OFF(search.stop_on_error), NULL, NULL,
      "stop at the first test that reaches an error"},
     {"keep-going", 0, OPT_FLAG, OFF(search.keep_going), NULL, NULL,
-     "keep searching after every goal is covered"},
+     "keep searching after every goal is covered (coverage-error-call: after the first "
+     "error)"},
+    {"property", 0, OPT_STR, OFF(search.property), "NAME|FILE.prp", "coverage-branches",
+     "the Test-Comp goal: coverage-branches (every branch; the error call among the goals) "
+     "or coverage-error-call (stop at the first test that calls reach_error); with a task "
+     ".yml, one the task lists (default: branches when listed)"},
+    {"suite-zip", 0, OPT_FLAG, OFF(out.suite_zip), NULL, NULL,
+     "also write OUT/test-suite.zip as Test-Comp collects it (always with a task .yml)"},
     {"crash-min-execs", 0, OPT_U64, OFF(search.crash_min_execs), "N", "256",
      "runs spent minimising each new crash (part of --max-execs; 0: none)"},
     {"function", 0, OPT_STR, OFF(build.function), "NAME", NULL,
      "unit level: test this function through a generated driver"},
     {"depth", 0, OPT_INT, OFF(build.depth), "N", "2",
      "with --function: how deep struct pointers are filled"},
-    {"arch", 0, OPT_INT, OFF(build.arch_bits), "32|64", "64", "target word size"},
+    {"arch", 0, OPT_INT, OFF(build.arch_bits), "32|64", "64",
+     "target word size (a task .yml's data model sets it: ILP32 = 32)"},
     {"cflag", 0, OPT_LIST, OFF(build.cflags), "FLAG", NULL,
      "compiler flag for the program (-I DIR, -D X=1 are accepted directly too)"},
     {"cache-dir", 0, OPT_STR, OFF(build.cache_dir), "DIR", "~/.cache/ctestgen",
@@ -66,6 +74,12 @@ static const opt_desc common_options[] = {
      "returns NULL to the program so that its NULL checks are covered (null)"},
     {"jobs", 'j', OPT_INT, OFF(exec.jobs), "N", "cores",
      "learn: evaluations run in parallel processes"},
+    {"replay-timeout", 0, OPT_DOUBLE, OFF(replay.timeout_s), "SEC", "run 2, replay 3",
+     "per-test limit of the gcc --coverage replay; a test still running then is killed and "
+     "credited nothing, as by TestCov (run: such a test leaves test-suite/ for crashes/)"},
+    {"no-replay-check", 0, OPT_FLAG, OFF(replay.no_check), NULL, NULL,
+     "run: skip the replay of the suite with gcc --coverage after the search (it takes a "
+     "compile plus at most --replay-timeout per test, after the budget)"},
     {"corpus", 0, OPT_LIST, OFF(replay.corpus), "PATH", NULL,
      "replay: raw inputs (a file, or a directory's files: AFL++ queue, libFuzzer corpus, "
      "OUT/corpus) instead of OUT/test-suite; repeatable"},
@@ -85,6 +99,7 @@ static const struct {
     const char *name, *args, *help;
 } commands[] = {
     {"run", "PROG.c [MORE.c ...]", "generate a test suite into -o DIR"},
+    {"run", "TASK.yml", "the same for an sv-benchmarks task (program, data model, property)"},
     {"build", "PROG.c [MORE.c ...]", "only build the instrumented binaries; print where"},
     {"replay", "DIR PROG.c [MORE.c ...]",
      "run DIR/test-suite with gcc --coverage: independent branch coverage"},
@@ -101,7 +116,7 @@ static const struct {
 void options_defaults(ctg_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->build.arch_bits = 64;
+    o->build.arch_bits = 0; /* unset: the task's data model, else 64 (task_apply) */
     o->build.depth = 2;
     o->search.strategy = "auto";
     o->search.time_s = -1; /* unset: 60, or none with --max-execs (validate) */
@@ -112,6 +127,7 @@ void options_defaults(ctg_options *o)
     o->exec.timeout_ms = 1000;
     o->exec.mem_mb = 2048;
     o->exec.malloc_fail = "stop";
+    o->replay.timeout_s = -1;
     o->out.out_dir = "ctestgen-out";
     o->out.on_write_error = "stop";
     o->compare.by = "strategy";
@@ -136,6 +152,8 @@ void options_release(ctg_options *o)
     for (int i = 0; i < o->kv.n; i++)
         ctg_free((char *)o->kv.items[i]);
     ctg_free(o->kv.items);
+    ctg_free(o->task.program);
+    o->task.program = NULL;
     o->positional = (str_list){0};
     o->build.cflags = (str_list){0};
     o->replay.corpus = (str_list){0};
@@ -254,7 +272,7 @@ static bool store(ctg_options *o, const opt_desc *d, const char *v, ctg_err *e)
 /* Checks combinations after parsing. */
 static bool validate(ctg_options *o, ctg_err *e)
 {
-    if (o->build.arch_bits != 32 && o->build.arch_bits != 64)
+    if (o->build.arch_bits != 0 && o->build.arch_bits != 32 && o->build.arch_bits != 64)
         return err_set(e, "--arch: must be 32 or 64, not %d", o->build.arch_bits);
     if (o->exec.jobs < 0 || o->exec.jobs > 1024)
         return err_set(e, "--jobs: must be between 1 and 1024");
@@ -277,6 +295,11 @@ static bool validate(ctg_options *o, ctg_err *e)
                            o->exec.timeout_arg);
         o->exec.timeout_ms = (uint32_t)ms;
     }
+    if (o->replay.timeout_s < 0)
+        o->replay.timeout_s = o->command && !strcmp(o->command, "replay") ? 3 : 2;
+    else if (o->replay.timeout_s < 0.01 || o->replay.timeout_s > 3600)
+        return err_set(e, "--replay-timeout: %g s must be between 0.01 and 3600",
+                       o->replay.timeout_s);
     if (o->exec.mem_mb < 16)
         return err_set(e, "--mem-limit: %llu MB is too small (at least 16)",
                        (unsigned long long)o->exec.mem_mb);

@@ -45,7 +45,8 @@ typedef struct ctg_options {
                             only sources with --corpus) */
     struct {
         str_list cflags;  /* -I/-D/... for clang                        */
-        int arch_bits;    /* --arch 32|64                               */
+        int arch_bits;    /* --arch 32|64; 0 until task_apply: the task's
+                                 data model, else 64                     */
         const char *cache_dir;
         bool no_cache;
         const char *function; /* --function NAME: unit-level driver     */
@@ -58,7 +59,10 @@ typedef struct ctg_options {
         uint64_t seed;        /* --seed                                  */
         const char *input_dir;/* -i DIR: initial corpus                 */
         bool stop_on_error;   /* --stop-on-error                         */
-        bool keep_going;      /* --keep-going: do not stop when all goals are covered */
+        bool keep_going;      /* --keep-going: do not stop when all goals are covered
+                                 (or, for coverage-error-call, at the first error) */
+        const char *property; /* --property: PROP_BRANCHES or PROP_ERROR_CALL
+                                 (task.h) once task_apply has run         */
         uint64_t crash_min_execs; /* --crash-min-execs: runs minimising each new crash */
     } search;
     struct {
@@ -71,6 +75,9 @@ typedef struct ctg_options {
     } exec;
     struct {
         str_list corpus;      /* --corpus PATH: replay raw inputs        */
+        double timeout_s;     /* --replay-timeout: per test; -1 unset:
+                                 3 s (TestCov's) in replay, 2 s in run  */
+        bool no_check;        /* --no-replay-check: run skips the replay */
     } replay;
     struct {
         const char *by;       /* compare --by KEY (an info key)          */
@@ -84,7 +91,13 @@ typedef struct ctg_options {
         bool write_continue;  /* --on-write-error continue: search on when
                                  the output cannot be written (disk full) */
         const char *on_write_error; /* "stop" or "continue"             */
+        bool suite_zip;       /* --suite-zip (always for a task file):
+                                 also OUT/test-suite.zip                 */
     } out;
+    struct {
+        const char *yml;      /* the task file run (task.h), or NULL     */
+        char *program;        /* its program (owned)                     */
+    } task;
     struct {
         bool quiet, verbose, help, version;
     } ui;

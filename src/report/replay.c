@@ -443,7 +443,7 @@ static bool run_test(replay_ctx *c, size_t i, ctg_err *e)
         ctg_free(vals);
         return err_set(e, "%s: out of memory", c->work);
     }
-    double timeout = c->o->timeout_s > 0 ? c->o->timeout_s : 5.0;
+    double timeout = c->o->timeout_s > 0 ? c->o->timeout_s : 3.0;
     sbuf env[3] = {SBUF_INIT, SBUF_INIT, SBUF_INIT};
     sbuf_printf(&env[0], "CTESTGEN_REPLAY_%s=%s", raw ? "RAW" : "VALUES", vals);
     sbuf_printf(&env[1], "CTESTGEN_REPLAY_STATUS=%s", c->status);
@@ -454,7 +454,7 @@ static bool run_test(replay_ctx *c, size_t i, ctg_err *e)
     po.contain = true;
     po.max_procs = REPLAY_MAX_PROCS;
     po.env_add = env_add;
-    po.timeout_s = timeout + 5; /* backstop: the harness's alarm flushes coverage first */
+    po.timeout_s = timeout + 5; /* backstop: the harness's own alarm ends it first */
     po.mem_limit_mb = c->o->mem_limit_mb > 0 ? c->o->mem_limit_mb : 4096;
     char *argv[] = {c->binary, NULL};
     proc_result pr;

@@ -8,7 +8,8 @@
  * inputs to __VERIFIER_nondet_* exactly as TestCov does (or to
  * LLVMFuzzerTestOneInput when the program has no main).  Every testcase of
  * OUT/test-suite/ runs in its own process with a timeout; coverage is
- * flushed even when a run aborts, crashes or times out.  gcov (JSON format,
+ * flushed even when a run aborts or crashes, but a run that times out is
+ * killed without flushing: as under TestCov, it is credited nothing.  gcov (JSON format,
  * parsed with json-c) then gives branch and line coverage per file, and
  * reach_error counts as reached when gcov says the program's reach_error
  * ran or the harness saw reach_error/__VERIFIER_error called.
@@ -45,7 +46,8 @@ typedef struct replay_opts {
     int n_cflags;
     int arch_bits;              /* 32 or 64; 0: from test-suite/metadata.xml
                                    (raw mode: 64)                                */
-    double timeout_s;           /* per test; 0: 5 s                              */
+    double timeout_s;           /* per test; 0: 3 s (TestCov's); a test still
+                                   running then is killed and credited nothing */
     long mem_limit_mb;          /* per test address-space limit; 0: 4096         */
     const char *work_dir;       /* build/run directory; NULL: a temporary one,
                                    removed afterwards                            */

@@ -29,8 +29,10 @@
  *     so is every later one (noted "ranout" once, the run goes on).  A
  *     libFuzzer target gets the whole file as its data.
  *   - coverage is flushed (__gcov_dump) before a fatal signal takes the
- *     process down and when the per-run alarm ($CTESTGEN_REPLAY_TIMEOUT_MS)
- *     fires; the signal is then re-raised so the parent sees it.
+ *     process down; the signal is then re-raised so the parent sees it.
+ *     When the per-run alarm ($CTESTGEN_REPLAY_TIMEOUT_MS) fires the run
+ *     is killed WITHOUT flushing: the validator credits a test that times
+ *     out with no coverage at all, and so does this replay.
  *   - fork() fails with EAGAIN (the program is linked with --wrap=fork), as
  *     in ctestgen's runs, so the suite replays the paths it was made on
  *     and a fork-happy program cannot flood the machine.
@@ -95,7 +97,8 @@ static NOINSTR void on_fatal(int sig)
     buf[n++] = '\n';
     buf[n] = '\0';
     note(sig == SIGALRM ? "timeout\n" : buf);
-    __gcov_dump();
+    if (sig != SIGALRM)
+        __gcov_dump();
     signal(sig, SIG_DFL);
     raise(sig);
     _exit(128 + sig);

@@ -43,7 +43,7 @@
 
 #define CTG_HELLO_MAGIC 0x43544731u /* "CTG1" */
 #define CTG_SHM_MAGIC 0x43544753u   /* "CTGS" */
-#define CTG_PROTOCOL_VERSION 1u
+#define CTG_PROTOCOL_VERSION 2u
 
 /* Fork-server commands (executor -> server). */
 #define CTG_CMD_RUN 1u
@@ -140,7 +140,9 @@ enum ctg_type {
 /* ---- shared memory -------------------------------------------------------- */
 
 #define CTG_MAX_INPUT (1u << 20)  /* bytes of input a run can consume     */
-#define CTG_MAX_VALUES (1u << 16) /* typed values logged per run          */
+#define CTG_MAX_VALUES (1u << 20) /* typed values logged per run: one per
+                                     input byte, so the log never fills
+                                     before the input does (t0113)      */
 
 /* Header at offset 0 of the shared memory.  Fields marked (E) are written by
  * the executor before a run, (R) by the runtime during it. */

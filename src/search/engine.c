@@ -110,7 +110,9 @@ static bool check_stop(search_ctx *c)
         return true;
     const char *why = interrupt_requested() ? "interrupted" : budget_spent(c);
     if (!why && o->search.stop_on_error && archive_reached_errors(c->archive) > 0)
-        why = "error reached (--stop-on-error)";
+        why = o->search.property && !strcmp(o->search.property, "coverage-error-call")
+                  ? "error reached (coverage-error-call; --keep-going searches on)"
+                  : "error reached (--stop-on-error)";
     else if (!why && !o->search.keep_going && archive_n_edges(c->archive) > 0 &&
              archive_covered_edges(c->archive) == archive_n_edges(c->archive) &&
              archive_reached_errors(c->archive) == archive_n_errors(c->archive))
@@ -291,6 +293,11 @@ static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
     bool ok = suite_add(c->suite, t, &e);
     if (!ok)
         write_failure(c, &e, true);
+    /* cut at an internal cap: the input area (CTG_MAX_INPUT; the run ended
+     * there as "ran out", so the test replays as it ran) or, in theory, the
+     * value log (the test then holds fewer values than the run took) */
+    if (ok && (r->status & (CTG_ST_INPUT_FULL | CTG_ST_LOG_FULL)))
+        stats_add(c->stats, "tests.cut_at_cap", 1);
     if (ok && ctg_grow((void **)&c->kept, &c->cap_kept, c->n_kept + 1, sizeof *c->kept) == 0)
         c->kept[c->n_kept++] = t;
     else
@@ -355,6 +362,34 @@ static bool timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
     return true;
 }
 
+/* A run that ran out of input without an extension flag went on with
+ * zeros, but its test would hold only the values it read: the replay, which
+ * stops where a test's values run out (TestCov), would not take the path
+ * counted here.  So before such a run is kept it runs once more with the
+ * zeros appended to the input (CTG_FL_EXTEND_ZERO): the same path, and the
+ * test holds every value it read.  The re-run is counted in stats.json
+ * (runs.ran_out_reruns), not in the budget; RAN_OUT stays set in r for the
+ * strategy.  False when the run is not to be kept (the re-run took another
+ * path: a nondeterministic program) or the executor failed (c->failed). */
+static bool settle_ran_out(search_ctx *c, exec_t *x, const uint8_t *in, size_t len,
+                           uint32_t flags, exec_result *r)
+{
+    if (!(r->status & CTG_ST_RAN_OUT) || (r->status & CTG_ST_INPUT_FULL) ||
+        (flags & (CTG_FL_EXTEND_RANDOM | CTG_FL_EXTEND_ZERO)))
+        return true;
+    exec_result r2;
+    if (!exec_run(x, in, len, flags | CTG_FL_EXTEND_ZERO, 0, &r2, &c->err)) {
+        c->failed = true;
+        return false;
+    }
+    stats_add(c->stats, "runs.ran_out_reruns", 1);
+    if (r2.kind != r->kind)
+        return false;
+    r2.status |= CTG_ST_RAN_OUT;
+    *r = r2;
+    return true;
+}
+
 /* Records a crash of the last run of x.  A crash or abort of prog.sym is
  * run again on prog.cov (one more execution) and recorded with prog.cov's
  * crash site, so a crash both binaries find is one file, not two (their
@@ -408,8 +443,8 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
         return false;
     }
     bool ran = timed_run(c, x, in, len, flags, &out->r);
-    ctg_free(copy);
     if (!ran) {
+        ctg_free(copy);
         c->failed = true;
         return false;
     }
@@ -423,13 +458,17 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
         /* the archive holds what the suite on disk covers: a test that
          * cannot be written adds nothing (unless --on-write-error continue,
          * where the summary says how many tests are missing) */
-        if (archive_would_add(c->archive, exec_cov(x), &out->r)) {
+        if (archive_would_add(c->archive, exec_cov(x), &out->r) &&
+            settle_ran_out(c, x, in, len, flags, &out->r)) {
             out->kept = keep_test(c, x, &out->r);
             if (out->kept || c->opts->out.write_continue)
                 out->new_goals = archive_update(c->archive, exec_cov(x), &out->r);
         }
         record_crash_via_cov(c, x, &out->r);
     }
+    ctg_free(copy);
+    if (c->failed)
+        return false;
     if (out->new_goals)
         sample_stats(c, false);
     progress(c, false);
@@ -557,9 +596,9 @@ static suite_t *open_suite(const ctg_options *o, const char *program_file, const
         .program_hash = hash,
         .entry = o->build.function ? o->build.function : "main",
         .arch_bits = db->arch_bits,
-        .specification = o->search.stop_on_error
-                             ? "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )"
-                             : "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )",
+        .specification = o->search.property && !strcmp(o->search.property, "coverage-error-call")
+                             ? SUITE_SPEC_ERROR_CALL
+                             : SUITE_SPEC_BRANCHES,
         .producer = "ctestgen " CTG_VERSION,
         .keep_existing = o->out.resume,
     };
@@ -734,6 +773,11 @@ static void summarize(search_ctx *c, engine_summary *s)
     s->write_failed = c->write_failed;
     s->unwritten = c->unwritten;
     snprintf(s->write_error, sizeof s->write_error, "%s", c->write_err.msg);
+    double cut = stats_get(c->stats, "tests.cut_at_cap");
+    if (cut > 0)
+        ctx_summary_line(c, "  cut at a cap      %.0f test%s took all %u bytes of input a run "
+                            "holds; each ends there (\"ran out\") in its replay too",
+                         cut, cut == 1 ? "" : "s", (unsigned)CTG_MAX_INPUT);
     snprintf(s->notes, sizeof s->notes, "%s", sbuf_str(&c->notes));
     set_counters(c);
 }

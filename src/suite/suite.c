@@ -33,7 +33,6 @@
 #define TC_SYSID "https://sosy-lab.org/test-format/testcase-1.1.dtd"
 #define MD_PUBID "+//IDN sosy-lab.org//DTD test-format test-metadata 1.1//EN"
 #define MD_SYSID "https://sosy-lab.org/test-format/test-metadata-1.1.dtd"
-#define DEFAULT_SPEC "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )"
 
 struct suite {
     char *dir;     /* absolute output directory */
@@ -156,7 +155,7 @@ static bool write_metadata(const suite_t *s, const suite_meta *m, ctg_err *e)
     xml_begin(&out, "test-metadata", MD_PUBID, MD_SYSID);
     xml_element(&out, "sourcecodelang", "C");
     xml_element(&out, "producer", m->producer ? m->producer : "ctestgen " CTG_VERSION);
-    xml_element(&out, "specification", m->specification ? m->specification : DEFAULT_SPEC);
+    xml_element(&out, "specification", m->specification ? m->specification : SUITE_SPEC_BRANCHES);
     xml_element(&out, "programfile", m->program_file ? m->program_file : "");
     xml_element(&out, "programhash", m->program_hash ? m->program_hash : "");
     xml_element(&out, "entryfunction", m->entry ? m->entry : "main");

@@ -16,6 +16,10 @@
 #include "../exec/exec.h"
 #include "test.h"
 
+/* The specification texts of the two Test-Comp goals (metadata.xml). */
+#define SUITE_SPEC_BRANCHES "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )"
+#define SUITE_SPEC_ERROR_CALL "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )"
+
 typedef struct suite_meta {
     const char *program_file;  /* path as given by the user               */
     const char *program_hash;  /* SHA-256 (hex) of the program file       */
@@ -100,5 +104,11 @@ void suite_metadata_release(suite_metadata *m);
  * metadata.xml), sorted by name; free with suite_free_list. */
 bool suite_list_testcases(const char *dir, char ***paths, size_t *n, ctg_err *e);
 void suite_free_list(char **paths, size_t n);
+
+/* Writes <out_dir>/test-suite.zip as Test-Comp collects a suite: the
+ * entries test-suite/metadata.xml and test-suite/<each testcase>.xml, from
+ * what is in <out_dir>/test-suite/ now.  Replaces an earlier zip atomically
+ * (a failed write leaves the old one).  False with e set (suite_zip.c). */
+bool suite_write_zip(const char *out_dir, ctg_err *e);
 
 #endif

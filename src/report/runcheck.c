@@ -1,0 +1,152 @@
+/*
+ * runcheck.c - the replay check at the end of a run (see runcheck.h).
+ */
+#include "runcheck.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/fsutil.h"
+#include "../base/mem.h"
+#include "../base/sbuf.h"
+#include "replay.h"
+#include "stats.h"
+
+static double pct(unsigned a, unsigned b) { return b ? 100.0 * a / b : 100.0; }
+
+/* Moves test-suite/<name> (test-NNNNN.xml) to crashes/replay-timeout-NNNNN.xml
+ * and writes the one-line description beside it. */
+static bool remove_test(const runcheck_opts *o, const char *name, ctg_err *e)
+{
+    const char *num = strchr(name, '-');
+    sbuf from = SBUF_INIT, to = SBUF_INIT, txt = SBUF_INIT, line = SBUF_INIT;
+    sbuf_printf(&from, "%s/test-suite/%s", o->out_dir, name);
+    sbuf_printf(&to, "%s/crashes/replay-timeout%s", o->out_dir, num ? num : name);
+    sbuf_printf(&txt, "%.*s.txt", (int)(to.len >= 4 ? to.len - 4 : to.len), sbuf_str(&to));
+    sbuf_printf(&line,
+                "replay-timeout: %s ran past %g s under gcc --coverage (TestCov kills such a "
+                "test and credits none of its coverage), so it left test-suite/; reproduce: "
+                "ctestgen replay %s PROG.c --replay-timeout 60\n",
+                name, o->timeout_s, o->out_dir);
+    bool ok = sbuf_ok(&from) && sbuf_ok(&to) && sbuf_ok(&txt) && sbuf_ok(&line);
+    if (!ok)
+        err_set(e, "%s: out of memory", o->out_dir);
+    else if (rename(from.data, to.data) != 0)
+        ok = err_set(e, "%s: cannot move to %s: %s; free space or fix permissions", from.data,
+                     to.data, strerror(errno));
+    else
+        ok = fs_write_atomic(txt.data, line.data, line.len, e);
+    sbuf_release(&from), sbuf_release(&to), sbuf_release(&txt), sbuf_release(&line);
+    return ok;
+}
+
+/* Index of the first test whose replay diverged from what the engine saw
+ * (crashed or timed out under gcc, or claims an error it does not reach),
+ * -1 when none. */
+static long first_divergent(const replay_result *rr)
+{
+    for (size_t i = 0; i < rr->n_tests; i++) {
+        const replay_test *t = &rr->tests[i];
+        if (t->outcome == REPLAY_CRASH || t->outcome == REPLAY_TIMEOUT ||
+            (t->covers_error && !t->reached_error))
+            return (long)i;
+    }
+    return -1;
+}
+
+/* How test t diverged, as a phrase. */
+static void divergence(const runcheck_opts *o, const replay_test *t, char *buf, size_t cap)
+{
+    if (t->outcome == REPLAY_CRASH)
+        snprintf(buf, cap, "%s is killed by signal %d under gcc -O0", t->name, t->signal);
+    else if (t->outcome == REPLAY_TIMEOUT)
+        snprintf(buf, cap, "%s runs past %g s under gcc -O0", t->name, o->timeout_s);
+    else if (t->covers_error && !t->reached_error)
+        snprintf(buf, cap, "%s claims to reach the error but its replay ends %s", t->name,
+                 replay_outcome_name(t->outcome));
+    else
+        snprintf(buf, cap, "%s ends %s", t->name, replay_outcome_name(t->outcome));
+}
+
+/* Fills the warning when gcov's figure is clearly below the engine's or a
+ * test claims an error it does not reach. */
+static void make_warning(const runcheck_opts *o, const replay_result *rr, runcheck_result *r)
+{
+    /* no branch under gcc (code after a noreturn call dropped) is 0 %, not
+     * the 100 % of an empty denominator */
+    double g = rr->branches ? pct(rr->branches_covered, rr->branches) : 0.0;
+    long i = first_divergent(rr);
+    bool claim = i >= 0 && rr->tests[i].covers_error && !rr->tests[i].reached_error;
+    if (g >= o->engine_pct - RUNCHECK_GAP && !claim)
+        return;
+    char how[320];
+    if (i >= 0)
+        divergence(o, &rr->tests[i], how, sizeof how);
+    else
+        snprintf(how, sizeof how, "no test crashed or hung under gcc; the program may read "
+                                  "uninitialised memory or depend on the compiler");
+    snprintf(r->warning, sizeof r->warning,
+             "gcc's replay covers %.1f%% of branches where the engine counted %.1f%% of edges: "
+             "%s; check with: ctestgen replay %s PROG.c",
+             g, o->engine_pct, how, o->out_dir);
+}
+
+/* Adds the figures to stats.json (its other content unchanged). */
+static bool record_stats(const runcheck_opts *o, const runcheck_result *r, ctg_err *e)
+{
+    char *path = fs_join(o->out_dir, "stats.json");
+    if (!path)
+        return err_set(e, "%s: out of memory", o->out_dir);
+    ctg_err le = {{0}};
+    stats_t *s = stats_load(path, &le);
+    bool ok = true;
+    if (s) {
+        stats_set(s, "replay.tests", r->tests);
+        stats_set(s, "replay.branches", r->branches);
+        stats_set(s, "replay.branches_covered", r->branches_covered);
+        stats_set(s, "replay.removed_timeouts", r->removed);
+        stats_set(s, "replay.crashed", r->crashed);
+        stats_set(s, "replay.ran_out", r->ran_out);
+        stats_set(s, "replay.error_reached", r->error_reached);
+        stats_set(s, "replay.diverged", r->warning[0] != '\0');
+        ok = stats_write(s, path, e);
+        stats_free(s);
+    }
+    ctg_free(path);
+    return ok;
+}
+
+bool runcheck(const runcheck_opts *o, runcheck_result *r, ctg_err *e)
+{
+    memset(r, 0, sizeof *r);
+    replay_opts ro = {
+        .out_dir = o->out_dir,
+        .sources = o->sources,
+        .n_sources = o->n_sources,
+        .cflags = o->cflags,
+        .n_cflags = o->n_cflags,
+        .timeout_s = o->timeout_s,
+        .mem_limit_mb = o->mem_limit_mb,
+    };
+    replay_result rr;
+    bool ok = replay_suite(&ro, &rr, e);
+    for (size_t i = 0; ok && i < rr.n_tests; i++)
+        if (rr.tests[i].outcome == REPLAY_TIMEOUT) {
+            ok = remove_test(o, rr.tests[i].name, e);
+            r->removed += ok;
+        }
+    if (ok) {
+        r->tests = (unsigned)rr.n_tests - r->removed;
+        r->branches = rr.branches;
+        r->branches_covered = rr.branches_covered;
+        r->crashed = rr.n_outcome[REPLAY_CRASH];
+        r->ran_out = rr.n_outcome[REPLAY_RAN_OUT];
+        r->error_reached = rr.error_reached;
+        make_warning(o, &rr, r);
+        ok = record_stats(o, r, e);
+    }
+    replay_result_release(&rr);
+    return ok;
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# t0112-testcomp-claims: issue 19, a suite scores what the run claims.
+#  - a task .yml alone: program, ILP32 data model and the error-call goal
+#    are taken from it (built 32-bit: the error needs a 32-bit long), and
+#    test-suite.zip is written as Test-Comp collects it;
+#  - --property FILE.prp (Cover-Error) stops at the first error;
+#  - a program that loops forever on some inputs (and on more under gcc)
+#    keeps no test in test-suite/ that runs past the replay limit;
+#  - a program consuming 100,000 values: its longest test holds them all
+#    and replays as it ran;
+#  - a program testing an uninitialised local: the summary's engine and
+#    gcov figures agree; one that aborts only under gcc gets the warning.
+# LABELS: asan
+. "$(dirname "$0")/lib.sh"
+export CTESTGEN_CACHE="$T/cache"
+
+# gcovpct OUT: gcov's percentage from the summary line "gcov replay ...".
+gcovpct() { sed -n 's/^  gcov replay .*(\([0-9.]*\)%).*/\1/p' "$1"; }
+engpct() { sed -n 's/^  edges covered .*(\([0-9.]*\)%).*/\1/p' "$1"; }
+
+# ---- task file (32-bit part) ---------------------------------------------
+if exec32; then
+  "$CTESTGEN" run "$PROGS/long32.yml" --max-execs 3000 -o "$T/task" >"$T/task.out" 2>&1
+  check "task: run exits 0" [ $? = 0 ]
+  check "task: built 32-bit (metadata)" grep -q "<architecture>32bit</architecture>" "$T/task/test-suite/metadata.xml"
+  check "task: error-call specification" grep -q "@CALL(reach_error)" "$T/task/test-suite/metadata.xml"
+  check "task: program from the task" grep -q "<programfile>.*long32.c</programfile>" "$T/task/test-suite/metadata.xml"
+  check "task: error reached" [ "$(stat errors.reached "$T/task")" = 1 ]
+  check "task: stopped at the error" grep -q "stopped: error reached (coverage-error-call" "$T/task.out"
+  check "task: gcov replay reaches it too" grep -q "gcov replay .*error reached" "$T/task.out"
+  check "task: test-suite.zip holds metadata and every test" bash -c \
+    "[ \$(unzip -Z1 '$T/task/test-suite.zip' | grep -c '^test-suite/.*\.xml\$') = \$(ls '$T/task/test-suite' | grep -c '\.xml\$') ]"
+  check "task: zip has test-suite/metadata.xml" bash -c "unzip -Z1 '$T/task/test-suite.zip' | grep -qx 'test-suite/metadata.xml'"
+  # the same program as 64-bit cannot reach the error
+  "$CTESTGEN" run "$PROGS/long32.c" --arch 64 --max-execs 3000 -o "$T/t64" -q
+  check "64-bit: error unreachable" [ "$(stat errors.reached "$T/t64")" = 0 ]
+fi
+
+# ---- task files that cannot be run: one line, exit 1 -----------------------
+printf "format_version: '1.0'\ninput_files: 'x.c'\n" >"$T/old.yml"
+"$CTESTGEN" run "$T/old.yml" -o "$T/bad" 2>"$T/bad.err"; rc=$?
+check "old format: exit 1" [ $rc = 1 ]
+check "old format: one line naming the version" bash -c "[ \$(wc -l <'$T/bad.err') = 1 ] && grep -q \"format_version is '1.0'\" '$T/bad.err'"
+printf "format_version: '2.0'\ninput_files: 'long32.c'\nproperties:\n  - property_file: ../p/unreach-call.prp\n" >"$T/unsup.yml"
+cp "$PROGS/long32.c" "$T/"
+"$CTESTGEN" run "$T/unsup.yml" -o "$T/bad" 2>"$T/bad.err"; rc=$?
+check "verification-only task: unsupported, exit 1" bash -c "[ $rc = 1 ] && grep -q 'unsupported: .*unreach-call' '$T/bad.err'"
+"$CTESTGEN" run "$PROGS/easy_error.c" --property "$PROGS/unreach.prp" -o "$T/bad" 2>"$T/bad.err"; rc=$?
+check "verification .prp refused" bash -c "[ $rc != 0 ] && grep -q 'not a Test-Comp test property' '$T/bad.err'"
+
+# ---- Cover-Error .prp: stop at the first error -----------------------------
+"$CTESTGEN" run "$PROGS/easy_error.c" --property "$PROGS/error.prp" --max-execs 5000 -o "$T/ce" >"$T/ce.out" 2>&1
+check "cover-error: stopped at the first error" grep -q "stopped: error reached" "$T/ce.out"
+check "cover-error: few executions" [ "$(stat execs "$T/ce")" -lt 100 ]
+check "cover-error: metadata specification" grep -q "@CALL(reach_error)" "$T/ce/test-suite/metadata.xml"
+"$CTESTGEN" run "$PROGS/easy_error.c" --property coverage-error-call --keep-going --max-execs 3000 -o "$T/ck" -q
+check "cover-error --keep-going: searches on" [ "$(stat execs "$T/ck")" = 3000 ]
+"$CTESTGEN" run "$PROGS/easy_error.c" --max-execs 3000 -o "$T/cb" >"$T/cb.out" 2>&1
+check "cover-branches (default): covers past the error" [ "$(stat edges.covered "$T/cb")" -gt "$(stat edges.covered "$T/ce")" ]
+
+# ---- hangs: no kept test runs past the replay limit -----------------------
+"$CTESTGEN" run "$PROGS/gcc_hang.c" --max-execs 3000 --replay-timeout 0.5 -o "$T/h" >"$T/h.out" 2>"$T/h.err"
+check "hang: the run succeeds" [ $? = 0 ]
+check "hang: tests that hang under gcc left the suite" bash -c "ls '$T/h/crashes' | grep -q '^replay-timeout-.*\.xml\$'"
+check "hang: the summary says so" grep -q "replay timeouts .* moved to crashes/" "$T/h.out"
+"$CTESTGEN" replay "$T/h" "$PROGS/gcc_hang.c" --replay-timeout 0.5 >"$T/h.rep"
+check "hang: replay of the suite: no test times out" bash -c "! grep -q '^timed out' '$T/h.rep'"
+check "hang: stats.json counts the removal" [ "$(stat replay.removed_timeouts "$T/h")" -ge 1 ]
+
+# ---- 100,000 values: kept whole, replayed as run ---------------------------
+"$CTESTGEN" run "$PROGS/many_values.c" --max-execs 200 -o "$T/mv" >"$T/mv.out" 2>&1
+longest=$(for f in "$T/mv/test-suite"/test-*.xml; do grep -c "<input" "$f"; done | sort -n | tail -1)
+check "100k values: the longest test holds 100000 values ($longest)" [ "$longest" = 100000 ]
+"$CTESTGEN" replay "$T/mv" "$PROGS/many_values.c" >"$T/mv.rep"
+check "100k values: no test runs out of values in the replay" bash -c "! grep -q '^ran out' '$T/mv.rep'"
+check "100k values: replay covers what the engine counted" [ "$(gcovpct "$T/mv.out")" = "$(engpct "$T/mv.out")" ]
+check "100k values: no test cut" [ "$(stat tests.cut_at_cap "$T/mv")" = 0 ]
+
+# ---- uninitialised local: the two figures agree ----------------------------
+"$CTESTGEN" run "$PROGS/uninit.c" --max-execs 2000 -o "$T/un" >"$T/un.out" 2>"$T/un.err"
+e=$(engpct "$T/un.out"); g=$(gcovpct "$T/un.out")
+check "uninit: engine $e% and gcov $g% agree, or the warning is printed" bash -c \
+  "awk -v e=$e -v g=$g 'BEGIN{exit !(e-g <= 5 && g-e <= 5)}' || grep -q 'warning: gcc.s replay covers' '$T/un.err'"
+check "uninit: the gcov figure is not 0" awk -v g="$g" 'BEGIN{exit !(g > 50)}'
+
+# ---- compiler-dependent program: the warning names the first test ----------
+"$CTESTGEN" run "$PROGS/gcc_abort.c" --max-execs 2000 -o "$T/ga" >"$T/ga.out" 2>"$T/ga.err"
+check "gcc-only abort: one warning naming a test and the signal" \
+  grep -q "warning: gcc's replay covers .* test-[0-9]*\.xml is killed by signal 6" "$T/ga.err"
+check "gcc-only abort: stats.json marks the divergence" [ "$(stat replay.diverged "$T/ga")" = 1 ]
+finish
