@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/run-all.sh - every benchmark once with short defaults (`make bench`):
-# bench/throughput, bench/concolic, bench/sbst/run.sh, bench/fuzz and bench/hang.  Each
+# bench/throughput, bench/concolic, bench/sbst/run.sh, bench/fuzz, bench/hang,
+# bench/learned and bench/testcomp.  Each
 # script documents its own full-size invocation in its header.
 #
 #   bench/run-all.sh [BUILD]      (default: build, or $BUILD)
@@ -46,4 +47,5 @@ bench "bench/sbst/run.sh -s 2 -n 2000" env CTESTGEN="$BUILD/ctestgen" "$HERE/sbs
 bench "bench/fuzz 10 (STRATEGY=$STRATEGY)" env STRATEGY="$STRATEGY" "$HERE/fuzz" 10
 bench "bench/hang 5 1" "$HERE/hang" 5 1
 bench "bench/learned 100 2 (4 programs)" env PROGRAMS="$HERE/concolic-programs/calc.c $HERE/concolic-programs/cmd.c $HERE/fuzz-programs/fsm.c $HERE/fuzz-programs/expr.c" LEARN="--samples 4 --top 2 --checks 2 --rounds 2" "$HERE/learned" 100 2
+bench "bench/testcomp 5 10 (first 10 tasks)" "$HERE/testcomp" 5 10
 exit $status
