@@ -92,6 +92,8 @@ static void check_by_replay(const ctg_options *o, const engine_summary *s, char 
         .timeout_s = o->replay.timeout_s,
         .mem_limit_mb = (long)o->exec.mem_mb,
         .engine_pct = pct(s->edges_covered, s->n_edges),
+        .kinds = s->test_kinds,
+        .n_kinds = s->n_test_kinds,
     };
     runcheck_result r;
     ctg_err e = {{0}};
@@ -215,6 +217,7 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     if (s.stop_reason && !o->ui.quiet && (ok || s.execs > 0))
         print_output_line(o);
     fmode_release(&fm);
+    engine_summary_release(&s);
     build_result_release(&br);
     free_sources(gen, n_gen);
     if (ok && interrupt_requested()) {

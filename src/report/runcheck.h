@@ -22,6 +22,7 @@
 #include <stdbool.h>
 
 #include "../base/err.h"
+#include "../exec/exec.h"
 
 /* Percentage points by which gcov's figure may trail the engine's before
  * the check warns (the two count slightly different things: LLVM's
@@ -37,6 +38,11 @@ typedef struct runcheck_opts {
     double timeout_s;           /* per test                            */
     long mem_limit_mb;
     double engine_pct;          /* the engine's covered edges, percent */
+    const exec_kind *kinds;     /* how each test ended in the engine, in
+                                   file-name order; NULL: unknown (then a
+                                   crash or hang under gcc counts as the
+                                   divergence)                          */
+    size_t n_kinds;
 } runcheck_opts;
 
 typedef struct runcheck_result {

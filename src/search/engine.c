@@ -779,7 +779,18 @@ static void summarize(search_ctx *c, engine_summary *s)
                             "holds; each ends there (\"ran out\") in its replay too",
                          cut, cut == 1 ? "" : "s", (unsigned)CTG_MAX_INPUT);
     snprintf(s->notes, sizeof s->notes, "%s", sbuf_str(&c->notes));
+    s->test_kinds = c->n_kept ? ctg_calloc(c->n_kept, sizeof *s->test_kinds) : NULL;
+    for (size_t i = 0; s->test_kinds && i < c->n_kept; i++)
+        s->test_kinds[i] = c->kept[i]->kind;
+    s->n_test_kinds = s->test_kinds ? c->n_kept : 0;
     set_counters(c);
+}
+
+void engine_summary_release(engine_summary *s)
+{
+    ctg_free(s->test_kinds);
+    s->test_kinds = NULL;
+    s->n_test_kinds = 0;
 }
 
 /* The counters of stats.json, as they stand (every rewrite has them, so an

@@ -95,7 +95,14 @@ typedef struct engine_summary {
     bool write_failed;           /* part of the output is not on disk     */
     unsigned unwritten;          /* tests and crashes not written         */
     char write_error[1024];      /* the first write failure               */
+    exec_kind *test_kinds;       /* how each test on disk ended in the
+                                    engine, in file-name order (the replay
+                                    check compares); free with
+                                    engine_summary_release                */
+    size_t n_test_kinds;
 } engine_summary;
+
+void engine_summary_release(engine_summary *s);
 
 /* Runs the configured strategy on the built program and writes the output
  * directory (test suite, corpus, crashes, stats.json).  program_file is the
