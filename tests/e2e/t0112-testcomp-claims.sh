@@ -9,7 +9,9 @@
 #  - a program consuming 100,000 values: its longest test holds them all
 #    and replays as it ran;
 #  - a program testing an uninitialised local: the summary's engine and
-#    gcov figures agree; one that aborts only under gcc gets the warning.
+#    gcov figures agree; one that aborts only under gcc gets the warning;
+#  - conditions of && and || used as values are goals of their own, so the
+#    engine's "every goal covered" is gcov's 100 %.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 export CTESTGEN_CACHE="$T/cache"
@@ -82,6 +84,13 @@ e=$(engpct "$T/un.out"); g=$(gcovpct "$T/un.out")
 check "uninit: engine $e% and gcov $g% agree, or the warning is printed" bash -c \
   "awk -v e=$e -v g=$g 'BEGIN{exit !(e-g <= 5 && g-e <= 5)}' || grep -q 'warning: gcc.s replay covers' '$T/un.err'"
 check "uninit: the gcov figure is not 0" awk -v g="$g" 'BEGIN{exit !(g > 50)}'
+
+# ---- && and || in value context: each condition is a goal, as in gcov -----
+"$CTESTGEN" build "$PROGS/shortcircuit.c" >"$T/sc.build"
+check "short-circuit: every condition is a branch (5)" grep -q "^branches  5 (10 edges)" "$T/sc.build"
+"$CTESTGEN" run "$PROGS/shortcircuit.c" --max-execs 3000 -o "$T/sc" >"$T/sc.out" 2>&1
+check "short-circuit: 'every goal covered' means gcov's 100% too" bash -c \
+  "grep -q 'stopped: every goal covered' '$T/sc.out' && grep -q 'gcov replay .*(100.0%)' '$T/sc.out'"
 
 # ---- compiler-dependent program: the warning names the first test ----------
 "$CTESTGEN" run "$PROGS/gcc_abort.c" --max-execs 2000 -o "$T/ga" >"$T/ga.out" 2>"$T/ga.err"
