@@ -716,7 +716,7 @@ void replay_format(const replay_result *r, sbuf *b)
                     r->files[i].lines_covered, r->files[i].lines);
     format_error(r, b);
     list_tests(r, b, REPLAY_CRASH, "crashed");
-    list_tests(r, b, REPLAY_TIMEOUT, "timed out");
+    list_tests(r, b, REPLAY_TIMEOUT, "timed out, credited nothing");
     list_tests(r, b, REPLAY_RAN_OUT,
                r->raw ? "ran out of bytes, later values 0" : "ran out of inputs");
     list_tests(r, b, REPLAY_BAD_INPUT, "unparsable inputs");

@@ -228,7 +228,7 @@ static void test_fatal_runs_flush_coverage(void **state)
     replay_format(&r, &b);
     assert_non_null(strstr(sbuf_str(&b), "crashed (3): test-00000.xml (signal 11) test-00001.xml "
                                          "(signal 6) test-00003.xml (signal 11)"));
-    assert_non_null(strstr(sbuf_str(&b), "timed out (1): test-00002.xml"));
+    assert_non_null(strstr(sbuf_str(&b), "timed out, credited nothing (1): test-00002.xml"));
     sbuf_release(&b);
     replay_result_release(&r);
 }
