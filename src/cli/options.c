@@ -67,6 +67,10 @@ static const opt_desc common_options[] = {
     {"timeout-ms", 0, OPT_STR, OFF(exec.timeout_arg), "MS|auto", "auto",
      "per-run timeout of the program under test; auto: 5x the slowest run seen that did not "
      "hang, between 50 and 1000 ms, as AFL++ calibrates"},
+    {"extend-limit", 0, OPT_U64, OFF(exec.extend_limit), "BYTES", "16384",
+     "input a run may draw past its test's values (random or zero extension); a run that "
+     "wants more ends there as 'ran out', as TestCov ends a test, so a program that reads in "
+     "an endless loop ends instead of timing out (0: up to the 1 MiB input area)"},
     {"mem-limit", 0, OPT_U64, OFF(exec.mem_mb), "MB", "2048",
      "address-space limit of the program under test"},
     {"malloc-fail", 0, OPT_STR, OFF(exec.malloc_fail), "stop|null", "stop",
@@ -128,6 +132,7 @@ void options_defaults(ctg_options *o)
     o->exec.mem_mb = 2048;
     o->exec.malloc_fail = "stop";
     o->replay.timeout_s = -1;
+    o->exec.extend_limit = 16384;
     o->out.out_dir = "ctestgen-out";
     o->out.on_write_error = "stop";
     o->compare.by = "strategy";
@@ -300,6 +305,9 @@ static bool validate(ctg_options *o, ctg_err *e)
     else if (o->replay.timeout_s < 0.01 || o->replay.timeout_s > 3600)
         return err_set(e, "--replay-timeout: %g s must be between 0.01 and 3600",
                        o->replay.timeout_s);
+    if (o->exec.extend_limit > (1u << 20))
+        return err_set(e, "--extend-limit: %llu bytes is more than the 1 MiB input area",
+                       (unsigned long long)o->exec.extend_limit);
     if (o->exec.mem_mb < 16)
         return err_set(e, "--mem-limit: %llu MB is too small (at least 16)",
                        (unsigned long long)o->exec.mem_mb);

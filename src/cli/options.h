@@ -72,6 +72,8 @@ typedef struct ctg_options {
         uint64_t mem_mb;      /* --mem-limit                             */
         int jobs;             /* --jobs: parallel processes (learn); 0: cores */
         const char *malloc_fail; /* --malloc-fail stop|null              */
+        uint64_t extend_limit;   /* --extend-limit: bytes a run may draw past
+                                    its input (0: up to the 1 MiB area)   */
     } exec;
     struct {
         str_list corpus;      /* --corpus PATH: replay raw inputs        */

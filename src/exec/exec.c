@@ -44,6 +44,7 @@ struct exec {
     uint32_t run_flags;
     uint32_t n_edges, n_cmp;
     uint32_t timeout_ms;
+    uint32_t extend_max; /* header extend_max of every run (0: no bound) */
     uint64_t mem_limit_mb;
     char *argv[2];
     char **envp;
@@ -305,6 +306,7 @@ static void prepare(exec_t *x, const uint8_t *input, size_t len, uint32_t flags,
     h->flags = flags;
     h->input_len = (uint32_t)len;
     h->rng_state = seed;
+    h->extend_max = x->extend_max;
     h->status = 0;
     h->error_site = 0;
     h->n_values = 0;
@@ -471,6 +473,8 @@ uint32_t exec_n_cmp(const exec_t *x) { return x->n_cmp; }
 uint64_t exec_count(const exec_t *x) { return x->runs; }
 uint64_t exec_restarts(const exec_t *x) { return x->restarts; }
 uint32_t exec_harness(const exec_t *x) { return x->harness; }
+
+void exec_set_extend_max(exec_t *x, uint32_t bytes) { x->extend_max = bytes; }
 
 void exec_set_timeout(exec_t *x, uint32_t ms)
 {

@@ -96,6 +96,10 @@ const void *exec_trace(const exec_t *x, size_t *size);
 uint32_t exec_n_edges(const exec_t *x);
 uint32_t exec_n_cmp(const exec_t *x);
 
+/* Bounds CTG_FL_EXTEND_* to `bytes` past the given input from the next run
+ * on (0: up to CTG_MAX_INPUT); a run that needs more ends there as "ran
+ * out" (rt_protocol.h, extend_max). */
+void exec_set_extend_max(exec_t *x, uint32_t bytes);
 /* Changes the per-run timeout from the next run on (ms > 0). */
 void exec_set_timeout(exec_t *x, uint32_t ms);
 uint32_t exec_timeout(const exec_t *x);

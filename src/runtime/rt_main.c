@@ -31,7 +31,7 @@
 #include "rt_procscan.h"
 #include "rt_state.h"
 
-_Static_assert(sizeof(ctg_shm_hdr) == 64, "header layout must agree between -m32 and -m64");
+_Static_assert(sizeof(ctg_shm_hdr) == 72, "header layout must agree between -m32 and -m64");
 _Static_assert(sizeof(ctg_cmp_rec) == 24, "cmp record layout must agree between -m32 and -m64");
 _Static_assert(sizeof(ctg_value_rec) == 8, "value record layout");
 _Static_assert(sizeof(ctg_hello) == 24, "hello layout");
@@ -330,6 +330,9 @@ static void rt_begin_run(void)
 {
     ctg_vg_seed(&rt_g.rng, rt_g.hdr->rng_state);
     rt_g.flags = rt_g.hdr->flags;
+    uint64_t end = (uint64_t)rt_g.hdr->input_len + rt_g.hdr->extend_max;
+    rt_g.extend_end = !rt_g.hdr->extend_max || end > CTG_MAX_INPUT ? CTG_MAX_INPUT : (uint32_t)end;
+    rt_g.zero_budget = rt_g.hdr->extend_max;
     rt_status(CTG_ST_STARTED);
 }
 

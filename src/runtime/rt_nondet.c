@@ -6,10 +6,16 @@
  * Every nondet call consumes the next sizeof(T) bytes of the input area
  * (little endian) and appends (offset, type, size) to the value log.  When
  * the input is exhausted it returns 0, flags CTG_ST_RAN_OUT and ends the
- * input there (a partial value's leftover bytes are dropped), or under
+ * input there (a partial value's leftover bytes are dropped; the program
+ * goes on with zeros), or under
  * CTG_FL_EXTEND_RANDOM appends a biased random value (rt_valgen.h; zeros
  * under CTG_FL_EXTEND_ZERO) to the
  * input area and consumes that, so the extended input replays the run.
+ * An extension stops at the run's bound (header extend_max) or the input
+ * capacity; the run then ends at once (exit 0, RAN_OUT), as TestCov ends a
+ * test whose values run out, so a reactive program (`while (1) { x =
+ * __VERIFIER_nondet_int(); ... }`) ends instead of looping on zeros until
+ * it times out.
  *
  * Every definition is weak: a program that defines its own
  * __VERIFIER_nondet_int (some benchmarks do) keeps it.
@@ -51,6 +57,10 @@ static bool rt_extend(uint32_t type, uint32_t size)
         rt_status(CTG_ST_INPUT_FULL);
         return false;
     }
+    if (size > rt_g.extend_end - pos || pos > rt_g.extend_end) {
+        rt_status(CTG_ST_EXT_LIMIT);
+        return false;
+    }
     if (rt_g.flags & CTG_FL_EXTEND_RANDOM)
         ctg_vg_value(&rt_g.rng, type, size, rt_g.input + pos);
     else
@@ -74,6 +84,18 @@ static uint8_t *rt_take(uint32_t type, uint32_t size, void *out)
         h->input_len = pos; /* exhausted for good: no later, smaller value may
                                take the leftover bytes, or the log would not
                                replay in call order */
+        /* an extended run ends at once; one without extension goes on with
+         * zeros, as many bytes of them as the extension bound allows */
+        static int ended;     /* a second exhaustion inside exit handlers */
+        static uint32_t zeros; /* bytes of zeros handed out (fresh per run:
+                                  each run is a new child) */
+        bool ext = (rt_g.flags & (CTG_FL_EXTEND_RANDOM | CTG_FL_EXTEND_ZERO)) != 0;
+        zeros += ext ? 0 : size;
+        if (rt_g.input && !ended && (ext || (rt_g.zero_budget && zeros > rt_g.zero_budget))) {
+            ended = 1;
+            rt_status(CTG_ST_EXT_LIMIT);
+            rt_return_from_main(0);
+        }
         return NULL;
     }
     uint8_t *p = rt_g.input + pos;
@@ -88,7 +110,7 @@ size_t rt_take_all(const uint8_t **data)
     ctg_shm_hdr *h = rt_g.hdr;
     uint32_t pos = h->input_pos;
     if (h->input_len == pos && (rt_g.flags & CTG_FL_EXTEND_RANDOM) && rt_g.input) {
-        uint32_t n = ctg_vg_len(&rt_g.rng, CTG_MAX_INPUT - pos);
+        uint32_t n = ctg_vg_len(&rt_g.rng, rt_g.extend_end > pos ? rt_g.extend_end - pos : 0);
         ctg_vg_value(&rt_g.rng, CTG_T_BYTES, n, rt_g.input + pos);
         h->input_len = pos + n;
     }

@@ -121,6 +121,8 @@ enum ctg_type {
 #define CTG_ST_STACK_OVF 0x20u   /* SIGSEGV on the guard page of the stack     */
 #define CTG_ST_LOG_FULL 0x40u    /* value log overflowed, test not exact       */
 #define CTG_ST_INPUT_FULL 0x80u  /* random extension hit the input capacity    */
+#define CTG_ST_EXT_LIMIT 0x100u  /* extension hit its bound (extend_max): the
+                                    run ended there, as "ran out"           */
 
 /* ---- request flags (executor -> runtime) ---------------------------------- */
 
@@ -161,6 +163,13 @@ typedef struct ctg_shm_hdr {
     uint64_t oom_size;   /* (R) size of the failed allocation               */
     uint64_t crash_site; /* (R) where a fatal signal hit, cleared by the
                             executor; 0 = unknown (see below)               */
+    uint32_t extend_max; /* (E) bytes CTG_FL_EXTEND_* may add past the given
+                            input; 0: up to CTG_MAX_INPUT.  When an extended
+                            run needs more it ends there (exit 0, RAN_OUT |
+                            EXT_LIMIT), as TestCov ends a test whose values
+                            run out: a program reading input in an endless
+                            loop ends instead of hanging on zeros */
+    uint32_t pad0;
 } ctg_shm_hdr;
 
 /* crash_site: the runtime's handlers of SIGSEGV, SIGBUS, SIGFPE, SIGILL and

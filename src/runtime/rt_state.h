@@ -28,6 +28,9 @@ typedef struct rt_state {
     uint32_t flags;        /* CTG_FL_* of the current run (0 outside runs)    */
     int standalone;        /* reproduce mode: messages go to stderr          */
     ctg_vg rng;            /* random extension, seeded per run               */
+    uint32_t extend_end;   /* input bytes the extension may reach this run   */
+    uint32_t zero_budget;  /* bytes of zeros a run without extension may read
+                              past its input before it ends (0: no bound)     */
 } rt_state;
 
 /* The runtime's own globals carry __ctg_ symbol names (asm labels), so they

@@ -68,6 +68,7 @@ struct search_ctx {
     size_t n_kept, cap_kept;
     rng rng;
     double t0, last_progress, last_stats;
+    uint32_t ext_limit;  /* current extension bound (exec_set_extend_max) */
     uint64_t execs;
     uint64_t min_execs;  /* of execs: runs minimising crashes           */
     uint64_t kinds[EXEC__COUNT];
@@ -362,6 +363,41 @@ static bool timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
     return true;
 }
 
+/* ---- the extension bound ------------------------------------------------------ */
+/* Extended runs may draw --extend-limit bytes past their input, then end as
+ * "ran out": a program reading input in an endless loop ends instead of
+ * timing out.  A program that needs more and then ends by itself must not
+ * be cut short, so every EXT_PROBE_EVERY-th run draws up to the whole input
+ * area; when such a run ends on its own past the bound, the bound grows to
+ * twice what it consumed. */
+#define EXT_PROBE_EVERY 32
+
+/* Lifts the bound for this run when it is a probe; true if so. */
+static bool probe_extension(search_ctx *c, exec_t *x, uint32_t flags)
+{
+    if (!c->ext_limit || !(flags & (CTG_FL_EXTEND_RANDOM | CTG_FL_EXTEND_ZERO)) ||
+        c->execs % EXT_PROBE_EVERY != EXT_PROBE_EVERY - 1)
+        return false;
+    exec_set_extend_max(x, 0);
+    return true;
+}
+
+/* After a probe: restores the bound, raised when the program needed more. */
+static void grow_extension(search_ctx *c, exec_t *x, const exec_result *r)
+{
+    size_t used = exec_consumed(x);
+    if (!(r->status & CTG_ST_RAN_OUT) && r->kind != EXEC_TIMEOUT && used > c->ext_limit) {
+        uint64_t want = 2 * (uint64_t)used;
+        c->ext_limit = want > CTG_MAX_INPUT ? CTG_MAX_INPUT : (uint32_t)want;
+        stats_set(c->stats, "exec.extend_limit", c->ext_limit);
+        if (c->xs && x != c->xs)
+            exec_set_extend_max(c->xs, c->ext_limit);
+        if (x != c->x)
+            exec_set_extend_max(c->x, c->ext_limit);
+    }
+    exec_set_extend_max(x, c->ext_limit);
+}
+
 /* A run that ran out of input without an extension flag went on with
  * zeros, but its test would hold only the values it read: the replay, which
  * stops where a test's values run out (TestCov), would not take the path
@@ -442,7 +478,10 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
         ctg_free(copy);
         return false;
     }
+    bool probe = probe_extension(c, x, flags);
     bool ran = timed_run(c, x, in, len, flags, &out->r);
+    if (probe)
+        grow_extension(c, x, &out->r);
     if (!ran) {
         ctg_free(copy);
         c->failed = true;
@@ -450,6 +489,8 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
     }
     c->execs++;
     c->kinds[out->r.kind]++;
+    if (out->r.status & CTG_ST_EXT_LIMIT)
+        stats_add(c->stats, "runs.extend_limit", 1);
     /* a run that timed out is a hang record (crashes/), never a test:
      * TestCov kills it and credits none of its coverage */
     if (out->r.kind == EXEC_TIMEOUT) {
@@ -509,6 +550,8 @@ bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_e
                           "please report this");
     exec_config xc = run_config(c, c->sym_bin);
     c->xs = exec_new_traced(&xc, trace_nodes, trace_pc, e);
+    if (c->xs)
+        exec_set_extend_max(c->xs, c->ext_limit);
     return c->xs != NULL;
 }
 
@@ -629,6 +672,8 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
     c->x = exec_new(&xc, e);
     if (!c->x)
         return false;
+    c->ext_limit = (uint32_t)o->exec.extend_limit;
+    exec_set_extend_max(c->x, c->ext_limit);
     c->archive = archive_new(b->db->n_edges, b->db->n_errors);
     c->stats = stats_new(STATS_MAX_SAMPLES);
     c->stats_path = fs_join(o->out.out_dir, "stats.json");

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# t0113-reactive: a program that reads inputs in an endless loop.  Every
+# strategy's runs end as "ran out" once they have drawn --extend-limit bytes
+# past their test (random or zero extension, or zeros after the input), as
+# TestCov ends a test whose values run out: no run times out, the suite
+# reaches the error, and its replay agrees with the engine.  The bound is
+# what --extend-limit says.
+# LABELS: asan
+. "$(dirname "$0")/lib.sh"
+export CTESTGEN_CACHE="$T/cache"
+
+for s in auto random fuzz concolic mosa; do
+  "$CTESTGEN" run "$PROGS/reactive.c" --strategy $s --max-execs 1500 -o "$T/$s" >"$T/$s.out" 2>&1
+  runs=$(stat execs "$T/$s"); tmo=$(stat runs.timeout "$T/$s")
+  check "$s: no run times out ($tmo of $runs)" [ "$tmo" = 0 ]
+done
+check "auto: the error is reached" [ "$(stat errors.reached "$T/auto")" = 1 ]
+check "auto: gcov's replay reaches it too" grep -q "gcov replay .*error reached" "$T/auto.out"
+
+check "fuzz: runs end at the extension bound" [ "$(stat runs.extend_limit "$T/fuzz")" -gt 0 ]
+"$CTESTGEN" run "$PROGS/reactive.c" --strategy random --max-execs 300 --extend-limit 64 \
+    -o "$T/small" -q --no-replay-check
+check "--extend-limit 64: runs end at the bound" [ "$(stat runs.extend_limit "$T/small")" -gt 0 ]
+check "--extend-limit 64: still no timeout" [ "$(stat runs.timeout "$T/small")" = 0 ]
+finish
