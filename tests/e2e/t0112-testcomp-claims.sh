@@ -36,6 +36,10 @@ if exec32; then
   # the same program as 64-bit cannot reach the error
   "$CTESTGEN" run "$PROGS/long32.c" --arch 64 --max-execs 3000 -o "$T/t64" -q
   check "64-bit: error unreachable" [ "$(stat errors.reached "$T/t64")" = 0 ]
+else
+  "$CTESTGEN" run "$PROGS/long32.yml" --max-execs 100 -o "$T/task" 2>"$T/task.err"; rc=$?
+  check "task on a host without 32-bit execution: exit 1, one line with the way out" bash -c \
+    "[ $rc = 1 ] && [ \$(wc -l <'$T/task.err') = 1 ] && grep -q 'ia32_emulation=on' '$T/task.err'"
 fi
 
 # ---- task files that cannot be run: one line, exit 1 -----------------------
