@@ -94,6 +94,46 @@ static LLVMValueRef defined(LLVMModuleRef m, const char *name)
     return f && !LLVMIsDeclaration(f) ? f : NULL;
 }
 
+/* Zero-initialised locals (build.c passes -ftrivial-auto-var-init=zero) are
+ * meant for scalars and small structs, which gcc -O0 mostly finds zero on a
+ * fresh stack.  Clearing a variable-length or large array is another matter:
+ * it costs a memset per call, and a VLA too big for the stack then faults at
+ * once instead of where the gcc build first touches the far end
+ * (array-multidimensional/add-2-n-u: 18 MB of VLAs).  So clang's auto-init
+ * memsets (annotated "auto-init") of a non-constant or larger size than this
+ * are dropped again. */
+#define AUTO_INIT_MAX_BYTES 256
+
+/* True for clang's auto-init memset of a VLA or a large array. */
+static bool big_auto_init(LLVMValueRef i, unsigned annot_kind)
+{
+    if (!LLVMIsACallInst(i) || !LLVMGetMetadata(i, annot_kind))
+        return false;
+    LLVMValueRef callee = LLVMGetCalledValue(i);
+    size_t len = 0;
+    const char *name = callee ? LLVMGetValueName2(callee, &len) : NULL;
+    if (!name || strncmp(name, "llvm.memset.", 12) != 0)
+        return false;
+    LLVMValueRef size = LLVMGetOperand(i, 2);
+    return !LLVMIsAConstantInt(size) || LLVMConstIntGetZExtValue(size) > AUTO_INIT_MAX_BYTES;
+}
+
+/* Drops the auto-init memsets big_auto_init describes. */
+static void drop_big_auto_init(LLVMModuleRef m)
+{
+    unsigned kind = LLVMGetMDKindIDInContext(LLVMGetModuleContext(m), "annotation", 10);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b)) {
+            LLVMValueRef i = LLVMGetFirstInstruction(b);
+            while (i) {
+                LLVMValueRef next = LLVMGetNextInstruction(i);
+                if (big_auto_init(i, kind))
+                    LLVMInstructionEraseFromParent(i);
+                i = next;
+            }
+        }
+}
+
 /* The i1 comparison block b hands over to the phis of its single successor
  * s (the last condition of a && or || whose value is used, not branched
  * on), or NULL. */
@@ -167,6 +207,7 @@ bool inst_prepare(LLVMModuleRef m, int *harness, ctg_err *e)
                           "or use --function NAME", module_name(m, name, sizeof name));
     /* a module prepared before (prog.bc) has __ctg_user_main and no main:
      * preparing it again changes nothing */
+    drop_big_auto_init(m);
     if (!run_mem2reg(m, e))
         return false;
     expose_conditions(m);

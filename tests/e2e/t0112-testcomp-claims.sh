@@ -97,6 +97,11 @@ check "short-circuit: every condition is a branch (5)" grep -q "^branches  5 (10
 check "short-circuit: 'every goal covered' means gcov's 100% too" bash -c \
   "grep -q 'stopped: every goal covered' '$T/sc.out' && grep -q 'gcov replay .*(100.0%)' '$T/sc.out'"
 
+# ---- a VLA larger than the stack: the loop is covered before the fault ----
+"$CTESTGEN" run "$PROGS/bigvla.c" --max-execs 300 -o "$T/vla" -q --no-replay-check
+check "big VLA: the loop condition is covered before the stack fault" \
+  [ "$(stat edges.covered "$T/vla")" -ge 1 ]
+
 # ---- compiler-dependent program: the warning names the first test ----------
 "$CTESTGEN" run "$PROGS/gcc_abort.c" --max-execs 2000 -o "$T/ga" >"$T/ga.out" 2>"$T/ga.err"
 check "gcc-only abort: one warning naming a test and the signal" \
