@@ -113,8 +113,8 @@ static void make_warning(const runcheck_opts *o, const replay_result *rr, runche
     else if (o->kinds && o->n_kinds == rr->n_tests)
         snprintf(how, sizeof how, "every test ends under gcc as in the engine; the gap is in "
                                   "what is counted (gcc's branches are not LLVM's edges) or in "
-                                  "the path taken (e.g. gcc evaluates call arguments that read "
-                                  "input in another order)");
+                                  "the path taken (an uninitialised local, call arguments that "
+                                  "read input evaluated in another order)");
     else
         snprintf(how, sizeof how, "no test crashed or hung under gcc; the program may read "
                                   "uninitialised memory or depend on the compiler");
