@@ -77,23 +77,26 @@ static uint8_t *rt_take(uint32_t type, uint32_t size, void *out)
     ctg_shm_hdr *h = rt_g.hdr;
     uint32_t pos = h->input_pos;
     if (size > h->input_len - pos &&
-        (!(rt_g.flags & (CTG_FL_EXTEND_RANDOM | CTG_FL_EXTEND_ZERO)) ||
+        (!(rt_g.flags & CTG_FL_EXTEND_ANY) ||
          !rt_extend(type, size))) {
         memset(out, 0, size);
         rt_status(CTG_ST_RAN_OUT);
         h->input_len = pos; /* exhausted for good: no later, smaller value may
                                take the leftover bytes, or the log would not
                                replay in call order */
-        /* an extended run ends at once; one without extension goes on with
-         * zeros, as many bytes of them as the extension bound allows */
+        /* an extended run ends at once (rt_extend flagged why: the bound or
+         * the input capacity); one without extension goes on with zeros, as
+         * many bytes of them as the extension bound allows */
         static int ended;     /* a second exhaustion inside exit handlers */
         static uint32_t zeros; /* bytes of zeros handed out (fresh per run:
                                   each run is a new child) */
-        bool ext = (rt_g.flags & (CTG_FL_EXTEND_RANDOM | CTG_FL_EXTEND_ZERO)) != 0;
+        bool ext = (rt_g.flags & CTG_FL_EXTEND_ANY) != 0;
         zeros += ext ? 0 : size;
-        if (rt_g.input && !ended && (ext || (rt_g.zero_budget && zeros > rt_g.zero_budget))) {
+        bool spent = !ext && rt_g.zero_budget && zeros > rt_g.zero_budget;
+        if (rt_g.input && !ended && (ext || spent)) {
             ended = 1;
-            rt_status(CTG_ST_EXT_LIMIT);
+            if (spent)
+                rt_status(CTG_ST_EXT_LIMIT);
             rt_return_from_main(0);
         }
         return NULL;

@@ -135,6 +135,7 @@ enum ctg_type {
 #define CTG_FL_EXTEND_ZERO 0x10u   /* extend exhausted input with zero values
                                       (concolic: a value past the end is 0 and
                                       symbolic, and the test records it)     */
+#define CTG_FL_EXTEND_ANY (CTG_FL_EXTEND_RANDOM | CTG_FL_EXTEND_ZERO)
 #define CTG_FL_MALLOC_NULL 0x20u   /* a failed malloc/calloc/realloc returns
                                       NULL (errno ENOMEM) to the program
                                       instead of ending the run as OOM       */
