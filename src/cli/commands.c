@@ -72,6 +72,19 @@ static void print_output_line(const ctg_options *o)
            o->out.out_dir, o->out.suite_zip ? ", test-suite.zip" : "");
 }
 
+/* The replay options common to both forms. */
+static replay_opts replay_opts_from(const ctg_options *o)
+{
+    replay_opts ro = {
+        .cflags = o->build.cflags.items,
+        .n_cflags = o->build.cflags.n,
+        .arch_bits = 0,
+        .timeout_s = o->replay.timeout_s,
+        .mem_limit_mb = (long)o->exec.mem_mb,
+    };
+    return ro;
+}
+
 /* The replay check after the search (runcheck.h): gcov's figure beside the
  * engine's, hanging tests out of the suite, a warning when they disagree.
  * A failing replay (gcc cannot build what clang built) is a warning too:
@@ -84,17 +97,14 @@ static void check_by_replay(const ctg_options *o, const engine_summary *s, char 
                            : fmode_replay_sources(o->out.out_dir, o->positional.items,
                                                   o->positional.n, &n_src, &driver);
     runcheck_opts ro = {
-        .out_dir = o->out.out_dir,
-        .sources = src,
-        .n_sources = n_src,
-        .cflags = o->build.cflags.items,
-        .n_cflags = o->build.cflags.n,
-        .timeout_s = o->replay.timeout_s,
-        .mem_limit_mb = (long)o->exec.mem_mb,
+        .replay = replay_opts_from(o),
         .engine_pct = pct(s->edges_covered, s->n_edges),
         .kinds = s->test_kinds,
         .n_kinds = s->n_test_kinds,
     };
+    ro.replay.out_dir = o->out.out_dir;
+    ro.replay.sources = src;
+    ro.replay.n_sources = n_src;
     runcheck_result r;
     ctg_err e = {{0}};
     bool ok = src && runcheck(&ro, &r, &e);
@@ -279,19 +289,6 @@ static int replay_and_print(const replay_opts *ro, ctg_err *e)
     }
     replay_result_release(&rr);
     return rc;
-}
-
-/* The replay options common to both forms. */
-static replay_opts replay_opts_from(const ctg_options *o)
-{
-    replay_opts ro = {
-        .cflags = o->build.cflags.items,
-        .n_cflags = o->build.cflags.n,
-        .arch_bits = 0,
-        .timeout_s = o->replay.timeout_s,
-        .mem_limit_mb = (long)o->exec.mem_mb,
-    };
-    return ro;
 }
 
 /* ctestgen replay --corpus PATH... PROG.c [MORE.c ...]: raw inputs. */

@@ -18,6 +18,10 @@
 
 #include "../base/err.h"
 
+/* The values of --property (search.property), the two Test-Comp goals. */
+#define PROP_BRANCHES "coverage-branches"
+#define PROP_ERROR_CALL "coverage-error-call"
+
 typedef enum opt_kind { OPT_FLAG, OPT_STR, OPT_INT, OPT_U64, OPT_DOUBLE, OPT_LIST } opt_kind;
 
 /* Where a parsed value goes: a field of ctg_options (offset) or, with
@@ -62,7 +66,7 @@ typedef struct ctg_options {
         bool keep_going;      /* --keep-going: do not stop when all goals are covered
                                  (or, for coverage-error-call, at the first error) */
         const char *property; /* --property: PROP_BRANCHES or PROP_ERROR_CALL
-                                 (task.h) once task_apply has run         */
+                                 once task_apply (task.h) has run         */
         uint64_t crash_min_execs; /* --crash-min-execs: runs minimising each new crash */
     } search;
     struct {

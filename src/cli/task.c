@@ -34,12 +34,7 @@ static char *scalar(yaml_node_t *n)
 {
     if (!n || n->type != YAML_SCALAR_NODE)
         return NULL;
-    char *s = ctg_malloc(n->data.scalar.length + 1);
-    if (s) {
-        memcpy(s, n->data.scalar.value, n->data.scalar.length);
-        s[n->data.scalar.length] = '\0';
-    }
-    return s;
+    return ctg_strndup((const char *)n->data.scalar.value, n->data.scalar.length);
 }
 
 /* The base name of a property file without ".prp". */
@@ -50,12 +45,7 @@ static char *prop_name(const char *path)
     size_t n = strlen(b);
     if (n > 4 && !strcmp(b + n - 4, ".prp"))
         n -= 4;
-    char *s = ctg_malloc(n + 1);
-    if (s) {
-        memcpy(s, b, n);
-        s[n] = '\0';
-    }
-    return s;
+    return ctg_strndup(b, n);
 }
 
 /* Joins a path relative to the task file's directory. */
@@ -64,12 +54,9 @@ static char *beside(const char *yml, const char *rel)
     const char *slash = strrchr(yml, '/');
     if (rel[0] == '/' || !slash)
         return ctg_strdup(rel);
-    size_t n = (size_t)(slash - yml);
-    char *dir = ctg_malloc(n + 1);
+    char *dir = ctg_strndup(yml, (size_t)(slash - yml));
     if (!dir)
         return NULL;
-    memcpy(dir, yml, n);
-    dir[n] = '\0';
     char *p = fs_join(dir, rel);
     ctg_free(dir);
     return p;
@@ -212,11 +199,20 @@ static const char *prop_from_text(const char *text)
     return NULL;
 }
 
+/* PROP_BRANCHES or PROP_ERROR_CALL when name is one of them, else NULL. */
+static const char *prop_known(const char *name)
+{
+    return !name                            ? NULL
+           : !strcmp(name, PROP_BRANCHES)   ? PROP_BRANCHES
+           : !strcmp(name, PROP_ERROR_CALL) ? PROP_ERROR_CALL
+                                            : NULL;
+}
+
 const char *task_property(const char *arg, ctg_err *e)
 {
-    if (!strcmp(arg, PROP_BRANCHES) || !strcmp(arg, PROP_ERROR_CALL))
-        return !strcmp(arg, PROP_BRANCHES) ? PROP_BRANCHES : PROP_ERROR_CALL;
-    const char *known = NULL;
+    const char *known = prop_known(arg);
+    if (known)
+        return known;
     if (fs_exists(arg)) {
         char *text = NULL;
         if (!fs_read(arg, &text, NULL, e))
@@ -230,8 +226,7 @@ const char *task_property(const char *arg, ctg_err *e)
         return known;
     }
     char *name = prop_name(arg);
-    if (name && (!strcmp(name, PROP_BRANCHES) || !strcmp(name, PROP_ERROR_CALL)))
-        known = !strcmp(name, PROP_BRANCHES) ? PROP_BRANCHES : PROP_ERROR_CALL;
+    known = prop_known(name);
     if (!known)
         err_set(e, "--property: '%s' is not supported; use coverage-branches, "
                    "coverage-error-call or a .prp file of one of them", arg);

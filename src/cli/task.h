@@ -15,7 +15,8 @@
  * A property is named by its file's base name (coverage-branches,
  * coverage-error-call); when the .prp file exists its text decides
  * (COVER EDGES(@DECISIONEDGE) or COVER EDGES(@CALL(reach_error))), so a
- * renamed file still works.
+ * renamed file still works.  The names (PROP_BRANCHES, PROP_ERROR_CALL)
+ * are in options.h, beside the option they are values of.
  */
 #ifndef CTG_TASK_H
 #define CTG_TASK_H
@@ -24,9 +25,6 @@
 
 #include "../base/err.h"
 #include "options.h"
-
-#define PROP_BRANCHES "coverage-branches"
-#define PROP_ERROR_CALL "coverage-error-call"
 
 typedef struct ctg_task {
     char *program;    /* input file, relative to the .yml's directory */

@@ -23,17 +23,17 @@ static bool remove_test(const runcheck_opts *o, const char *name, ctg_err *e)
 {
     const char *num = strchr(name, '-');
     sbuf from = SBUF_INIT, to = SBUF_INIT, txt = SBUF_INIT, line = SBUF_INIT;
-    sbuf_printf(&from, "%s/test-suite/%s", o->out_dir, name);
-    sbuf_printf(&to, "%s/crashes/replay-timeout%s", o->out_dir, num ? num : name);
+    sbuf_printf(&from, "%s/test-suite/%s", o->replay.out_dir, name);
+    sbuf_printf(&to, "%s/crashes/replay-timeout%s", o->replay.out_dir, num ? num : name);
     sbuf_printf(&txt, "%.*s.txt", (int)(to.len >= 4 ? to.len - 4 : to.len), sbuf_str(&to));
     sbuf_printf(&line,
                 "replay-timeout: %s ran past %g s under gcc --coverage (TestCov kills such a "
                 "test and credits none of its coverage), so it left test-suite/; reproduce: "
                 "ctestgen replay %s PROG.c --replay-timeout 60\n",
-                name, o->timeout_s, o->out_dir);
+                name, o->replay.timeout_s, o->replay.out_dir);
     bool ok = sbuf_ok(&from) && sbuf_ok(&to) && sbuf_ok(&txt) && sbuf_ok(&line);
     if (!ok)
-        err_set(e, "%s: out of memory", o->out_dir);
+        err_set(e, "%s: out of memory", o->replay.out_dir);
     else if (rename(from.data, to.data) != 0)
         ok = err_set(e, "%s: cannot move to %s: %s; free space or fix permissions", from.data,
                      to.data, strerror(errno));
@@ -60,12 +60,18 @@ static bool differs(const replay_test *t, exec_kind k)
     }
 }
 
+/* Whether o holds the engine's kind of every replayed test. */
+static bool kinds_known(const runcheck_opts *o, const replay_result *rr)
+{
+    return o->kinds && o->n_kinds == rr->n_tests;
+}
+
 /* Index of the first test whose replay diverged from what the engine saw,
  * -1 when none.  Without the engine's kinds: the first test that crashed or
  * timed out under gcc, or claims an error it does not reach. */
 static long first_divergent(const runcheck_opts *o, const replay_result *rr)
 {
-    bool known = o->kinds && o->n_kinds == rr->n_tests;
+    bool known = kinds_known(o, rr);
     for (size_t i = 0; i < rr->n_tests; i++) {
         const replay_test *t = &rr->tests[i];
         if (known ? differs(t, o->kinds[i])
@@ -82,12 +88,12 @@ static void divergence(const runcheck_opts *o, const replay_result *rr, size_t i
 {
     const replay_test *t = &rr->tests[i];
     char was[64] = "";
-    if (o->kinds && o->n_kinds == rr->n_tests)
+    if (kinds_known(o, rr))
         snprintf(was, sizeof was, " (in the engine: %s)", exec_kind_name(o->kinds[i]));
     if (t->outcome == REPLAY_CRASH)
         snprintf(buf, cap, "%s is killed by signal %d under gcc -O0%s", t->name, t->signal, was);
     else if (t->outcome == REPLAY_TIMEOUT)
-        snprintf(buf, cap, "%s runs past %g s under gcc -O0%s", t->name, o->timeout_s, was);
+        snprintf(buf, cap, "%s runs past %g s under gcc -O0%s", t->name, o->replay.timeout_s, was);
     else if (t->covers_error && !t->reached_error)
         snprintf(buf, cap, "%s claims to reach the error but its replay ends %s", t->name,
                  replay_outcome_name(t->outcome));
@@ -110,7 +116,7 @@ static void make_warning(const runcheck_opts *o, const replay_result *rr, runche
     char how[320];
     if (i >= 0)
         divergence(o, rr, (size_t)i, how, sizeof how);
-    else if (o->kinds && o->n_kinds == rr->n_tests)
+    else if (kinds_known(o, rr))
         snprintf(how, sizeof how, "every test ends under gcc as in the engine; the gap is in "
                                   "what is counted (gcc's branches are not LLVM's edges) or in "
                                   "the path taken (an uninitialised local, call arguments that "
@@ -121,15 +127,15 @@ static void make_warning(const runcheck_opts *o, const replay_result *rr, runche
     snprintf(r->warning, sizeof r->warning,
              "gcc's replay covers %.1f%% of branches where the engine counted %.1f%% of edges: "
              "%s; check with: ctestgen replay %s PROG.c",
-             g, o->engine_pct, how, o->out_dir);
+             g, o->engine_pct, how, o->replay.out_dir);
 }
 
 /* Adds the figures to stats.json (its other content unchanged). */
 static bool record_stats(const runcheck_opts *o, const runcheck_result *r, ctg_err *e)
 {
-    char *path = fs_join(o->out_dir, "stats.json");
+    char *path = fs_join(o->replay.out_dir, "stats.json");
     if (!path)
-        return err_set(e, "%s: out of memory", o->out_dir);
+        return err_set(e, "%s: out of memory", o->replay.out_dir);
     ctg_err le = {{0}};
     stats_t *s = stats_load(path, &le);
     bool ok = true;
@@ -152,17 +158,8 @@ static bool record_stats(const runcheck_opts *o, const runcheck_result *r, ctg_e
 bool runcheck(const runcheck_opts *o, runcheck_result *r, ctg_err *e)
 {
     memset(r, 0, sizeof *r);
-    replay_opts ro = {
-        .out_dir = o->out_dir,
-        .sources = o->sources,
-        .n_sources = o->n_sources,
-        .cflags = o->cflags,
-        .n_cflags = o->n_cflags,
-        .timeout_s = o->timeout_s,
-        .mem_limit_mb = o->mem_limit_mb,
-    };
     replay_result rr;
-    bool ok = replay_suite(&ro, &rr, e);
+    bool ok = replay_suite(&o->replay, &rr, e);
     for (size_t i = 0; ok && i < rr.n_tests; i++)
         if (rr.tests[i].outcome == REPLAY_TIMEOUT) {
             ok = remove_test(o, rr.tests[i].name, e);

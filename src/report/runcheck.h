@@ -23,6 +23,7 @@
 
 #include "../base/err.h"
 #include "../exec/exec.h"
+#include "replay.h"
 
 /* Percentage points by which gcov's figure may trail the engine's before
  * the check warns (the two count slightly different things: LLVM's
@@ -30,13 +31,7 @@
 #define RUNCHECK_GAP 5.0
 
 typedef struct runcheck_opts {
-    const char *out_dir;
-    const char *const *sources; /* what `ctestgen replay` is given     */
-    int n_sources;
-    const char *const *cflags;
-    int n_cflags;
-    double timeout_s;           /* per test                            */
-    long mem_limit_mb;
+    replay_opts replay;         /* as `ctestgen replay` would be given  */
     double engine_pct;          /* the engine's covered edges, percent */
     const exec_kind *kinds;     /* how each test ended in the engine, in
                                    file-name order; NULL: unknown (then a

@@ -111,7 +111,7 @@ static bool check_stop(search_ctx *c)
         return true;
     const char *why = interrupt_requested() ? "interrupted" : budget_spent(c);
     if (!why && o->search.stop_on_error && archive_reached_errors(c->archive) > 0)
-        why = o->search.property && !strcmp(o->search.property, "coverage-error-call")
+        why = o->search.property && !strcmp(o->search.property, PROP_ERROR_CALL)
                   ? "error reached (coverage-error-call; --keep-going searches on)"
                   : "error reached (--stop-on-error)";
     else if (!why && !o->search.keep_going && archive_n_edges(c->archive) > 0 &&
@@ -375,7 +375,7 @@ static bool timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
 /* Lifts the bound for this run when it is a probe; true if so. */
 static bool probe_extension(search_ctx *c, exec_t *x, uint32_t flags)
 {
-    if (!c->ext_limit || !(flags & (CTG_FL_EXTEND_RANDOM | CTG_FL_EXTEND_ZERO)) ||
+    if (!c->ext_limit || !(flags & CTG_FL_EXTEND_ANY) ||
         c->execs % EXT_PROBE_EVERY != EXT_PROBE_EVERY - 1)
         return false;
     exec_set_extend_max(x, 0);
@@ -390,12 +390,10 @@ static void grow_extension(search_ctx *c, exec_t *x, const exec_result *r)
         uint64_t want = 2 * (uint64_t)used;
         c->ext_limit = want > CTG_MAX_INPUT ? CTG_MAX_INPUT : (uint32_t)want;
         stats_set(c->stats, "exec.extend_limit", c->ext_limit);
-        if (c->xs && x != c->xs)
-            exec_set_extend_max(c->xs, c->ext_limit);
-        if (x != c->x)
-            exec_set_extend_max(c->x, c->ext_limit);
     }
-    exec_set_extend_max(x, c->ext_limit);
+    exec_set_extend_max(c->x, c->ext_limit); /* x is one of the two */
+    if (c->xs)
+        exec_set_extend_max(c->xs, c->ext_limit);
 }
 
 /* A run that ran out of input without an extension flag went on with
@@ -411,7 +409,7 @@ static bool settle_ran_out(search_ctx *c, exec_t *x, const uint8_t *in, size_t l
                            uint32_t flags, exec_result *r)
 {
     if (!(r->status & CTG_ST_RAN_OUT) || (r->status & CTG_ST_INPUT_FULL) ||
-        (flags & (CTG_FL_EXTEND_RANDOM | CTG_FL_EXTEND_ZERO)))
+        (flags & CTG_FL_EXTEND_ANY))
         return true;
     exec_result r2;
     if (!exec_run(x, in, len, flags | CTG_FL_EXTEND_ZERO, 0, &r2, &c->err)) {
@@ -639,7 +637,7 @@ static suite_t *open_suite(const ctg_options *o, const char *program_file, const
         .program_hash = hash,
         .entry = o->build.function ? o->build.function : "main",
         .arch_bits = db->arch_bits,
-        .specification = o->search.property && !strcmp(o->search.property, "coverage-error-call")
+        .specification = o->search.property && !strcmp(o->search.property, PROP_ERROR_CALL)
                              ? SUITE_SPEC_ERROR_CALL
                              : SUITE_SPEC_BRANCHES,
         .producer = "ctestgen " CTG_VERSION,
