@@ -6,6 +6,7 @@
  */
 #include <llvm-c/Target.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../base/mem.h"
@@ -20,10 +21,18 @@ static const char *const fcmp_names[] = {"false", "oeq", "ogt", "oge", "olt", "o
                                          "ult",   "ule", "une", "true"};
 static const char *const str_names[] = {"strcmp", "strncmp", "memcmp"};
 
-/* Numbering state: the walk, the db being filled, the first oom. */
+/* A defined function and its index in the walk (sorted by fn for lookup). */
+typedef struct fn_index {
+    LLVMValueRef fn;
+    uint32_t index;
+} fn_index;
+
+/* Numbering state: the walk, the db being filled, the function lookup, the
+ * first oom. */
 typedef struct numberer {
     inst_walk w;
     progdb *db;
+    fn_index *by_fn; /* w.n_fns entries sorted by fn */
     bool oom;
 } numberer;
 
@@ -62,11 +71,11 @@ static pdb_loc loc_of(numberer *N, LLVMValueRef v)
 
 /* ==== functions and their CFGs ============================================ */
 
-/* True when succ[from..to) already holds b. */
-static bool has_succ(const uint32_t *succ, uint32_t from, uint32_t to, uint32_t b)
+/* True when v[from..to) already holds b. */
+static bool holds(const uint32_t *v, uint32_t from, uint32_t to, uint32_t b)
 {
     for (uint32_t i = from; i < to; i++)
-        if (succ[i] == b)
+        if (v[i] == b)
             return true;
     return false;
 }
@@ -95,7 +104,7 @@ static bool fill_cfg(numberer *N, uint32_t fi)
         unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
         for (unsigned k = 0; k < ns; k++) {
             int32_t s = inst_block_index(wf, LLVMGetSuccessor(t, k));
-            if (s >= 0 && !has_succ(f->succ, f->succ_start[b], n, (uint32_t)s))
+            if (s >= 0 && !holds(f->succ, f->succ_start[b], n, (uint32_t)s))
                 f->succ[n++] = (uint32_t)s;
         }
     }
@@ -103,7 +112,68 @@ static bool fill_cfg(numberer *N, uint32_t fi)
     return true;
 }
 
-/* Fills funcs[fi]: name (the user's main under its own name), location, CFG. */
+static int cmp_fn_index(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const fn_index *)a)->fn, y = (uintptr_t)((const fn_index *)b)->fn;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts the walk's functions for callee lookup; false on oom. */
+static bool index_functions(numberer *N)
+{
+    N->by_fn = ctg_malloc((N->w.n_fns + 1) * sizeof *N->by_fn);
+    if (!N->by_fn)
+        return false;
+    for (uint32_t i = 0; i < N->w.n_fns; i++)
+        N->by_fn[i] = (fn_index){N->w.fns[i].fn, i};
+    qsort(N->by_fn, N->w.n_fns, sizeof *N->by_fn, cmp_fn_index);
+    return true;
+}
+
+/* Index of the function an instruction calls directly, or -1 (not a call,
+ * indirect, or a function without a body in the walk). */
+static int64_t callee_index(const numberer *N, LLVMValueRef inst)
+{
+    if (!LLVMIsACallInst(inst) && !LLVMIsAInvokeInst(inst))
+        return -1;
+    fn_index key = {inst_callee(inst), 0};
+    if (!key.fn)
+        return -1;
+    const fn_index *hit = bsearch(&key, N->by_fn, N->w.n_fns, sizeof *N->by_fn, cmp_fn_index);
+    return hit ? (int64_t)hit->index : -1;
+}
+
+/* Fills the CSR call lists of function fi (duplicates within a block
+ * removed). */
+static bool fill_calls(numberer *N, uint32_t fi)
+{
+    const inst_fn *wf = &N->w.fns[fi];
+    pdb_func *f = &N->db->funcs[fi];
+    size_t cap = 0;
+    for (uint32_t b = 0; b < wf->n_blocks; b++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(wf->blocks[b]); i;
+             i = LLVMGetNextInstruction(i))
+            cap += callee_index(N, i) >= 0;
+    f->call_start = ctg_calloc(wf->n_blocks + 1, sizeof *f->call_start);
+    f->calls = ctg_calloc(cap + 1, sizeof *f->calls);
+    if (!f->call_start || !f->calls)
+        return false;
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < wf->n_blocks; b++) {
+        f->call_start[b] = n;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(wf->blocks[b]); i;
+             i = LLVMGetNextInstruction(i)) {
+            int64_t c = callee_index(N, i);
+            if (c >= 0 && !holds(f->calls, f->call_start[b], n, (uint32_t)c))
+                f->calls[n++] = (uint32_t)c;
+        }
+    }
+    f->call_start[wf->n_blocks] = n;
+    return true;
+}
+
+/* Fills funcs[fi]: name (the user's main under its own name), location, CFG,
+ * call sites. */
 static bool fill_func(numberer *N, uint32_t fi)
 {
     char name[1024];
@@ -112,7 +182,7 @@ static bool fill_func(numberer *N, uint32_t fi)
     pdb_func *f = &N->db->funcs[fi];
     f->name = intern(N, strcmp(name, CTG_SYM_USER_MAIN) == 0 ? "main" : name);
     f->loc = loc_of(N, fn);
-    return fill_cfg(N, fi);
+    return fill_cfg(N, fi) && fill_calls(N, fi);
 }
 
 /* ==== branches ============================================================== */
@@ -240,6 +310,8 @@ static bool fill_db(numberer *N, LLVMModuleRef m)
     db->harness = fuzz && !LLVMIsDeclaration(fuzz) ? CTG_HARNESS_LIBFUZZER : CTG_HARNESS_TESTCOMP;
     db->arch_bits = module_arch_bits(m);
     db->n_inline_asm = w->n_asm;
+    if (!index_functions(N))
+        return false;
     for (uint32_t fi = 0; fi < w->n_fns; fi++)
         if (!fill_func(N, fi))
             return false;
@@ -258,10 +330,11 @@ bool inst_number(LLVMModuleRef m, progdb *db, ctg_err *e)
 {
     if (db->funcs || db->branches)
         return err_set(e, "instrumenter: program database already filled");
-    numberer N = {{0}, db, false};
+    numberer N = {{0}, db, NULL, false};
     bool ok = inst_walk_module(m, &N.w, e);
     if (ok && !fill_db(&N, m))
         ok = err_set(e, "instrumenter: out of memory while numbering the program");
+    ctg_free(N.by_fn);
     inst_walk_release(&N.w);
     return ok;
 }

@@ -6,7 +6,8 @@
  *   format, harness ("testcomp" | "libfuzzer"), arch_bits, n_edges, n_cmp,
  *   n_errors, inline_asm,
  *   files:     [path, ...]                 locations refer to files by index
- *   functions: [{name, file, line, col, n_blocks, succ_start[], succ[], extra?}]
+ *   functions: [{name, file, line, col, n_blocks, succ_start[], succ[],
+ *                call_start[]?, calls[]?, extra?}]  (no calls: none recorded)
  *   branches:  [{func, block, kind ("br" | "switch"), first_edge, n_edges,
  *                cmp_site, cond, file, line, col, targets[], labels[], extra?}]
  *   cmps:      [{branch, kind, file, line, col}]
@@ -40,6 +41,8 @@ static void func_release(pdb_func *f)
     ctg_free(f->succ_start);
     ctg_free(f->succ);
     ctg_free(f->block_branch);
+    ctg_free(f->call_start);
+    ctg_free(f->calls);
     if (f->extra)
         json_object_put(f->extra);
 }
@@ -209,6 +212,10 @@ static json_object *func_to_json(const pdb_func *f, file_tab *t)
     put_int(o, "n_blocks", f->n_blocks);
     json_object_object_add(o, "succ_start", u32_array(f->succ_start, f->n_blocks + 1));
     json_object_object_add(o, "succ", u32_array(f->succ, f->succ_start[f->n_blocks]));
+    if (f->call_start && f->call_start[f->n_blocks]) {
+        json_object_object_add(o, "call_start", u32_array(f->call_start, f->n_blocks + 1));
+        json_object_object_add(o, "calls", u32_array(f->calls, f->call_start[f->n_blocks]));
+    }
     put_extra(o, f->extra);
     return o;
 }
@@ -411,6 +418,30 @@ static uint32_t *get_u32s(loader *L, json_object *o, const char *k, uint32_t n, 
     return v;
 }
 
+/* The optional call lists of f (absent: no block calls anything). */
+static void load_calls(loader *L, json_object *o, pdb_func *f)
+{
+    json_object *calls;
+    if (!json_object_object_get_ex(o, "calls", &calls)) {
+        f->call_start = ctg_calloc(f->n_blocks + 1, sizeof *f->call_start);
+        if (!f->call_start)
+            corrupt(L, "out of memory");
+        return;
+    }
+    if (!json_object_is_type(calls, json_type_array)) {
+        corrupt(L, "calls");
+        return;
+    }
+    uint32_t nc = (uint32_t)json_object_array_length(calls);
+    f->call_start = get_u32s(L, o, "call_start", f->n_blocks + 1, nc);
+    f->calls = get_u32s(L, o, "calls", nc, L->db->n_funcs - 1);
+    for (uint32_t b = 0; f->call_start && b < f->n_blocks; b++)
+        if (f->call_start[b] > f->call_start[b + 1])
+            corrupt(L, "call_start");
+    if (f->call_start && f->call_start[f->n_blocks] != nc)
+        corrupt(L, "call_start");
+}
+
 static void load_func(loader *L, json_object *o, pdb_func *f)
 {
     f->name = get_str(L, o, "name");
@@ -430,6 +461,7 @@ static void load_func(loader *L, json_object *o, pdb_func *f)
             corrupt(L, "succ_start");
     if (f->succ_start && f->succ_start[f->n_blocks] != ns)
         corrupt(L, "succ_start");
+    load_calls(L, o, f);
     f->extra = get_extra(o);
 }
 

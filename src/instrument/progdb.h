@@ -10,6 +10,10 @@
  * program: they follow the module's function, block and instruction order.
  * Blocks are numbered per function in layout order, entry = 0.
  *
+ * Call sites: the direct calls of every block to functions defined in the
+ * program (indices into funcs), so that analyses can walk the call graph
+ * (CFDS distances, error reachability).  Indirect calls are not recorded.
+ *
  * Comparison sites (n_cmp) number the integer/float comparisons that feed a
  * branch and the strcmp/strncmp/memcmp call sites, in one id space, in
  * instruction order (rt_protocol.h: cmp_site and str_site).
@@ -67,6 +71,9 @@ typedef struct pdb_func {
     uint32_t *succ_start; /* n_blocks + 1 offsets into succ (CSR)   */
     uint32_t *succ;       /* successor block indices                */
     int32_t *block_branch;/* branch terminating each block, -1 none */
+    uint32_t *call_start; /* n_blocks + 1 offsets into calls (CSR)  */
+    uint32_t *calls;      /* functions of the db each block calls
+                             directly, in order, duplicates removed */
     struct json_object *extra; /* optional analysis data, owned, or NULL */
 } pdb_func;
 

@@ -121,6 +121,89 @@ static void test_cfds_distances(void **state)
     teardown(&x);
 }
 
+/* main (func 0):
+ *   b0: br0  T -> b1, F -> b2                  edges 0, 1
+ *   b1: calls check (func 1)  -> b2
+ *   b2: return
+ * check (func 1):
+ *   b0: br1  T -> b1, F -> b2                  edges 2, 3
+ *   b1: reach_error()  -> b2
+ *   b2: return */
+static progdb *make_call_db(void)
+{
+    progdb *db = progdb_new();
+    assert_non_null(db);
+    assert_true(progdb_alloc(db, 2, 2, 4, 1, 0));
+    static const char *const names[] = {"main", "check"};
+    static const uint32_t st[] = {0, 2, 3, 3}, sc[] = {1, 2, 2};
+    static const uint32_t cs[2][4] = {{0, 0, 1, 1}, {0, 0, 0, 0}}, callee[] = {1};
+    static const int32_t bb[] = {0, -1, -1};
+    for (uint32_t fi = 0; fi < 2; fi++) {
+        pdb_func *f = &db->funcs[fi];
+        f->name = progdb_intern(db, names[fi]);
+        f->n_blocks = 3;
+        f->succ_start = ctg_malloc(sizeof st);
+        f->succ = ctg_malloc(sizeof sc);
+        f->block_branch = ctg_malloc(sizeof bb);
+        f->call_start = ctg_malloc(sizeof cs[fi]);
+        f->calls = ctg_malloc(sizeof callee);
+        memcpy(f->succ_start, st, sizeof st);
+        memcpy(f->succ, sc, sizeof sc);
+        memcpy(f->block_branch, bb, sizeof bb);
+        memcpy(f->call_start, cs[fi], sizeof cs[fi]);
+        memcpy(f->calls, callee, sizeof callee);
+        db->branches[fi] = (pdb_branch){fi, 0, PDB_BR, 2 * fi, 2, -1,
+                                        progdb_intern(db, "icmp eq"), {"", 0, 0}, NULL};
+        db->edges[2 * fi] = (pdb_edge){fi, 1, progdb_intern(db, "true")};
+        db->edges[2 * fi + 1] = (pdb_edge){fi, 2, progdb_intern(db, "false")};
+    }
+    db->errors[0] = (pdb_error){1, 1, {"", 0, 0}, progdb_intern(db, "reach_error")};
+    return db;
+}
+
+/* Distances and error reachability cross calls: negating br0 towards the
+ * block that calls check is one branch (check's) from uncovered code, that
+ * block reaches check's reach_error, and check is the largest unreached
+ * function. */
+static void test_cfds_through_calls(void **state)
+{
+    (void)state;
+    progdb *db = make_call_db();
+    expr_ctx *c = expr_ctx_new();
+    assert_non_null(c);
+    expr_pc pc = {0};
+    assert_true(expr_pc_push(&pc, expr_binop(c, EXPR_EQ, expr_input(c, 0), expr_const(c, 8, 5)),
+                             false, 0, CTG_SPC_BRANCH, 0));
+    ctg_err e = {{0}};
+    cc_heur *h = cc_heur_new(db, CC_PARAM, NULL, &e);
+    assert_non_null(h);
+    cc_heuristic k = cc_heur_hooks(h);
+    static const uint32_t edges[] = {0, 1}; /* both sides of br0, none of br1 */
+    k.ran(k.user, &pc, edges, 2, 2);
+    assert_true(cc_heur_distance(h, &pc, 0) == 1.0);
+    uint8_t f[CC_N_FEATURES];
+    cc_heur_features(h, &pc, 0, f);
+    assert_int_equal(f[30], 1); /* opposite_dist_1 */
+    assert_int_equal(f[38], 1); /* opposite_error_reach */
+    for (int i = 35; i <= 37; i++) /* func_top10..30: check is unreached, the largest */
+        assert_int_equal(f[i], 1);
+    /* without the call, check's code is out of reach */
+    db->funcs[0].call_start[2] = db->funcs[0].call_start[3] = 0;
+    cc_heur *h2 = cc_heur_new(db, CC_PARAM, NULL, &e);
+    assert_non_null(h2);
+    cc_heuristic k2 = cc_heur_hooks(h2);
+    k2.ran(k2.user, &pc, edges, 2, 2);
+    assert_true(cc_heur_distance(h2, &pc, 0) == CC_FAR);
+    cc_heur_features(h2, &pc, 0, f);
+    assert_int_equal(f[38], 0);
+    assert_int_equal(f[35], 0);
+    cc_heur_free(h2);
+    cc_heur_free(h);
+    expr_pc_release(&pc);
+    expr_ctx_free(c);
+    progdb_free(db);
+}
+
 static void test_feature_vector(void **state)
 {
     (void)state;
@@ -131,7 +214,7 @@ static void test_feature_vector(void **state)
     static const char *const on[] = {
         "in_main", "loop_stay", "nested", "int_compare", "const_operand", "equality",
         "in_loop_body", "most_frequent", "least_frequent", "new_last_run", "opposite_dist_1",
-        "func_most_uncovered", "func_top10", "func_top20", "func_top30", "opposite_error_reach",
+        "func_most_uncovered", "opposite_error_reach",
         "func_recent", NULL};
     for (unsigned i = 0; i < CC_N_FEATURES; i++) {
         bool want = false;
@@ -328,7 +411,7 @@ static void test_learn_refine(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cfds_distances),   cmocka_unit_test(test_feature_vector),
+        cmocka_unit_test(test_cfds_distances),   cmocka_unit_test(test_cfds_through_calls),   cmocka_unit_test(test_feature_vector),
         cmocka_unit_test(test_param_score),      cmocka_unit_test(test_weight_files),
         cmocka_unit_test(test_last_path_follows_scores), cmocka_unit_test(test_cgs_contexts),
         cmocka_unit_test(test_learn_refine),

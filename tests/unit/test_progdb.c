@@ -72,6 +72,11 @@ static progdb *sample_db(void)
     f->loc = (pdb_loc){file, 10, 0};
     static const uint32_t st0[] = {0, 2, 5, 5, 5, 5}, sc0[] = {1, 2, 3, 4, 2};
     set_cfg(f, 5, st0, sc0, 5);
+    static const uint32_t cs0[] = {0, 0, 0, 0, 1, 1}, calls0[] = {1}; /* b3 calls func 1 */
+    f->call_start = ctg_malloc(sizeof cs0);
+    f->calls = ctg_malloc(sizeof calls0);
+    memcpy(f->call_start, cs0, sizeof cs0);
+    memcpy(f->calls, calls0, sizeof calls0);
     f->extra = json_object_new_object();
     json_object_object_add(f->extra, "loops", json_object_new_int(1));
     pdb_func *g = &db->funcs[1];
@@ -103,8 +108,19 @@ static void assert_loc_equal(pdb_loc a, pdb_loc b)
     assert_int_equal(a.col, b.col);
 }
 
+/* Calls recorded for block b of f (a function without lists calls nothing). */
+static uint32_t n_calls(const pdb_func *f, uint32_t b)
+{
+    return f->call_start ? f->call_start[b + 1] - f->call_start[b] : 0;
+}
+
 static void assert_func_equal(const pdb_func *a, const pdb_func *b)
 {
+    for (uint32_t k = 0; k < a->n_blocks; k++) {
+        assert_int_equal(n_calls(a, k), n_calls(b, k));
+        for (uint32_t i = 0; i < n_calls(a, k); i++)
+            assert_int_equal(a->calls[a->call_start[k] + i], b->calls[b->call_start[k] + i]);
+    }
     assert_string_equal(a->name, b->name);
     assert_loc_equal(a->loc, b->loc);
     assert_int_equal(a->n_blocks, b->n_blocks);
@@ -227,6 +243,12 @@ static void test_corrupt(void **state)
     assert_non_null(p);
     p[strlen("\"branches\":[{\"func\":")] = '7';
     expect_load_error(text, "(func)");
+    p[strlen("\"branches\":[{\"func\":")] = '0';
+    /* a call to a function that does not exist */
+    p = strstr(text, "\"calls\":[1]");
+    assert_non_null(p);
+    p[strlen("\"calls\":[")] = '5';
+    expect_load_error(text, "(calls)");
     ctg_free(text);
     e.msg[0] = '\0';
     assert_null(progdb_load(tmp_path("missing.json"), &e));

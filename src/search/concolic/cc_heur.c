@@ -101,6 +101,7 @@ struct cc_heur {
     uint32_t n_blocks;       /* over all functions                          */
     uint32_t *func_base;     /* first global block of each function         */
     uint32_t *pred_start, *pred; /* reverse CFG (global block ids, CSR)     */
+    size_t n_arcs;           /* in pred                                     */
     uint8_t *in_cycle, *nested, *err_reach; /* per global block             */
     uint8_t *is_branch;      /* per global block: ends in a branch          */
     uint32_t *func_total;    /* edges per function                          */
@@ -113,11 +114,14 @@ struct cc_heur {
     uint64_t *last_neg;      /* run of the last negation + 1 (0: never)    */
     uint32_t *func_uncovered;/* per function                               */
     uint32_t *func_rank;     /* rank by uncovered edges, 0 = most          */
-    uint32_t n_ranked;       /* functions with branches                    */
     uint64_t *rank_keys;     /* scratch of update_ranks                    */
     uint32_t recent_func;    /* most recently reached (UINT32_MAX: none)   */
+    uint32_t *unreached_rank;/* per global block: best size rank of an
+                                unreached function it reaches (UINT32_MAX) */
+    uint32_t n_unreached;    /* unreached functions with branches          */
+    bool reach_dirty;
     uint32_t *dist;          /* per global block: branches to uncovered    */
-    uint32_t *queue;         /* 0-1 BFS deque (2 * n_blocks)               */
+    uint32_t *queue;         /* 0-1 BFS deque (queue_cap)                   */
     bool dist_dirty, rank_dirty;
     uint64_t runs;
     int64_t last_neg_j;      /* entry negated last (-1: none)              */
@@ -134,22 +138,46 @@ struct cc_heur {
 /* Global block of function f's block b. */
 static uint32_t gblock(const cc_heur *h, uint32_t f, uint32_t b) { return h->func_base[f] + b; }
 
-/* The reverse CFG of every function (global ids). */
-static bool build_preds(cc_heur *h)
+/* Calls arc(h, from, to, arg) for every arc of the interprocedural CFG
+ * (global ids): the CFG edges of every function, and an arc from every block
+ * that calls a function of the program to that function's entry. */
+static void for_each_arc(cc_heur *h, void (*arc)(cc_heur *, uint32_t, uint32_t, void *), void *arg)
 {
     const progdb *db = h->db;
+    for (uint32_t f = 0; f < db->n_funcs; f++) {
+        const pdb_func *fn = &db->funcs[f];
+        for (uint32_t b = 0; b < fn->n_blocks; b++) {
+            for (uint32_t k = fn->succ_start[b]; k < fn->succ_start[b + 1]; k++)
+                arc(h, gblock(h, f, b), gblock(h, f, fn->succ[k]), arg);
+            for (uint32_t k = fn->call_start ? fn->call_start[b] : 0;
+                 fn->call_start && k < fn->call_start[b + 1]; k++)
+                if (db->funcs[fn->calls[k]].n_blocks)
+                    arc(h, gblock(h, f, b), gblock(h, fn->calls[k], 0), arg);
+        }
+    }
+}
+
+static void count_arc(cc_heur *h, uint32_t from, uint32_t to, void *n_arcs)
+{
+    (void)from;
+    h->pred_start[to + 1]++;
+    ++*(size_t *)n_arcs;
+}
+
+static void put_arc(cc_heur *h, uint32_t from, uint32_t to, void *fill)
+{
+    h->pred[h->pred_start[to] + ((uint32_t *)fill)[to]++] = from;
+}
+
+/* The reverse of the interprocedural CFG (global ids, CSR). */
+static bool build_preds(cc_heur *h)
+{
     h->pred_start = ctg_calloc((size_t)h->n_blocks + 1, sizeof *h->pred_start);
     if (!h->pred_start)
         return false;
     size_t n_arcs = 0;
-    for (uint32_t f = 0; f < db->n_funcs; f++) {
-        const pdb_func *fn = &db->funcs[f];
-        for (uint32_t b = 0; b < fn->n_blocks; b++)
-            for (uint32_t k = fn->succ_start[b]; k < fn->succ_start[b + 1]; k++) {
-                h->pred_start[gblock(h, f, fn->succ[k]) + 1]++;
-                n_arcs++;
-            }
-    }
+    for_each_arc(h, count_arc, &n_arcs);
+    h->n_arcs = n_arcs;
     for (uint32_t i = 0; i < h->n_blocks; i++)
         h->pred_start[i + 1] += h->pred_start[i];
     h->pred = ctg_malloc((n_arcs + 1) * sizeof *h->pred);
@@ -158,14 +186,7 @@ static bool build_preds(cc_heur *h)
         ctg_free(fill);
         return false;
     }
-    for (uint32_t f = 0; f < db->n_funcs; f++) {
-        const pdb_func *fn = &db->funcs[f];
-        for (uint32_t b = 0; b < fn->n_blocks; b++)
-            for (uint32_t k = fn->succ_start[b]; k < fn->succ_start[b + 1]; k++) {
-                uint32_t t = gblock(h, f, fn->succ[k]);
-                h->pred[h->pred_start[t] + fill[t]++] = gblock(h, f, b);
-            }
-    }
+    for_each_arc(h, put_arc, fill);
     ctg_free(fill);
     return true;
 }
@@ -273,7 +294,8 @@ static bool mark_nested(cc_heur *h, uint32_t f)
     return true;
 }
 
-/* err_reach[b]: b reaches an error call of its function in the CFG. */
+/* err_reach[b]: b reaches an error call in the interprocedural CFG (its own
+ * function's, or one in a function it calls, directly or not). */
 static void mark_error_reach(cc_heur *h)
 {
     const progdb *db = h->db;
@@ -295,6 +317,10 @@ static void mark_error_reach(cc_heur *h)
     }
 }
 
+/* Capacity of the distance deque: every push (seed or relaxation) fits on
+ * either side of the middle. */
+static size_t queue_cap(const cc_heur *h) { return 2 * (h->n_arcs + h->n_blocks) + 4; }
+
 static bool analyse(cc_heur *h)
 {
     const progdb *db = h->db;
@@ -309,24 +335,25 @@ static bool analyse(cc_heur *h)
     h->nested = ctg_calloc(nb, 1);
     h->err_reach = ctg_calloc(nb, 1);
     h->dist = ctg_calloc(nb, sizeof *h->dist);
-    h->queue = ctg_calloc(4 * nb, sizeof *h->queue);
+    h->unreached_rank = ctg_calloc(nb, sizeof *h->unreached_rank);
     h->is_branch = ctg_calloc(nb, 1);
     h->edge_func = ctg_calloc(ne, sizeof *h->edge_func);
     h->edge_target = ctg_calloc(ne, sizeof *h->edge_target);
-    if (!h->in_cycle || !h->nested || !h->err_reach || !h->dist || !h->queue || !h->is_branch ||
-        !h->edge_func ||
-        !h->edge_target || !build_preds(h))
+    if (!h->in_cycle || !h->nested || !h->err_reach || !h->dist || !h->unreached_rank ||
+        !h->is_branch ||
+        !h->edge_func || !h->edge_target || !build_preds(h))
+        return false;
+    /* a 0-1 BFS pushes a block once as a seed and once per relaxed arc */
+    h->queue = ctg_calloc(queue_cap(h), sizeof *h->queue);
+    if (!h->queue)
         return false;
     for (uint32_t e = 0; e < db->n_edges; e++) {
         uint32_t f = db->branches[db->edges[e].branch].func;
         h->edge_func[e] = f;
         h->edge_target[e] = gblock(h, f, db->edges[e].target);
     }
-    for (uint32_t b = 0; b < db->n_branches; b++) {
+    for (uint32_t b = 0; b < db->n_branches; b++)
         h->is_branch[gblock(h, db->branches[b].func, db->branches[b].block)] = 1;
-        if (!b || db->branches[b].func != db->branches[b - 1].func)
-            h->n_ranked++; /* branches come function by function */
-    }
     for (uint32_t f = 0; f < db->n_funcs; f++)
         if (!mark_cycles(h, f) || !mark_nested(h, f))
             return false;
@@ -341,7 +368,7 @@ static bool analyse(cc_heur *h)
 static void update_distances(cc_heur *h)
 {
     const progdb *db = h->db;
-    size_t cap = 4 * ((size_t)h->n_blocks + 1), head = cap / 2, tail = head;
+    size_t cap = queue_cap(h), head = cap / 2, tail = head;
     for (uint32_t i = 0; i < h->n_blocks; i++)
         h->dist[i] = UINT32_MAX;
     for (uint32_t b = 0; b < db->n_branches; b++) {
@@ -391,6 +418,41 @@ static void update_ranks(cc_heur *h)
     h->rank_dirty = false;
 }
 
+/* unreached_rank of every block: the functions with branches of which no
+ * edge is covered, largest (most edges) first, are searched backwards from
+ * their entries over the interprocedural CFG in that order; a block gets
+ * the rank of the first (largest) one it reaches (features 36-38). */
+static void update_unreached(cc_heur *h)
+{
+    const progdb *db = h->db;
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < db->n_funcs; f++)
+        if (h->func_total[f] && h->func_uncovered[f] == h->func_total[f] && db->funcs[f].n_blocks)
+            h->rank_keys[n++] = (uint64_t)(UINT32_MAX - h->func_total[f]) << 32 | f;
+    qsort(h->rank_keys, n, sizeof *h->rank_keys, cmp_u64);
+    for (uint32_t i = 0; i < h->n_blocks; i++)
+        h->unreached_rank[i] = UINT32_MAX;
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t g = gblock(h, (uint32_t)h->rank_keys[r], 0);
+        if (h->unreached_rank[g] != UINT32_MAX)
+            continue;
+        size_t head = 0, tail = 0;
+        h->unreached_rank[g] = r;
+        h->queue[tail++] = g;
+        while (head < tail) {
+            uint32_t v = h->queue[head++];
+            for (uint32_t k = h->pred_start[v]; k < h->pred_start[v + 1]; k++)
+                if (h->unreached_rank[h->pred[k]] == UINT32_MAX) {
+                    h->unreached_rank[h->pred[k]] = r;
+                    h->queue[tail++] = h->pred[k];
+                }
+        }
+    }
+    h->n_unreached = n;
+    h->rank_dirty = true; /* rank_keys was scratch */
+    h->reach_dirty = false;
+}
+
 /* The taken edge of entry en (n_edges when it has none). */
 static uint32_t taken_edge(const cc_heur *h, const expr_pc_entry *en)
 {
@@ -428,8 +490,10 @@ static void hook_ran(void *user, const expr_pc *pc, const uint32_t *edges, size_
         if (e >= h->db->n_edges || h->covered[e])
             continue;
         uint32_t f = h->edge_func[e];
-        if (h->func_uncovered[f] == h->func_total[f]) /* its first covered edge */
+        if (h->func_uncovered[f] == h->func_total[f]) { /* its first covered edge */
             h->recent_func = f;
+            h->reach_dirty = true;
+        }
         h->covered[e] = 1;
         h->fresh_at[e] = h->runs;
         if (h->func_uncovered[f])
@@ -579,20 +643,27 @@ void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_
     f[32] = last && h->runs + 1 - last < 20;
     f[33] = last && h->runs + 1 - last < 50;
     if (have) {
+        if (h->reach_dirty)
+            update_unreached(h);
+        uint32_t ur = UINT32_MAX; /* best unreached function the other side reaches */
         for (uint32_t k = 0; k < br->n_edges; k++) { /* 29: the opposite side failed */
             uint32_t o = br->first_edge + k;
-            if (o != e && h->unsat_count[o] > 10)
+            if (o == e)
+                continue;
+            if (h->unsat_count[o] > 10)
                 f[28] = 1;
-            if (o != e && h->err_reach[h->edge_target[o]])
+            if (h->err_reach[h->edge_target[o]])
                 f[38] = 1;
+            if (h->unreached_rank[h->edge_target[o]] < ur)
+                ur = h->unreached_rank[h->edge_target[o]];
         }
+        uint64_t nu = h->n_unreached;
+        f[35] = ur != UINT32_MAX && (uint64_t)ur * 10 < nu;
+        f[36] = ur != UINT32_MAX && (uint64_t)ur * 5 < nu;
+        f[37] = ur != UINT32_MAX && (uint64_t)ur * 10 < nu * 3;
         if (h->rank_dirty)
             update_ranks(h);
-        uint32_t r = h->func_rank[fn], nr = h->n_ranked ? h->n_ranked : 1;
-        f[34] = r == 0 && h->func_uncovered[fn] > 0;
-        f[35] = r * 10 < nr;
-        f[36] = r * 5 < nr;
-        f[37] = r * 10 < nr * 3;
+        f[34] = h->func_rank[fn] == 0 && h->func_uncovered[fn] > 0;
         f[39] = fn == h->recent_func;
     }
 }
@@ -646,7 +717,7 @@ cc_heur *cc_heur_new(const progdb *db, cc_order order, const double *weights, ct
     for (uint32_t i = 0; i < db->n_edges; i++)
         h->func_uncovered[h->edge_func[i]]++;
     memcpy(h->func_total, h->func_uncovered, nf * sizeof *h->func_total);
-    h->dist_dirty = h->rank_dirty = true;
+    h->dist_dirty = h->rank_dirty = h->reach_dirty = true;
     return h;
 }
 
@@ -657,7 +728,8 @@ void cc_heur_free(cc_heur *h)
     void *v[] = {h->func_base, h->pred_start, h->pred, h->in_cycle, h->nested, h->err_reach,
                  h->edge_func, h->edge_target, h->covered, h->fresh_at, h->neg_count,
                  h->unsat_count, h->last_neg, h->func_uncovered, h->func_rank, h->dist,
-                 h->queue, h->site_count, h->is_branch, h->func_total, h->rank_keys};
+                 h->queue, h->site_count, h->is_branch, h->func_total, h->rank_keys,
+                 h->unreached_rank};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         ctg_free(v[i]);
     for (int k = 0; k < N_CTX; k++)
