@@ -429,6 +429,123 @@ bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint6
     return true;
 }
 
+/* ==== batches (CTG_CMD_BATCH) ================================================ */
+
+bool exec_can_batch(const exec_t *x)
+{
+    return x->harness == CTG_HARNESS_LIBFUZZER && !x->trace;
+}
+
+static ctg_batch_hdr *batch_hdr(const exec_t *x) { return (ctg_batch_hdr *)(x->shm + x->lay.batch); }
+
+/* Writes as many of the inputs as fit into the batch region (at least one)
+ * and the known map; returns how many. */
+static uint32_t batch_prepare(exec_t *x, const uint8_t *const *in, const size_t *len, uint32_t n,
+                              const uint8_t *known, uint32_t flags)
+{
+    prepare(x, NULL, 0, flags | x->run_flags, 0);
+    ctg_batch_hdr *b = batch_hdr(x);
+    uint8_t *data = (uint8_t *)(b + 1);
+    uint32_t k = 0, at = 0;
+    for (; k < n && k < CTG_BATCH_MAX; k++) {
+        size_t l = len[k] > CTG_MAX_INPUT ? CTG_MAX_INPUT : len[k];
+        if (k && at + l > CTG_BATCH_BYTES)
+            break;
+        b->off[k] = at;
+        if (l)
+            memcpy(data + at, in[k], l);
+        at += (uint32_t)l;
+    }
+    b->off[k] = at;
+    b->n = k;
+    b->pos = b->stop = b->done = 0;
+    b->start_ns = 0;
+    memcpy(x->shm + x->lay.known, known, x->n_edges);
+    return k;
+}
+
+/* Sends CTG_CMD_BATCH and waits for the wait status; the per-run timeout
+ * counts from the start of the input running (the child writes it). */
+static int batch_once(exec_t *x, int *ws, bool *timed_out)
+{
+    uint32_t cmd = CTG_CMD_BATCH;
+    int32_t pid = 0, st = 0;
+    *timed_out = false;
+    if (!exec_os_send(x->ctl_fd, &cmd, sizeof cmd) ||
+        exec_os_recv(x->st_fd, &pid, sizeof pid, NULL) != 1)
+        return RUN_NO_SERVER;
+    x->child = pid;
+    const ctg_batch_hdr *b = batch_hdr(x);
+    size_t got = 0, more;
+    int rc;
+    while ((rc = exec_os_recv(x->st_fd, (char *)&st + got, sizeof st - got, &more)) < 0) {
+        got += more;
+        double start_us = (double)b->start_ns / 1e3;
+        double left_ms = x->timeout_ms - (exec_os_now_us() - start_us) / 1000.0;
+        if (left_ms >= 1.0) {
+            exec_os_set_timeout(x->st_fd, (uint32_t)left_ms);
+            continue;
+        }
+        *timed_out = true;
+        exec_os_kill_group(pid);
+        exec_os_set_timeout(x->st_fd, EXEC_KILL_GRACE_MS);
+        rc = exec_os_recv(x->st_fd, (char *)&st + got, sizeof st - got, &more);
+        break;
+    }
+    exec_os_set_timeout(x->st_fd, x->timeout_ms);
+    if (rc != 1) {
+        exec_os_kill_group(pid);
+        return RUN_LOST;
+    }
+    *ws = st;
+    return RUN_OK;
+}
+
+bool exec_run_batch(exec_t *x, const uint8_t *const *in, const size_t *len, uint32_t n,
+                    const uint8_t *known, uint32_t flags, exec_batch *out, exec_result *r,
+                    ctg_err *e)
+{
+    memset(out, 0, sizeof *out);
+    if (!n)
+        return true;
+    if (!x->srv_pid) {
+        if (!server_start(x, false, e))
+            return false;
+        x->restarts++;
+    }
+    uint32_t placed = batch_prepare(x, in, len, n, known, flags);
+    int ws = 0;
+    bool timed_out;
+    double t0 = exec_os_now_us();
+    int rc = batch_once(x, &ws, &timed_out);
+    const ctg_batch_hdr *b = batch_hdr(x);
+    uint32_t pos = b->pos < placed ? b->pos : placed - 1;
+    out->plain_max_us = (double)b->max_ns / 1e3;
+    if (rc != RUN_OK) { /* the server is gone: the input at pos runs alone */
+        server_stop(x);
+        out->ran = rc == RUN_LOST ? pos : 0;
+        x->runs += out->ran;
+        out->stopped = true;
+        if (!exec_run(x, in[out->ran], len[out->ran], flags, 0, r, e))
+            return false;
+        out->ran++;
+        return true;
+    }
+    bool died = !b->done || timed_out;
+    if (!died && b->stop >= placed) {
+        out->ran = placed;
+        x->runs += placed;
+        return true;
+    }
+    out->ran = (died ? pos : b->stop) + 1;
+    out->stopped = true;
+    x->runs += out->ran;
+    classify(x, ws, timed_out, r);
+    double start_us = (double)b->start_ns / 1e3;
+    r->usecs = died ? exec_os_now_us() - (start_us > t0 ? start_us : t0) : (double)b->last_ns / 1e3;
+    return true;
+}
+
 /* ==== maps of the last run ================================================== */
 
 const uint8_t *exec_cov(const exec_t *x) { return x->shm + x->lay.cov; }

@@ -78,6 +78,32 @@ void exec_free(exec_t *x);
 bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint64_t rng_seed,
               exec_result *r, ctg_err *e);
 
+/* Batches (libFuzzer targets in persistent mode, CTG_CMD_BATCH): the child
+ * runs the inputs one after another and stops after the first interesting
+ * one: a status other than a normal return (crash, timeout, error, ...) or
+ * an edge counter whose hit-count bucket (ctg_bucket) is not among the bits
+ * of known[edge] (n_edges bytes).  The others ran normally and found
+ * nothing new; they leave no trace.  Per input, results and maps are what
+ * exec_run would give for it alone. */
+typedef struct exec_batch {
+    uint32_t ran;        /* inputs run: the first ran - stopped were plain */
+    bool stopped;        /* input ran - 1 was interesting: r and the maps
+                            are its run                                     */
+    double plain_max_us; /* longest run time of the plain inputs           */
+} exec_batch;
+
+/* Whether x can run batches (a libFuzzer target, not prog.sym). */
+bool exec_can_batch(const exec_t *x);
+/* Runs in[0 .. n) as one batch, or the first of them that fit in the
+ * batch region (CTG_BATCH_MAX inputs, CTG_BATCH_BYTES bytes; at least one);
+ * flags as for exec_run (no CTG_FL_DIST / CMPLOG: those maps are not reset
+ * per input).  When the fork server dies, the input it died on is run
+ * alone by exec_run.  False with e set only if the server cannot be
+ * (re)started. */
+bool exec_run_batch(exec_t *x, const uint8_t *const *in, const size_t *len, uint32_t n,
+                    const uint8_t *known, uint32_t flags, exec_batch *out, exec_result *r,
+                    ctg_err *e);
+
 /* Maps of the last run.  exec_dist is reset (and meaningful) only for runs
  * with CTG_FL_DIST, exec_cmp only for runs with CTG_FL_CMPLOG. */
 const uint8_t *exec_cov(const exec_t *x);       /* n_edges hit counters           */

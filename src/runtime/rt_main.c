@@ -35,6 +35,7 @@ _Static_assert(sizeof(ctg_shm_hdr) == 72, "header layout must agree between -m32
 _Static_assert(sizeof(ctg_cmp_rec) == 24, "cmp record layout must agree between -m32 and -m64");
 _Static_assert(sizeof(ctg_value_rec) == 8, "value record layout");
 _Static_assert(sizeof(ctg_hello) == 24, "hello layout");
+_Static_assert(sizeof(ctg_batch_hdr) == 1072, "batch layout must agree between -m32 and -m64");
 
 /* Edge map used before the shared memory is mapped (constructors); larger
  * programs get an anonymous mapping in rt_early_init. */
@@ -64,6 +65,9 @@ typedef struct rt_persist {
     volatile uint32_t reported; /* runs whose status was written */
 } rt_persist;
 static rt_persist *rt_pst; /* NULL: one process per run */
+static uint32_t rt_cmd;    /* the command the child was forked for */
+static uint8_t *rt_known;  /* known bucket bits (CTG_CMD_BATCH)     */
+static ctg_batch_hdr *rt_batch;
 
 /* Harness entry points, whichever the program defines. */
 extern int __ctg_user_main(int argc, char **argv, char **envp) __attribute__((weak));
@@ -141,6 +145,8 @@ static void rt_bind(uint8_t *base, const ctg_shm_layout *l)
     rt_g.n_edges = __ctg_n_edges;
     rt_g.n_cmp = __ctg_n_cmp;
     __ctg_cov_ptr = base + l->cov;
+    rt_known = base + l->known;
+    rt_batch = (ctg_batch_hdr *)(base + l->batch);
 }
 
 /* Results of rt_attach_shm. */
@@ -216,8 +222,9 @@ static void rt_fork_server(int attach)
         uint32_t cmd;
         if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd))
             _exit(0);
-        if (cmd != CTG_CMD_RUN)
+        if (cmd != CTG_CMD_RUN && !(cmd == CTG_CMD_BATCH && rt_pst))
             _exit(3);
+        rt_cmd = cmd;
         if (rt_pst) { /* this run is started and not reported yet */
             rt_pst->started = 1;
             rt_pst->reported = 0;
@@ -350,25 +357,103 @@ static int rt_run_libfuzzer(void)
     return 0;
 }
 
-/* The rest of a persistent child's life (see rt_persist): reports the run
- * that just ended, then runs the inputs the executor sends. */
-_Noreturn static void rt_persist_loop(void)
+static uint64_t rt_now_ns(void)
 {
-    for (uint32_t i = 1;; i++) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether the run just ended is news for CTG_CMD_BATCH: a status bit other
+ * than STARTED, or an edge in a bucket the known map lacks (eight counters
+ * at a time; most words of a small run are zero). */
+static int rt_interesting(void)
+{
+    if (rt_g.hdr->status & ~CTG_ST_STARTED)
+        return 1;
+    const uint8_t *cov = __ctg_cov_ptr;
+    uint32_t n = __ctg_n_edges, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, cov + i, 8);
+        if (!w)
+            continue;
+        for (uint32_t j = i; j < i + 8; j++)
+            if (ctg_bucket(cov[j]) & ~rt_known[j])
+                return 1;
+    }
+    for (; i < n; i++)
+        if (ctg_bucket(cov[i]) & ~rt_known[i])
+            return 1;
+    return 0;
+}
+
+/* Runs the batch of CTG_CMD_BATCH (rt_protocol.h): each input as the
+ * executor would prepare it alone, until one is interesting.  Returns the
+ * number of inputs run. */
+static uint32_t rt_run_batch(void)
+{
+    ctg_batch_hdr *b = rt_batch;
+    ctg_shm_hdr *h = rt_g.hdr;
+    const uint8_t *data = (const uint8_t *)(b + 1);
+    uint32_t n = b->n > CTG_BATCH_MAX ? CTG_BATCH_MAX : b->n, i;
+    b->stop = n;
+    b->max_ns = b->last_ns = 0;
+    for (i = 0; i < n; i++) {
+        uint32_t lo = b->off[i], hi = b->off[i + 1];
+        if (hi > CTG_BATCH_BYTES)
+            hi = CTG_BATCH_BYTES;
+        if (lo > hi)
+            lo = hi;
+        uint32_t len = hi - lo > CTG_MAX_INPUT ? CTG_MAX_INPUT : hi - lo;
+        memcpy(rt_g.input, data + lo, len);
+        h->input_len = len;
+        h->status = h->error_site = h->n_values = h->input_pos = 0;
+        h->oom_size = h->crash_site = 0;
+        memset(__ctg_cov_ptr, 0, (size_t)__ctg_n_edges + 1u);
+        b->start_ns = rt_now_ns();
+        b->pos = i;
+        rt_begin_run();
+        rt_run_libfuzzer();
+        uint64_t t = rt_now_ns() - b->start_ns;
+        if (rt_interesting()) {
+            b->stop = i;
+            b->last_ns = t;
+            b->done = 1;
+            return i + 1;
+        }
+        b->max_ns = t > b->max_ns ? t : b->max_ns;
+    }
+    b->done = 1;
+    return n;
+}
+
+/* The rest of a persistent child's life (see rt_persist): reports the run
+ * (or batch) that just ended, then runs what the executor sends; after
+ * RT_PERSIST_RUNS inputs it makes way for a fresh child. */
+_Noreturn static void rt_persist_loop(uint32_t ran)
+{
+    for (;;) {
         rt_g.flags = 0;
         int32_t ok = 0; /* exit status 0 */
         rt_pst->reported = rt_pst->started; /* first: a death after it is no desync */
-        if (!rt_write_all(CTG_FD_ST, &ok, sizeof ok) || i >= RT_PERSIST_RUNS)
+        if (!rt_write_all(CTG_FD_ST, &ok, sizeof ok) || ran >= RT_PERSIST_RUNS)
             _exit(0);
         uint32_t cmd;
-        if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd) || cmd != CTG_CMD_RUN)
+        if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd) ||
+            (cmd != CTG_CMD_RUN && cmd != CTG_CMD_BATCH))
             _exit(0);
         rt_pst->started++;
         int32_t p32 = (int32_t)getpid();
         if (!rt_write_all(CTG_FD_ST, &p32, sizeof p32))
             _exit(0);
-        rt_begin_run();
-        rt_run_libfuzzer();
+        if (cmd == CTG_CMD_BATCH) {
+            ran += rt_run_batch();
+        } else {
+            rt_begin_run();
+            rt_run_libfuzzer();
+            ran++;
+        }
     }
 }
 
@@ -387,6 +472,8 @@ int main(int argc, char **argv, char **envp)
     else
         rt_standalone();
     /* one run of the harness, in a fork-server child or stand-alone */
+    if (rt_cmd == CTG_CMD_BATCH) /* rt_pst is set: the server took it */
+        rt_persist_loop(rt_run_batch());
     rt_begin_run();
     if (__ctg_user_main)
         rt_return_from_main(__ctg_user_main(argc, argv, envp));
@@ -394,6 +481,6 @@ int main(int argc, char **argv, char **envp)
     if (rt_g.standalone)
         return rc;
     if (rt_pst)
-        rt_persist_loop();
+        rt_persist_loop(1);
     _exit(rc); /* libFuzzer runs no exit handlers between inputs either */
 }

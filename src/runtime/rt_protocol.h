@@ -43,10 +43,19 @@
 
 #define CTG_HELLO_MAGIC 0x43544731u /* "CTG1" */
 #define CTG_SHM_MAGIC 0x43544753u   /* "CTGS" */
-#define CTG_PROTOCOL_VERSION 2u
+#define CTG_PROTOCOL_VERSION 3u
 
 /* Fork-server commands (executor -> server). */
 #define CTG_CMD_RUN 1u
+/* libFuzzer targets in persistent mode only: run the inputs of the batch
+ * region (ctg_batch_hdr) one after another in the same child, and stop after
+ * the first that is "interesting": its run set a status bit other than
+ * CTG_ST_STARTED, or hit an edge in a hit-count bucket (ctg_bucket) that
+ * the known map does not hold.  The maps and the input area then hold that
+ * run as if it had run alone.  Messages as for CTG_CMD_RUN: one pid, one
+ * wait status (0 when the child got through the batch or stopped at an
+ * interesting input; a death is the status of the input at `pos`). */
+#define CTG_CMD_BATCH 2u
 
 /* Hello message, fork server -> executor, sent once before the first command. */
 typedef struct ctg_hello {
@@ -205,6 +214,44 @@ typedef struct ctg_cmp_rec {
 
 #define CTG_CMP_STRING 0x10000u
 
+/* AFL's hit-count bucket bit of an edge counter (0 for 0): 1, 2, 3, 4-7,
+ * 8-15, 16-31, 32-127, 128+.  The novelty test of CTG_CMD_BATCH and the
+ * fuzzer's use it, so both classify a run alike. */
+static inline uint8_t ctg_bucket(uint8_t n)
+{
+    if (n <= 2)
+        return n;
+    if (n == 3)
+        return 4;
+    if (n <= 7)
+        return 8;
+    if (n <= 15)
+        return 16;
+    if (n <= 31)
+        return 32;
+    return n <= 127 ? 64 : 128;
+}
+
+#define CTG_BATCH_MAX 256u          /* inputs of one batch                  */
+#define CTG_BATCH_BYTES (1u << 20)  /* bytes of the inputs of one batch     */
+
+/* Head of the batch region (CTG_CMD_BATCH); the input bytes follow it. */
+typedef struct ctg_batch_hdr {
+    uint32_t n;        /* (E) inputs, at most CTG_BATCH_MAX                 */
+    uint32_t pos;      /* (R) the input running (or the last one run)       */
+    uint32_t stop;     /* (R) the interesting input that ended the batch;
+                          n when every input ran and none was             */
+    uint32_t done;     /* (R) 1 once the child got through the batch (to its
+                          end or to `stop`); 0 when it died in input pos  */
+    uint64_t start_ns; /* (R) CLOCK_MONOTONIC start of the input at pos     */
+    uint64_t last_ns;  /* (R) run time of the input at stop                 */
+    uint64_t max_ns;   /* (R) longest run time of the other inputs          */
+    uint32_t off[CTG_BATCH_MAX + 2]; /* (E) input i is bytes off[i] ..
+                          off[i + 1] of the data after this header (one
+                          spare entry: the size is a multiple of 8 under
+                          -m32 and -m64 alike)                            */
+} ctg_batch_hdr;
+
 /* Offsets of the regions; every region is 64-byte aligned. */
 typedef struct ctg_shm_layout {
     uint64_t input;  /* uint8_t[CTG_MAX_INPUT]                   */
@@ -213,6 +260,9 @@ typedef struct ctg_shm_layout {
     uint64_t dist;   /* double[n_edges]: 0 = not recorded, else
                         1 + smallest raw branch distance seen     */
     uint64_t cmp;    /* ctg_cmp_rec[n_cmp]                        */
+    uint64_t known;  /* uint8_t[n_edges]: (E) bucket bits that are
+                        not news for CTG_CMD_BATCH                 */
+    uint64_t batch;  /* ctg_batch_hdr, then CTG_BATCH_BYTES       */
     uint64_t size;   /* total bytes                               */
 } ctg_shm_layout;
 
@@ -227,7 +277,9 @@ static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp
     l.cov = ctg_align64(l.values + (uint64_t)CTG_MAX_VALUES * sizeof(ctg_value_rec));
     l.dist = ctg_align64(l.cov + (uint64_t)n_edges + 1u);
     l.cmp = ctg_align64(l.dist + (uint64_t)(n_edges + 1u) * sizeof(double));
-    l.size = ctg_align64(l.cmp + (uint64_t)(n_cmp + 1u) * sizeof(ctg_cmp_rec));
+    l.known = ctg_align64(l.cmp + (uint64_t)(n_cmp + 1u) * sizeof(ctg_cmp_rec));
+    l.batch = ctg_align64(l.known + (uint64_t)n_edges + 1u);
+    l.size = ctg_align64(l.batch + sizeof(ctg_batch_hdr) + CTG_BATCH_BYTES);
     return l;
 }
 

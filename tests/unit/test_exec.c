@@ -424,6 +424,135 @@ static void test_persistent(void **state)
     exec_free(x);
 }
 
+/* ==== batches ================================================================ */
+
+#define BATCH_EDGES 4
+#define BATCH_N 300
+
+/* Whether the counters of a run hold a bucket known lacks; merges them. */
+static bool news(uint8_t *known, const uint8_t *cov)
+{
+    bool n = false;
+    for (int j = 0; j < BATCH_EDGES; j++) {
+        n |= (ctg_bucket(cov[j]) & ~known[j]) != 0;
+        known[j] |= ctg_bucket(cov[j]);
+    }
+    return n;
+}
+
+/* BATCH_N inputs over "abcx", 0 to 40 bytes (a fixed generator). */
+static void batch_inputs(uint8_t in[BATCH_N][40], size_t len[BATCH_N])
+{
+    uint64_t s = 7;
+    for (int i = 0; i < BATCH_N; i++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        len[i] = (size_t)(s >> 33) % 41;
+        for (size_t k = 0; k < len[i]; k++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            in[i][k] = (uint8_t)"abcx"[(s >> 40) % 4];
+        }
+    }
+}
+
+/* Inputs run in batches are classified exactly as run one by one: the
+ * same inputs are news, with the same counters, and the rest are plain. */
+static void test_batch_classifies_as_single_runs(void **state)
+{
+    (void)state;
+    static uint8_t in[BATCH_N][40];
+    static size_t len[BATCH_N];
+    static uint8_t ref_cov[BATCH_N][BATCH_EDGES];
+    bool ref_news[BATCH_N] = {0};
+    batch_inputs(in, len);
+    exec_t *x = fx_exec("batch64", BATCH_EDGES, 0, 1000);
+    uint8_t known[BATCH_EDGES] = {0};
+    int n_news = 0;
+    for (int i = 0; i < BATCH_N; i++) {
+        exec_result r = fx_run(x, in[i], len[i], 0, 0);
+        assert_int_equal(r.kind, EXEC_NORMAL);
+        memcpy(ref_cov[i], exec_cov(x), BATCH_EDGES);
+        ref_news[i] = news(known, ref_cov[i]);
+        n_news += ref_news[i];
+    }
+    assert_true(n_news >= 5 && n_news < BATCH_N / 4); /* the test means something */
+    assert_true(exec_can_batch(x));
+    const uint8_t *ptrs[BATCH_N];
+    for (int i = 0; i < BATCH_N; i++)
+        ptrs[i] = in[i];
+    memset(known, 0, sizeof known);
+    uint64_t runs0 = exec_count(x);
+    int i = 0, batches = 0;
+    while (i < BATCH_N) {
+        exec_batch b;
+        exec_result r;
+        ctg_err e = {{0}};
+        if (!exec_run_batch(x, ptrs + i, len + i, (uint32_t)(BATCH_N - i), known, 0, &b, &r, &e))
+            fail_msg("exec_run_batch: %s", e.msg);
+        assert_true(b.ran >= 1);
+        batches++;
+        for (uint32_t k = 0; k + (b.stopped ? 1u : 0u) < b.ran; k++)
+            if (ref_news[i + (int)k])
+                fail_msg("input %d is news but ran as plain in a batch", i + (int)k);
+        i += (int)b.ran;
+        if (!b.stopped)
+            continue;
+        int s = i - 1;
+        if (!ref_news[s])
+            fail_msg("input %d stopped the batch but is not news", s);
+        assert_int_equal(r.kind, EXEC_NORMAL);
+        assert_memory_equal(exec_cov(x), ref_cov[s], BATCH_EDGES);
+        size_t l;
+        const uint8_t *got = exec_input(x, &l);
+        assert_int_equal(l, len[s]);
+        assert_memory_equal(got, in[s], len[s]);
+        assert_true(news(known, exec_cov(x)));
+    }
+    assert_int_equal(exec_count(x) - runs0, BATCH_N);
+    assert_true(batches < BATCH_N / 2); /* plain inputs shared batches */
+    exec_free(x);
+}
+
+/* A crash and a hang inside a batch are each the result of the input that
+ * caused them; the batch goes on after them with a fresh child. */
+static void test_batch_crash_and_timeout(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("batch64", BATCH_EDGES, 0, 200);
+    uint8_t known[BATCH_EDGES];
+    memset(known, 0xff, sizeof known); /* every normal run is plain */
+    static const char *const in[] = {"a", "x", "C", "xc", "H", "b", "ccc"};
+    const uint8_t *ptrs[7];
+    size_t len[7];
+    for (int i = 0; i < 7; i++)
+        ptrs[i] = (const uint8_t *)in[i], len[i] = strlen(in[i]);
+    static const struct {
+        uint32_t ran;
+        bool stopped;
+        exec_kind kind;
+    } want[] = {{3, true, EXEC_CRASH}, {2, true, EXEC_TIMEOUT}, {2, false, EXEC_NORMAL}};
+    int at = 0;
+    for (int k = 0; k < 3; k++) {
+        exec_batch b;
+        exec_result r;
+        ctg_err e = {{0}};
+        if (!exec_run_batch(x, ptrs + at, len + at, (uint32_t)(7 - at), known, 0, &b, &r, &e))
+            fail_msg("exec_run_batch: %s", e.msg);
+        assert_int_equal(b.ran, want[k].ran);
+        assert_int_equal(b.stopped, want[k].stopped);
+        if (b.stopped) {
+            assert_int_equal(r.kind, want[k].kind);
+            size_t l;
+            const uint8_t *got = exec_input(x, &l);
+            assert_int_equal(l, 1);
+            assert_int_equal(got[0], in[at + (int)b.ran - 1][0]);
+        }
+        at += (int)b.ran;
+    }
+    assert_int_equal(exec_count(x), 7);
+    assert_int_equal(exec_restarts(x), 0); /* the server survives both */
+    exec_free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +568,8 @@ int main(void)
         cmocka_unit_test(test_crash_sites),
         cmocka_unit_test(test_crash_sites_32),
         cmocka_unit_test(test_persistent),
+        cmocka_unit_test(test_batch_classifies_as_single_runs),
+        cmocka_unit_test(test_batch_crash_and_timeout),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     fx_out_clear();

@@ -1,0 +1,31 @@
+/*
+ * batch.c - a libFuzzer target for batched runs (CTG_CMD_BATCH): edge 0
+ * counts every run, edge 1 a first byte 'a', edge 2 a first byte 'b',
+ * edge 3 every byte 'c' (so hit-count buckets differ with the number of
+ * c's); a first byte 'C' segfaults, 'H' hangs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "prog.h"
+
+PROG_COUNTS(4, 0, 0);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    __ctg_cov_ptr[0]++;
+    if (size && data[0] == 'a')
+        __ctg_cov_ptr[1]++;
+    if (size && data[0] == 'b')
+        __ctg_cov_ptr[2]++;
+    for (size_t i = 0; i < size; i++)
+        if (data[i] == 'c')
+            __ctg_cov_ptr[3]++;
+    if (size && data[0] == 'C')
+        *(volatile int *)(uintptr_t)8 = 1;
+    if (size && data[0] == 'H')
+        for (;;)
+            ;
+    return 0;
+}
