@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../base/mem.h"
+#include "../runtime/rt_protocol.h"
 #include "inst_hooks.h"
 #include "inst_sites.h"
 #include "instrument.h"
@@ -40,11 +41,13 @@ static LLVMValueRef to_i64(cov_pass *P, LLVMValueRef v, bool sign)
     return LLVMBuildIntCast2(P->b, v, P->h.t_i64, sign, "");
 }
 
-/* Bit width of an integer or pointer value. */
+/* The bits argument of __ctg_cmp for operand v: its width, with
+ * CTG_CMP_PTR for a pointer. */
 static unsigned width_of(cov_pass *P, LLVMValueRef v)
 {
     LLVMTypeRef t = LLVMTypeOf(v);
-    return LLVMGetTypeKind(t) == LLVMPointerTypeKind ? P->h.ptr_bits : LLVMGetIntTypeWidth(t);
+    return LLVMGetTypeKind(t) == LLVMPointerTypeKind ? P->h.ptr_bits | CTG_CMP_PTR
+                                                     : LLVMGetIntTypeWidth(t);
 }
 
 /* Puts the builder before inst, with inst's debug location. */

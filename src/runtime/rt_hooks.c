@@ -107,12 +107,14 @@ void __ctg_cmp(uint32_t base, uint32_t pred, uint64_t a, uint64_t b, uint32_t bi
     uint32_t fl = rt_g.flags;
     if (__builtin_expect(!(fl & (CTG_FL_DIST | CTG_FL_CMPLOG)), 1))
         return;
+    uint32_t ptr = bits & CTG_CMP_PTR;
+    bits &= ~CTG_CMP_PTR;
     if (bits - 1u >= 64u || pred - RT_ICMP_EQ >= 10u)
         return;
     uint64_t m = bits == 64u ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1u);
     a &= m;
     b &= m;
-    if (fl & CTG_FL_CMPLOG)
+    if ((fl & CTG_FL_CMPLOG) && !ptr)
         rt_cmplog(cmp_site, a, b, bits);
     if (!(fl & CTG_FL_DIST))
         return;

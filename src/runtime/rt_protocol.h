@@ -213,6 +213,11 @@ typedef struct ctg_cmp_rec {
 } ctg_cmp_rec;
 
 #define CTG_CMP_STRING 0x10000u
+/* Added by the instrumenter to the bits argument of __ctg_cmp when the
+ * operands are pointers: their values are addresses, which differ from
+ * process to process (ASLR), so CMPLOG does not log them (a logged address
+ * would become an input-to-state token and make runs irreproducible). */
+#define CTG_CMP_PTR 0x20000u
 
 /* AFL's hit-count bucket bit of an edge counter (0 for 0): 1, 2, 3, 4-7,
  * 8-15, 16-31, 32-127, 128+.  The novelty test of CTG_CMD_BATCH and the

@@ -77,6 +77,8 @@ struct search_ctx {
         double max_us;   /* slowest run that did not time out            */
         uint64_t timeouts, rechecks, recovered;
     } cal[2];
+    uint8_t *known;      /* scratch of ctx_exec_batch: n_edges bytes     */
+    uint64_t batches, batched; /* executor batches and the inputs they ran */
     bool write_failed;   /* a file of the output could not be written    */
     unsigned unwritten;  /* tests and crashes not written since         */
     ctg_err write_err;   /* the first write failure                      */
@@ -338,14 +340,12 @@ static bool recheck_timeout(search_ctx *c, exec_t *x, const exec_result *r)
     return true;
 }
 
-/* exec_run with the calibrated timeout; a timeout picked by recheck_timeout
- * is run again at the cap (counted as one more execution). */
-static bool timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
-                      exec_result *r)
+/* After a run on x that gave r: a timeout picked by recheck_timeout is run
+ * again at the cap (counted as one more execution); then the timeout is
+ * calibrated.  False when the executor failed. */
+static bool settle_timeout(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
+                           uint64_t seed, exec_result *r)
 {
-    uint64_t seed = rng_next(&c->rng);
-    if (!exec_run(x, in, len, flags, seed, r, &c->err))
-        return false;
     if (recheck_timeout(c, x, r)) {
         uint32_t was = exec_timeout(x);
         c->execs++;
@@ -361,6 +361,15 @@ static bool timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
     }
     calibrate(c, x, r);
     return true;
+}
+
+/* exec_run with the calibrated timeout (settle_timeout). */
+static bool timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
+                      exec_result *r)
+{
+    uint64_t seed = rng_next(&c->rng);
+    return exec_run(x, in, len, flags, seed, r, &c->err) &&
+           settle_timeout(c, x, in, len, flags, seed, r);
 }
 
 /* ---- the extension bound ------------------------------------------------------ */
@@ -461,6 +470,36 @@ static void record_crash_via_cov(search_ctx *c, exec_t *x, const exec_result *r)
         record_crash(c, x, r);
 }
 
+/* The engine's bookkeeping after a run of in on x that gave out->r:
+ * counters, hang and crash records, the archive and the suite. */
+static void after_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
+                      ctx_run *out)
+{
+    c->execs++;
+    c->kinds[out->r.kind]++;
+    if (out->r.status & CTG_ST_EXT_LIMIT)
+        stats_add(c->stats, "runs.extend_limit", 1);
+    /* a run that timed out is a hang record (crashes/), never a test:
+     * TestCov kills it and credits none of its coverage */
+    if (out->r.kind == EXEC_TIMEOUT) {
+        record_crash_via_cov(c, x, &out->r);
+    } else if (out->r.kind != EXEC_ASSUME) {
+        /* the archive holds what the suite on disk covers: a test that
+         * cannot be written adds nothing (unless --on-write-error continue,
+         * where the summary says how many tests are missing) */
+        if (archive_would_add(c->archive, exec_cov(x), &out->r) &&
+            settle_ran_out(c, x, in, len, flags, &out->r)) {
+            out->kept = keep_test(c, x, &out->r);
+            if (out->kept || c->opts->out.write_continue)
+                out->new_goals = archive_update(c->archive, exec_cov(x), &out->r);
+        }
+        record_crash_via_cov(c, x, &out->r);
+    }
+    if (out->new_goals)
+        sample_stats(c, false);
+    progress(c, false);
+}
+
 /* One run on executor x with the engine's bookkeeping (see ctx_exec). */
 static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
                    ctx_run *out)
@@ -485,33 +524,71 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
         c->failed = true;
         return false;
     }
-    c->execs++;
-    c->kinds[out->r.kind]++;
-    if (out->r.status & CTG_ST_EXT_LIMIT)
-        stats_add(c->stats, "runs.extend_limit", 1);
-    /* a run that timed out is a hang record (crashes/), never a test:
-     * TestCov kills it and credits none of its coverage */
-    if (out->r.kind == EXEC_TIMEOUT) {
-        record_crash_via_cov(c, x, &out->r);
-    } else if (out->r.kind != EXEC_ASSUME) {
-        /* the archive holds what the suite on disk covers: a test that
-         * cannot be written adds nothing (unless --on-write-error continue,
-         * where the summary says how many tests are missing) */
-        if (archive_would_add(c->archive, exec_cov(x), &out->r) &&
-            settle_ran_out(c, x, in, len, flags, &out->r)) {
-            out->kept = keep_test(c, x, &out->r);
-            if (out->kept || c->opts->out.write_continue)
-                out->new_goals = archive_update(c->archive, exec_cov(x), &out->r);
-        }
-        record_crash_via_cov(c, x, &out->r);
-    }
+    after_run(c, x, in, len, flags, out);
     ctg_free(copy);
-    if (c->failed)
+    return !c->failed;
+}
+
+/* The known map of a batch: the strategy's bucket bits of every edge the
+ * archive holds, nothing for the others (a run that covers one is news to
+ * the engine whatever the strategy knows). */
+static bool batch_known(search_ctx *c, const uint8_t *seen)
+{
+    uint32_t n = c->db->n_edges;
+    if (!c->known && !(c->known = ctg_malloc((size_t)n + 1)))
         return false;
-    if (out->new_goals)
-        sample_stats(c, false);
-    progress(c, false);
+    const uint64_t *bits = archive_edge_bits(c->archive);
+    for (uint32_t j = 0; j < n; j++)
+        c->known[j] = (bits[j / 64] >> (j % 64)) & 1 ? (seen ? seen[j] : 0xff) : 0;
     return true;
+}
+
+uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *len, uint32_t n,
+                        uint32_t flags, const uint8_t *seen, ctx_run *out)
+{
+    memset(out, 0, sizeof *out);
+    out->stopped = true;
+    if (!n)
+        return 0;
+    exec_t *x = c->x;
+    if (!exec_can_batch(x) || (flags & (CTG_FL_DIST | CTG_FL_CMPLOG | CTG_FL_EXTEND_ANY)) ||
+        crashes_pending(c->crashes, crash_ns(c, x)) || n == 1 || !batch_known(c, seen)) {
+        if (!ctx_exec(c, in[0], len[0], flags, out))
+            return 0;
+        out->stopped = true;
+        return 1;
+    }
+    if (check_stop(c))
+        return 0;
+    uint64_t max = c->opts->search.max_execs;
+    if (max && max - c->execs < n)
+        n = (uint32_t)(max - c->execs);
+    exec_batch b;
+    if (!exec_run_batch(x, in, len, n, c->known, flags, &b, &out->r, &c->err)) {
+        c->failed = true;
+        return 0;
+    }
+    uint32_t plain = b.ran - (b.stopped ? 1u : 0u);
+    c->batches++;
+    c->batched += b.ran;
+    c->execs += plain;
+    c->kinds[EXEC_NORMAL] += plain;
+    if (plain) {
+        exec_result slowest = {.kind = EXEC_NORMAL, .usecs = b.plain_max_us};
+        calibrate(c, x, &slowest);
+    }
+    out->stopped = b.stopped;
+    if (!b.stopped) {
+        progress(c, false);
+        return b.ran;
+    }
+    uint32_t k = b.ran - 1;
+    if (!settle_timeout(c, x, in[k], len[k], flags, 0, &out->r)) {
+        c->failed = true;
+        return 0;
+    }
+    after_run(c, x, in[k], len[k], flags, out);
+    return c->failed ? 0 : b.ran;
 }
 
 bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out)
@@ -703,6 +780,7 @@ static void ctx_release(search_ctx *c)
     for (size_t i = 0; i < c->n_kept; i++)
         test_free(c->kept[i]);
     ctg_free(c->kept);
+    ctg_free(c->known);
 }
 
 /* ---- --resume ------------------------------------------------------------------ */
@@ -850,6 +928,8 @@ static void set_counters(search_ctx *c)
     stats_set(c->stats, "crashes", suite_n_crashes(c->suite));
     stats_set(c->stats, "crashes.min_execs", (double)c->min_execs);
     stats_set(c->stats, "executor.restarts", (double)exec_restarts(c->x));
+    stats_set(c->stats, "executor.batches", (double)c->batches);
+    stats_set(c->stats, "executor.batched_runs", (double)c->batched);
     stats_set(c->stats, "executor.timeout_ms", (double)exec_timeout(c->x));
     stats_set(c->stats, "executor.timeout_rechecks", (double)(c->cal[0].rechecks + c->cal[1].rechecks));
     stats_set(c->stats, "executor.timeout_recovered", (double)(c->cal[0].recovered + c->cal[1].recovered));

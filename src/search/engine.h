@@ -24,6 +24,7 @@ typedef struct ctx_run {
     exec_result r;
     uint32_t new_goals; /* goals this run covered first (0: not kept) */
     bool kept;          /* written to the suite                       */
+    bool stopped;       /* ctx_exec_batch: r is the last input's run   */
 } ctx_run;
 
 /* Runs one input on prog.cov (flags CTG_FL_*; the engine adds the random seed
@@ -33,6 +34,19 @@ typedef struct ctx_run {
  * ctx_execs can grow by more than one).  Returns false without running when
  * the budget is spent or the executor failed (ctx_failed tells). */
 bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out);
+/* Runs in[0 .. n) as ctx_exec would, one after another, in batches of the
+ * executor where it can (a libFuzzer target; flags without DIST, CMPLOG or
+ * an extension): a run that ends normally, covers no edge the archive
+ * lacks and no hit-count bucket beyond seen[edge] (the strategy's bucket
+ * bits, n_edges bytes; NULL: any bucket of a covered edge is known) is
+ * counted and leaves nothing; the batch stops after the first other run,
+ * which gets ctx_exec's bookkeeping and is returned in out (out->stopped).
+ * Otherwise in[0] runs alone through ctx_exec (out->stopped).  Returns how
+ * many inputs ran: the last is out's when out->stopped; 0 when none ran
+ * (budget spent or the executor failed, as ctx_exec returns false).  The
+ * maps of the executor are the stopped run's. */
+uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *len, uint32_t n,
+                        uint32_t flags, const uint8_t *seen, ctx_run *out);
 
 /* Tests kept so far (every strategy's), in the order they were found: lets
  * a strategy import what others found (the `auto` portfolio relies on it).

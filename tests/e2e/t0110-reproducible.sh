@@ -21,6 +21,17 @@ for s in $strategies; do
   check "$s: same seed, bit-identical suite ($n tests)" [ "$(digest "$T/$s-1")" = "$(digest "$T/$s-2")" ]
   check "$s: same executions" [ "$(stat execs "$T/$s-1")" = "$(stat execs "$T/$s-2")" ]
 done
+# a libFuzzer target: the fuzzer runs its mutants in batches of the
+# persistent child, and stays reproducible (the default strategy too)
+F="$EX/tree_parse.c"
+for s in fuzz auto; do
+  for i in 1 2; do
+    "$CTESTGEN" run "$F" --strategy "$s" --max-execs 20000 --seed 11 -q -o "$T/lf-$s-$i" \
+      || fail "libFuzzer target, $s: run $i failed"
+  done
+  check "libFuzzer target, $s: same seed, bit-identical suite" [ "$(digest "$T/lf-$s-1")" = "$(digest "$T/lf-$s-2")" ]
+  check "libFuzzer target, $s: runs in batches" [ "$(stat executor.batched_runs "$T/lf-$s-1")" -gt 1000 ]
+done
 "$CTESTGEN" run "$P" --strategy random --max-execs 2500 --seed 12 --keep-going -q -o "$T/random-seed12"
 check "random: another seed, another suite" [ "$(digest "$T/random-1")" != "$(digest "$T/random-seed12")" ]
 check "--help says only execution budgets reproduce" bash -c "'$CTESTGEN' --help | grep -q 'is not reproducible'"

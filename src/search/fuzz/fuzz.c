@@ -45,6 +45,8 @@
 #define FUZZ_I2S_P 0.15       /* share of mutants that are one I2S replacement */
 #define FUZZ_REPAIR_P 0.1     /* share of fruitless mutants tried for repair  */
 #define FUZZ_MAX_EQ 64        /* equal comparisons remembered per seed        */
+#define FUZZ_AHEAD 64         /* libFuzzer targets: mutants made ahead and run
+                                 as one batch of the executor              */
 
 static const opt_desc fuzz_options[] = {
     {"schedule", 0, OPT_STR, OPT_KV, "KIND", "mcts",
@@ -85,6 +87,13 @@ typedef struct fuzz {
     uint32_t *trace;     /* scratch: edges of the last run                 */
     mut_dict *dict;
     uint8_t *buf;        /* the mutant                                     */
+    /* mutants made ahead (libFuzzer targets), run by ctx_exec_batch */
+    struct fz_pend {
+        size_t off, len;
+        bool i2s, repair; /* repair: tried for repair if it finds nothing */
+    } pend[FUZZ_AHEAD];
+    uint8_t *pend_buf;   /* their bytes (pend_cap)                         */
+    size_t pend_cap, n_pend, pend_at;
     size_t max_len;
     bool libfuzzer, mcts;
     long batch, n_random;
@@ -100,22 +109,6 @@ typedef struct fuzz {
 #define NO_SEED ((size_t)-1)
 
 /* ==== coverage novelty ===================================================== */
-
-/* AFL's hit-count bucket bit of a counter (0 for 0). */
-static uint8_t bucket(uint8_t n)
-{
-    if (n <= 2)
-        return n;
-    if (n == 3)
-        return 4;
-    if (n <= 7)
-        return 8;
-    if (n <= 15)
-        return 16;
-    if (n <= 31)
-        return 32;
-    return n <= 127 ? 64 : 128;
-}
 
 /* Collects the edges of the last run into F->trace and, unless the run
  * failed an assumption (its coverage does not count, as for the engine),
@@ -134,7 +127,7 @@ static size_t scan_run(fuzz *F, const uint8_t *cov, const exec_result *r, bool *
             continue;
         for (uint32_t j = i; j < i + 8; j++)
             if (cov[j]) {
-                uint8_t b = bucket(cov[j]);
+                uint8_t b = ctg_bucket(cov[j]);
                 news |= !(F->virgin[j] & b);
                 F->virgin[j] |= b & keep;
                 F->trace[k++] = j;
@@ -142,7 +135,7 @@ static size_t scan_run(fuzz *F, const uint8_t *cov, const exec_result *r, bool *
     }
     for (; i < F->n_edges; i++)
         if (cov[i]) {
-            uint8_t b = bucket(cov[i]);
+            uint8_t b = ctg_bucket(cov[i]);
             news |= !(F->virgin[i] & b);
             F->virgin[i] |= b & keep;
             F->trace[k++] = i;
@@ -466,8 +459,66 @@ static bool run_mutant(fuzz *F)
     return true;
 }
 
+/* Makes mutants of the current seed ahead, as many as the round has left,
+ * FUZZ_AHEAD and the buffer allow; one that will be tried for repair ends
+ * them (the input area holds it after a batch of plain runs). */
+static void make_ahead(fuzz *F)
+{
+    fz_seed *s = &F->seeds[F->cur];
+    size_t used = 0;
+    F->n_pend = F->pend_at = 0;
+    while (F->n_pend < FUZZ_AHEAD && (long)F->n_pend < F->left &&
+           used + F->max_len <= F->pend_cap) {
+        struct fz_pend *p = &F->pend[F->n_pend++];
+        p->len = make_mutant(F, s, &p->i2s);
+        p->off = used;
+        memcpy(F->pend_buf + used, F->buf, p->len);
+        used += p->len;
+        p->repair = !p->i2s && s->n_eq && rng_chance(ctx_rng(F->ctx), FUZZ_REPAIR_P);
+        if (p->repair)
+            break;
+    }
+}
+
+/* Runs mutants made ahead as batches (libFuzzer targets): plain runs only
+ * count; the run that stops a batch is judged as run_mutant judges one.
+ * False when no run happened. */
+static bool run_ahead(fuzz *F)
+{
+    if (F->pend_at == F->n_pend)
+        make_ahead(F);
+    const uint8_t *in[FUZZ_AHEAD];
+    size_t len[FUZZ_AHEAD];
+    uint32_t n = (uint32_t)(F->n_pend - F->pend_at);
+    for (uint32_t k = 0; k < n; k++) {
+        in[k] = F->pend_buf + F->pend[F->pend_at + k].off;
+        len[k] = F->pend[F->pend_at + k].len;
+    }
+    ctx_run r;
+    uint32_t ran = ctx_exec_batch(F->ctx, in, len, n, 0, F->virgin, &r);
+    if (!ran)
+        return false;
+    if (r.kept)
+        F->imported++;
+    F->left -= ran;
+    const struct fz_pend *last = &F->pend[F->pend_at + ran - 1];
+    F->pend_at += ran;
+    bool fresh = false;
+    if (r.stopped) {
+        size_t nt = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
+        if (fresh && seedable(r.r.kind)) {
+            found(F, nt, last->i2s);
+            return true;
+        }
+        if (r.r.kind != EXEC_NORMAL)
+            return true;
+    }
+    return last->repair ? repair(F) : true;
+}
+
 static void end_round(fuzz *F)
 {
+    F->n_pend = F->pend_at = 0; /* mutants of this seed not run yet go */
     if (F->cur != NO_SEED && F->cur < F->n_seeds)
         mcts_visit(F->tree, F->seeds[F->cur].node);
     F->cur = NO_SEED;
@@ -491,6 +542,7 @@ static void fuzz_free(fuzz *F)
     ctg_free(F->trace);
     mut_dict_free(F->dict);
     ctg_free(F->buf);
+    ctg_free(F->pend_buf);
     ctg_free(F);
 }
 
@@ -533,7 +585,13 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     F->trace = ctg_malloc(((size_t)F->n_edges + 1) * sizeof *F->trace);
     F->dict = mut_dict_new(FUZZ_DICT_CAP);
     F->buf = ctg_malloc(F->max_len);
-    if (!F->tree || !F->virgin || !F->trace || !F->dict || !F->buf) {
+    if (F->libfuzzer && exec_can_batch(ctx_executor(ctx))) {
+        size_t cap = FUZZ_AHEAD * F->max_len;
+        F->pend_cap = cap < CTG_BATCH_BYTES ? cap : CTG_BATCH_BYTES;
+        F->pend_buf = ctg_malloc(F->pend_cap);
+    }
+    if (!F->tree || !F->virgin || !F->trace || !F->dict || !F->buf ||
+        (F->pend_cap && !F->pend_buf)) {
         err_set(e, "out of memory");
         goto fail;
     }
@@ -560,7 +618,7 @@ static bool fuzz_step(void *state, search_ctx *ctx)
     if (F->cur == NO_SEED && !start_round(F))
         return ctx_budget_left(F->ctx) && F->n_seeds > 0;
     for (int k = 0; k < FUZZ_STEP_RUNS && F->left > 0; k++)
-        if (!run_mutant(F))
+        if (!(F->pend_buf ? run_ahead(F) : run_mutant(F)))
             return false;
     if (F->left <= 0)
         end_round(F);
