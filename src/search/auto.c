@@ -4,12 +4,18 @@
  * one that pays.
  *
  * Scheduling is a UCB1 bandit over the member strategies.  The budget is
- * handed out in slices of --auto-slice executions; a slice's reward is the
- * number of goals it covered first per execution.  Slices are counted in
- * executions, not seconds, so a run with --seed and --max-execs is
- * reproducible.  A member whose step() reports it is exhausted leaves the
- * portfolio.  Members share the engine's archive and suite, and can import
- * each other's tests through ctx_kept().
+ * handed out in slices of --auto-slice executions.  A slice's reward is the
+ * number of goals it covered first per execution when the run has an
+ * execution budget (--max-execs), so that a run with --seed and
+ * --max-execs is reproducible; with a time budget only, it is the goals
+ * per second of the slice, relative to the best rate seen so far, so a
+ * member whose executions are slow (concolic, SBST) pays by what it brings
+ * per second of wall time.  On a libFuzzer target the fuzzer runs alone
+ * until it stalls (--auto-stall executions without a new goal), as hybrid
+ * fuzzers start their solver: its batched executions are the cheapest.  A
+ * member whose step() reports it is exhausted leaves the portfolio.
+ * Members share the engine's archive and suite, and can import each
+ * other's tests through ctx_kept().
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +31,7 @@ typedef struct arm {
     const strategy *st;
     void *state;
     bool alive;
+    bool held;         /* waits for the fuzzer to stall                */
     uint64_t slices;
     double reward_sum; /* sum of per-slice rewards */
 } arm;
@@ -34,7 +41,12 @@ typedef struct auto_state {
     int n_arms;
     uint64_t total_slices;
     uint64_t slice_execs;
-    double c; /* UCB exploration constant */
+    double c;          /* UCB exploration constant                     */
+    bool per_second;   /* rewards per second (no execution budget)     */
+    double best_rate;  /* highest goals per second of a slice so far   */
+    uint64_t stall;    /* --auto-stall                                 */
+    int fuzz_arm;      /* the fuzzer's arm while others are held, or -1 */
+    uint64_t fuzz_idle;/* its executions since its last new goal       */
 } auto_state;
 
 static const opt_desc auto_options[] = {
@@ -42,6 +54,9 @@ static const opt_desc auto_options[] = {
      "strategies the portfolio runs (those not built in are skipped)"},
     {"auto-slice", 0, OPT_U64, OPT_KV, "N", "500", "executions per scheduling slice"},
     {"auto-c", 0, OPT_DOUBLE, OPT_KV, "C", "0.5", "UCB exploration constant"},
+    {"auto-stall", 0, OPT_U64, OPT_KV, "N", "50000",
+     "libFuzzer targets: the other members start once the fuzzer ran N executions "
+     "without a new goal (0: from the start)"},
     {0},
 };
 
@@ -57,7 +72,32 @@ static void add_arm(auto_state *s, search_ctx *ctx, const char *name)
         ctx_log(ctx, "auto: %s left out: %s", name, e.msg);
         return;
     }
-    s->arms[s->n_arms++] = (arm){st, state, true, 0, 0.0};
+    s->arms[s->n_arms++] = (arm){st, state, true, false, 0, 0.0};
+}
+
+/* On a libFuzzer target with a fuzz member, holds the others back. */
+static void hold_slow_members(auto_state *s, search_ctx *ctx)
+{
+    s->fuzz_arm = -1;
+    if (ctx_db(ctx)->harness != CTG_HARNESS_LIBFUZZER || !s->stall)
+        return;
+    for (int i = 0; i < s->n_arms; i++)
+        if (!strcmp(s->arms[i].st->name, "fuzz"))
+            s->fuzz_arm = i;
+    for (int i = 0; s->fuzz_arm >= 0 && i < s->n_arms; i++)
+        s->arms[i].held = i != s->fuzz_arm;
+}
+
+/* Lets the held members in once the fuzzer stalled (or left). */
+static void release_held(auto_state *s, search_ctx *ctx)
+{
+    if (s->fuzz_arm < 0 || (s->arms[s->fuzz_arm].alive && s->fuzz_idle < s->stall) ||
+        !ctx_budget_left(ctx))
+        return;
+    for (int i = 0; i < s->n_arms; i++)
+        s->arms[i].held = false;
+    ctx_stat_set(ctx, "auto.released_at", (double)ctx_execs(ctx));
+    s->fuzz_arm = -1;
 }
 
 static void *auto_init(search_ctx *ctx, ctg_err *e)
@@ -72,6 +112,8 @@ static void *auto_init(search_ctx *ctx, ctg_err *e)
     if (s->slice_execs == 0)
         s->slice_execs = 1;
     s->c = opt_get_double(o, "auto-c");
+    s->stall = (uint64_t)opt_get_long(o, "auto-stall");
+    s->per_second = !o->search.max_execs && o->search.time_s > 0;
     char list[256];
     snprintf(list, sizeof list, "%s", opt_get_str(o, "auto-arms"));
     for (char *save = NULL, *tok = strtok_r(list, ", ", &save); tok;
@@ -84,6 +126,7 @@ static void *auto_init(search_ctx *ctx, ctg_err *e)
         ctg_free(s);
         return NULL;
     }
+    hold_slow_members(s, ctx);
     return s;
 }
 
@@ -94,7 +137,7 @@ static int choose(const auto_state *s)
     double best_score = -1.0;
     for (int i = 0; i < s->n_arms; i++) {
         const arm *a = &s->arms[i];
-        if (!a->alive)
+        if (!a->alive || a->held)
             continue;
         if (a->slices == 0)
             return i;
@@ -125,6 +168,7 @@ static bool auto_step(void *state, search_ctx *ctx)
     arm *a = &s->arms[i];
     uint64_t e0 = ctx_execs(ctx);
     uint32_t g0 = goals(ctx);
+    double t0 = ctx_elapsed(ctx);
     int idle_steps = 0;
     while (ctx_budget_left(ctx) && ctx_execs(ctx) - e0 < s->slice_execs) {
         uint64_t before = ctx_execs(ctx);
@@ -137,10 +181,20 @@ static bool auto_step(void *state, search_ctx *ctx)
             break;
     }
     uint64_t spent = ctx_execs(ctx) - e0;
-    double reward = (double)(goals(ctx) - g0) / (double)(spent ? spent : 1) * 100.0;
+    uint32_t got = goals(ctx) - g0;
+    double reward = (double)got / (double)(spent ? spent : 1) * 100.0;
+    if (s->per_second) {
+        double secs = ctx_elapsed(ctx) - t0, rate = got / (secs > 1e-3 ? secs : 1e-3);
+        s->best_rate = rate > s->best_rate ? rate : s->best_rate;
+        reward = s->best_rate > 0 ? rate / s->best_rate : 0.0;
+    }
     a->slices++;
     a->reward_sum += reward > 1.0 ? 1.0 : reward;
     s->total_slices++;
+    if (i == s->fuzz_arm) {
+        s->fuzz_idle = got ? 0 : s->fuzz_idle + spent;
+        release_held(s, ctx);
+    }
     char name[64];
     snprintf(name, sizeof name, "auto.slices.%s", a->st->name);
     ctx_stat_set(ctx, name, (double)a->slices);

@@ -19,6 +19,17 @@ crash=$(ls "$T/magic-mcts/crashes/" | grep abort | grep -v '\.txt$' | head -1)
 check "the crash input holds the magic and the keyword" \
     sh -c "od -An -tx1 '$T/magic-mcts/crashes/$crash' | tr -d ' \n' | grep -q '^cefaedfe6b65793d3713'"
 
+# auto on a libFuzzer target: the fuzzer runs alone (in batches) until it
+# stalls for --auto-stall executions, then the other members join
+"$CTESTGEN" run "$EX/tree_parse.c" --max-execs 20000 --seed 1 -o "$T/auto-held" -q ||
+    fail "auto, tree_parse: run exits 0"
+check "auto: the fuzzer alone while it finds" [ "$(stat auto.slices.concolic "$T/auto-held")" = 0 ]
+check "auto: its runs go in batches" [ "$(stat executor.batched_runs "$T/auto-held")" -gt 10000 ]
+"$CTESTGEN" run "$EX/tree_parse.c" --max-execs 20000 --seed 1 --auto-stall 1000 -o "$T/auto-stall" -q ||
+    fail "auto --auto-stall 1000, tree_parse: run exits 0"
+check "auto: concolic joins once the fuzzer stalled" [ "$(stat auto.slices.concolic "$T/auto-stall")" -gt 0 ]
+check "auto: and says when" [ "$(stat auto.released_at "$T/auto-stall")" -gt 1000 ]
+
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy fuzz --max-execs 20000 --seed 1 -o "$T/cgi" -q ||
     fail "cgi_decode: run exits 0"
 check "cgi_decode: error reached" [ "$(stat errors.reached "$T/cgi")" = 1 ]
