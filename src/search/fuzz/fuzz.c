@@ -399,17 +399,14 @@ static void found(fuzz *F, size_t n_trace, bool i2s)
  * comparison logging, and where one of those comparisons now fails, the
  * operand found in the input is overwritten with the other one and the
  * result runs.  A mutated payload behind a checksum thus gets its checksum
- * fixed.  False when no run happened. */
-static bool repair(fuzz *F)
+ * fixed.  in: the mutant as it ran.  False when no run happened. */
+static bool repair(fuzz *F, const uint8_t *in, size_t len)
 {
     fz_seed *s = &F->seeds[F->cur];
     const exec_t *x = ctx_executor(F->ctx);
-    size_t all;
-    const uint8_t *in = exec_input(x, &all);
-    size_t len = F->libfuzzer ? all : exec_consumed(x);
     if (len > F->max_len)
         len = F->max_len;
-    memcpy(F->buf, in, len);
+    memmove(F->buf, in, len);
     ctx_run r;
     if (!fuzz_exec(F, F->buf, len, CTG_FL_CMPLOG | run_flags(F, false), &r))
         return false;
@@ -454,14 +451,17 @@ static bool run_mutant(fuzz *F)
     if (fresh && seedable(r.r.kind))
         found(F, n, i2s);
     else if (!fresh && !i2s && s->n_eq && r.r.kind == EXEC_NORMAL &&
-             rng_chance(ctx_rng(F->ctx), FUZZ_REPAIR_P))
-        return repair(F);
+             rng_chance(ctx_rng(F->ctx), FUZZ_REPAIR_P)) {
+        const exec_t *x = ctx_executor(F->ctx);
+        size_t all;
+        const uint8_t *in = exec_input(x, &all);
+        return repair(F, in, F->libfuzzer ? all : exec_consumed(x));
+    }
     return true;
 }
 
 /* Makes mutants of the current seed ahead, as many as the round has left,
- * FUZZ_AHEAD and the buffer allow; one that will be tried for repair ends
- * them (the input area holds it after a batch of plain runs). */
+ * FUZZ_AHEAD and the buffer allow, each with its draw for repair. */
 static void make_ahead(fuzz *F)
 {
     fz_seed *s = &F->seeds[F->cur];
@@ -475,24 +475,24 @@ static void make_ahead(fuzz *F)
         memcpy(F->pend_buf + used, F->buf, p->len);
         used += p->len;
         p->repair = !p->i2s && s->n_eq && rng_chance(ctx_rng(F->ctx), FUZZ_REPAIR_P);
-        if (p->repair)
-            break;
     }
 }
 
-/* Runs mutants made ahead as batches (libFuzzer targets): plain runs only
- * count; the run that stops a batch is judged as run_mutant judges one.
- * False when no run happened. */
+/* Runs mutants made ahead as batches (libFuzzer targets).  The run that
+ * stops a batch is judged as run_mutant judges one; then the plain ones
+ * drawn for repair are repaired, in order (a plain run found nothing, as
+ * run_mutant requires).  False when no run happened. */
 static bool run_ahead(fuzz *F)
 {
     if (F->pend_at == F->n_pend)
         make_ahead(F);
     const uint8_t *in[FUZZ_AHEAD];
     size_t len[FUZZ_AHEAD];
-    uint32_t n = (uint32_t)(F->n_pend - F->pend_at);
+    size_t at = F->pend_at;
+    uint32_t n = (uint32_t)(F->n_pend - at);
     for (uint32_t k = 0; k < n; k++) {
-        in[k] = F->pend_buf + F->pend[F->pend_at + k].off;
-        len[k] = F->pend[F->pend_at + k].len;
+        in[k] = F->pend_buf + F->pend[at + k].off;
+        len[k] = F->pend[at + k].len;
     }
     ctx_run r;
     uint32_t ran = ctx_exec_batch(F->ctx, in, len, n, 0, F->virgin, &r);
@@ -501,19 +501,21 @@ static bool run_ahead(fuzz *F)
     if (r.kept)
         F->imported++;
     F->left -= ran;
-    const struct fz_pend *last = &F->pend[F->pend_at + ran - 1];
     F->pend_at += ran;
-    bool fresh = false;
+    uint32_t plain = ran - (r.stopped ? 1u : 0u);
     if (r.stopped) {
+        const struct fz_pend *last = &F->pend[at + ran - 1];
+        bool fresh;
         size_t nt = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
-        if (fresh && seedable(r.r.kind)) {
+        if (fresh && seedable(r.r.kind))
             found(F, nt, last->i2s);
-            return true;
-        }
-        if (r.r.kind != EXEC_NORMAL)
-            return true;
+        else if (last->repair && r.r.kind == EXEC_NORMAL && !repair(F, in[ran - 1], len[ran - 1]))
+            return false;
     }
-    return last->repair ? repair(F) : true;
+    for (uint32_t k = 0; k < plain; k++)
+        if (F->pend[at + k].repair && !repair(F, in[k], len[k]))
+            return false;
+    return true;
 }
 
 static void end_round(fuzz *F)
