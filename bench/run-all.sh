@@ -6,7 +6,7 @@
 #
 #   bench/run-all.sh [BUILD]      (default: build, or $BUILD)
 #
-# bench/fuzz runs with STRATEGY=fuzz when ctestgen has that strategy, else
+# bench/fuzz runs with STRATEGY="auto fuzz" when ctestgen has fuzz, else
 # with random in its place (said so in the output); set STRATEGY to choose.
 # A failing benchmark does not stop the others; the exit status is 1 if any
 # failed.
@@ -34,7 +34,7 @@ bench() {
 
 if [ -z "${STRATEGY:-}" ]; then
     if grep -q '^  fuzz ' <<<"$("$BUILD/ctestgen" --help)"; then
-        STRATEGY=fuzz
+        STRATEGY="auto fuzz" # the default strategy and the fuzzer, side by side
     else
         STRATEGY=random
         echo "run-all: ctestgen has no fuzz strategy yet; bench/fuzz runs with --strategy random"

@@ -3,14 +3,15 @@
  * several strategies side by side on one archive and gives the budget to the
  * one that pays.
  *
- * Scheduling is a UCB1 bandit over the member strategies.  The budget is
- * handed out in slices of --auto-slice executions.  A slice's reward is the
- * number of goals it covered first per execution when the run has an
- * execution budget (--max-execs), so that a run with --seed and
- * --max-execs is reproducible; with a time budget only, it is the goals
- * per second of the slice, relative to the best rate seen so far, so a
- * member whose executions are slow (concolic, SBST) pays by what it brings
- * per second of wall time.  On a libFuzzer target the fuzzer runs alone
+ * Scheduling is a UCB1 bandit over the member strategies.  With an
+ * execution budget (--max-execs) the budget is handed out in slices of
+ * --auto-slice executions and a slice's reward is the number of goals it
+ * covered first per execution, so that a run with --seed and --max-execs
+ * is reproducible.  With a time budget only, slices last --auto-slice-s
+ * seconds and the reward is the goals per second of the slice, relative to
+ * the best rate seen so far: a member whose executions are slow (concolic,
+ * SBST) gets wall time, not executions, and pays by what it brings per
+ * second.  On a libFuzzer target the fuzzer runs alone
  * until it stalls (--auto-stall executions without a new goal), as hybrid
  * fuzzers start their solver: its batched executions are the cheapest.  A
  * member whose step() reports it is exhausted leaves the portfolio.
@@ -42,7 +43,9 @@ typedef struct auto_state {
     uint64_t total_slices;
     uint64_t slice_execs;
     double c;          /* UCB exploration constant                     */
-    bool per_second;   /* rewards per second (no execution budget)     */
+    bool per_second;   /* slices in seconds, rewards per second (no
+                          execution budget)                             */
+    double slice_s;    /* --auto-slice-s                               */
     double best_rate;  /* highest goals per second of a slice so far   */
     uint64_t stall;    /* --auto-stall                                 */
     int fuzz_arm;      /* the fuzzer's arm while others are held, or -1 */
@@ -52,7 +55,10 @@ typedef struct auto_state {
 static const opt_desc auto_options[] = {
     {"auto-arms", 0, OPT_STR, OPT_KV, "LIST", "fuzz,mio,concolic",
      "strategies the portfolio runs (those not built in are skipped)"},
-    {"auto-slice", 0, OPT_U64, OPT_KV, "N", "500", "executions per scheduling slice"},
+    {"auto-slice", 0, OPT_U64, OPT_KV, "N", "500",
+     "executions per scheduling slice (with --max-execs)"},
+    {"auto-slice-s", 0, OPT_DOUBLE, OPT_KV, "SECS", "0.25",
+     "seconds per scheduling slice with a time budget only"},
     {"auto-c", 0, OPT_DOUBLE, OPT_KV, "C", "0.5", "UCB exploration constant"},
     {"auto-stall", 0, OPT_U64, OPT_KV, "N", "50000",
      "libFuzzer targets: the other members start once the fuzzer ran N executions "
@@ -114,6 +120,12 @@ static void *auto_init(search_ctx *ctx, ctg_err *e)
     s->c = opt_get_double(o, "auto-c");
     s->stall = (uint64_t)opt_get_long(o, "auto-stall");
     s->per_second = !o->search.max_execs && o->search.time_s > 0;
+    s->slice_s = opt_get_double(o, "auto-slice-s");
+    if (!(s->slice_s > 0)) {
+        err_set(e, "--auto-slice-s: must be a positive number of seconds");
+        ctg_free(s);
+        return NULL;
+    }
     char list[256];
     snprintf(list, sizeof list, "%s", opt_get_str(o, "auto-arms"));
     for (char *save = NULL, *tok = strtok_r(list, ", ", &save); tok;
@@ -170,7 +182,8 @@ static bool auto_step(void *state, search_ctx *ctx)
     uint32_t g0 = goals(ctx);
     double t0 = ctx_elapsed(ctx);
     int idle_steps = 0;
-    while (ctx_budget_left(ctx) && ctx_execs(ctx) - e0 < s->slice_execs) {
+    while (ctx_budget_left(ctx) && (s->per_second ? ctx_elapsed(ctx) - t0 < s->slice_s
+                                                  : ctx_execs(ctx) - e0 < s->slice_execs)) {
         uint64_t before = ctx_execs(ctx);
         if (!a->st->step(a->state, ctx)) {
             a->alive = false;
