@@ -165,6 +165,42 @@ static void test_backprop(void **state)
     mcts_free(t);
 }
 
+/* The sized policy: visits count per node of a subtree, and selection
+ * returns the leaf the walk ends at.  Root kids A (with leaves A1, A2) and
+ * B, every trace {0} (so every SV is 1); visits A1, A2, B, A, B:
+ *   seed:  A = 1/3 + 0.5 sqrt(ln 5 / 3) = 0.707, B = 1/2 + 0.5 sqrt(ln 5 / 2)
+ *          = 0.950: B (a leaf's few visits beat a subtree's many);
+ *   sized: A = 1/(3/3) + 0.5 sqrt(ln(5/4) / 1) = 1.236, B = 1/(2/1) + ... =
+ *          0.667: into A, whose leaves tie, so A1 (not A itself). */
+static void test_sized_policy(void **state)
+{
+    (void)state;
+    uint32_t e[] = {0};
+    for (int pol = 0; pol < 2; pol++) {
+        mcts_tree *t = mcts_new(4, 0.5);
+        if (pol)
+            mcts_set_policy(t, MCTS_SIZED);
+        mcts_node *a = mcts_add_child(t, mcts_root(t), e, 1, 0);
+        mcts_node *b = mcts_add_child(t, mcts_root(t), e, 1, 1);
+        mcts_node *a1 = mcts_add_child(t, a, e, 1, 2);
+        mcts_node *a2 = mcts_add_child(t, a, e, 1, 3);
+        mcts_visit(t, a1);
+        mcts_visit(t, a2);
+        mcts_visit(t, b);
+        mcts_visit(t, a);
+        mcts_visit(t, b);
+        if (!pol) {
+            assert_float_equal(mcts_score(t, a), 1.0 / 3 + 0.5 * sqrt(log(5.0) / 3), EPS);
+            assert_ptr_equal(mcts_select(t), b);
+        } else {
+            assert_float_equal(mcts_score(t, a), 1.0 + 0.5 * sqrt(log(5.0 / 4)), EPS);
+            assert_float_equal(mcts_score(t, b), 0.5 + 0.5 * sqrt(log(5.0 / 4) / 2), EPS);
+            assert_ptr_equal(mcts_select(t), a1);
+        }
+        mcts_free(t);
+    }
+}
+
 /* An empty tree selects nothing. */
 static void test_empty(void **state)
 {
@@ -184,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_equal_sv_guard),
         cmocka_unit_test(test_parent_competes),
         cmocka_unit_test(test_backprop),
+        cmocka_unit_test(test_sized_policy),
         cmocka_unit_test(test_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,6 +55,9 @@ static const opt_desc fuzz_options[] = {
      "fuzz: mutants per selected seed (extended by N for each find, up to 4N)"},
     {"mcts-c", 0, OPT_DOUBLE, OPT_KV, "C", "0.1",
      "fuzz: exploration constant of the UCT seed score"},
+    {"mcts-policy", 0, OPT_STR, OPT_KV, "P", "sized",
+     "fuzz: MCTS selection: sized (visits per subtree node, the leaf of the walk) | seed "
+     "(seed 000 as written)"},
     {"max-len", 0, OPT_INT, OPT_KV, "BYTES", "4096", "fuzz: longest input a mutant may have"},
     {"dict", 0, OPT_STR, OPT_KV, "FILE", NULL,
      "fuzz: AFL/libFuzzer dictionary file (lines name=\"token\" or \"token\", \\xNN escapes)"},
@@ -96,6 +99,7 @@ typedef struct fuzz {
     size_t pend_cap, n_pend, pend_at;
     size_t max_len;
     bool libfuzzer, mcts;
+    mcts_policy policy;
     long batch, n_random;
     /* the round in progress */
     size_t cur;          /* seed being mutated; SIZE_MAX: none             */
@@ -555,6 +559,10 @@ static bool read_options(fuzz *F, const ctg_options *o, ctg_err *e)
     if (strcmp(sched, "mcts") != 0 && strcmp(sched, "queue") != 0)
         return err_set(e, "--schedule: unknown schedule '%s'; use mcts or queue", sched);
     F->mcts = strcmp(sched, "mcts") == 0;
+    const char *pol = opt_get_str(o, "mcts-policy");
+    if (strcmp(pol, "sized") != 0 && strcmp(pol, "seed") != 0)
+        return err_set(e, "--mcts-policy: unknown policy '%s'; use sized or seed", pol);
+    F->policy = strcmp(pol, "sized") == 0 ? MCTS_SIZED : MCTS_SEED;
     F->batch = opt_get_long(o, "fuzz-batch");
     long max_len = opt_get_long(o, "max-len");
     F->n_random = opt_get_long(o, "fuzz-seeds");
@@ -583,6 +591,8 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     if (!read_options(F, o, e))
         goto fail;
     F->tree = mcts_new(F->n_edges, opt_get_double(o, "mcts-c"));
+    if (F->tree)
+        mcts_set_policy(F->tree, F->policy);
     F->virgin = ctg_calloc((size_t)F->n_edges + 8, 1);
     F->trace = ctg_malloc(((size_t)F->n_edges + 1) * sizeof *F->trace);
     F->dict = mut_dict_new(FUZZ_DICT_CAP);

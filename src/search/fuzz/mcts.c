@@ -26,6 +26,7 @@ struct mcts_node {
     uint32_t payload;
     unsigned depth;
     uint64_t n;          /* visits (N)                           */
+    uint64_t size;       /* nodes in its subtree, itself included */
     uint32_t *trace;     /* node trace, sorted                   */
     size_t n_trace;
     mcts_count *tree;    /* tree trace, sorted by edge           */
@@ -35,6 +36,7 @@ struct mcts_node {
 struct mcts_tree {
     uint32_t n_edges;
     double c;
+    mcts_policy policy;
     mcts_node **nodes; /* creation order, nodes[0] = root */
     size_t n_nodes, cap_nodes;
     unsigned max_depth;
@@ -98,6 +100,8 @@ void mcts_free(mcts_tree *t)
     ctg_free(t->sv);
     ctg_free(t);
 }
+
+void mcts_set_policy(mcts_tree *t, mcts_policy p) { t->policy = p; }
 
 mcts_node *mcts_root(const mcts_tree *t) { return t->nodes[0]; }
 size_t mcts_n_nodes(const mcts_tree *t) { return t->n_nodes; }
@@ -175,8 +179,10 @@ mcts_node *mcts_add_child(mcts_tree *t, mcts_node *parent, const uint32_t *trace
     c->n_trace = k;
     /* an ancestor whose merge fails for lack of memory keeps a trace short
      * of this child's edges: the scores stay defined, only less informed */
-    for (mcts_node *a = c; a; a = a->parent)
+    for (mcts_node *a = c; a; a = a->parent) {
         tree_merge(a, copy, k);
+        a->size++;
+    }
     parent->kids[parent->n_kids++] = c;
     if (c->depth > t->max_depth)
         t->max_depth = c->depth;
@@ -231,6 +237,12 @@ static double uct(const mcts_tree *t, const mcts_node *p, const mcts_node *c, do
     if (c->n == 0)
         return INFINITY;
     double n = (double)c->n;
+    if (t->policy == MCTS_SIZED) { /* visits per node of the subtree */
+        double ni = n / (double)c->size, np = (double)p->n / (double)(p->size ? p->size : 1);
+        /* a parent with fewer visits than nodes still ranks its children
+         * by exploration: ln of at least 1.0001 */
+        return sv / ni + t->c * sqrt(log(np > 1.0001 ? np : 1.0001) / ni);
+    }
     return sv / n + t->c * sqrt(log((double)p->n) / n);
 }
 
@@ -263,6 +275,10 @@ mcts_node *mcts_select(mcts_tree *t)
             }
         }
         node = node->kids[arg];
+        if (t->policy == MCTS_SIZED) { /* the walk ends at a leaf */
+            best = node;
+            continue;
+        }
         if (top > best_score) {
             best_score = top;
             best = node;
