@@ -64,6 +64,16 @@ if "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --schedule lifo -o "$T/bad" 
 else
     check "unknown schedule: one line naming it" grep -q "schedule.*lifo" "$T/err1"
 fi
+if "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-policy greedy -o "$T/bad3" 2>"$T/err3"; then
+    fail "an unknown MCTS policy is refused"
+else
+    check "unknown MCTS policy: one line naming it" grep -q "mcts-policy.*greedy" "$T/err3"
+fi
+if "$CTESTGEN" run "$EX/triangle.c" --auto-slice-s 0 --time 1 -o "$T/bad4" 2>"$T/err4"; then
+    fail "a slice of 0 seconds is refused"
+else
+    check "--auto-slice-s 0: one line naming it" grep -q "auto-slice-s" "$T/err4"
+fi
 printf '"ok"\nbroken\n' >"$T/bad.dict"
 if "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --dict "$T/bad.dict" -o "$T/bad2" 2>"$T/err2"; then
     fail "a malformed dictionary is refused"
