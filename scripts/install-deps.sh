@@ -7,7 +7,7 @@ set -euo pipefail
 
 pkgs=(make cmake gcc pkg-config clang-14 llvm-14-dev libz3-dev libclang-14-dev
       libcmocka-dev libxml2-dev libxml2-utils libjson-c-dev libssl-dev libyaml-dev libzip-dev
-      gcovr jq
+      gcovr lcov jq
       gcc-multilib)
 if [ "${1:-}" = "--bench" ]; then
   pkgs+=(afl++ libfuzzer-14-dev libclang-rt-14-dev)

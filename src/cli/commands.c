@@ -81,6 +81,8 @@ static replay_opts replay_opts_from(const ctg_options *o)
         .arch_bits = 0,
         .timeout_s = o->replay.timeout_s,
         .mem_limit_mb = (long)o->exec.mem_mb,
+        .lcov_file = o->replay.lcov,
+        .cobertura_file = o->replay.cobertura,
     };
     return ro;
 }

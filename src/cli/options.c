@@ -87,6 +87,12 @@ static const opt_desc common_options[] = {
     {"corpus", 0, OPT_LIST, OFF(replay.corpus), "PATH", NULL,
      "replay: raw inputs (a file, or a directory's files: AFL++ queue, libFuzzer corpus, "
      "OUT/corpus) instead of OUT/test-suite; repeatable"},
+    {"lcov", 0, OPT_STR, OFF(replay.lcov), "FILE", NULL,
+     "replay: also write the coverage as an lcov tracefile (for genhtml, Codecov, IDEs; "
+     "Debian's lcov makes it)"},
+    {"cobertura", 0, OPT_STR, OFF(replay.cobertura), "FILE", NULL,
+     "replay: also write the coverage as Cobertura XML (for CI servers; Debian's gcovr "
+     "makes it)"},
     {"by", 0, OPT_STR, OFF(compare.by), "KEY", "strategy",
      "compare: group the runs by this entry of stats.json's info (strategy, search, seed, "
      "weights, program; KEY+KEY for several)"},

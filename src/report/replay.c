@@ -590,6 +590,64 @@ static bool collect_coverage(replay_ctx *c, ctg_err *e)
     return true;
 }
 
+/* ==== exports: lcov, Cobertura ============================================== */
+
+/* Directory of the first source (gcovr's root: reports name files under
+ * it), as a new string; NULL on oom. */
+static char *source_root(const replay_ctx *c)
+{
+    char *abs = fs_realpath(c->o->sources[0], NULL);
+    if (!abs)
+        return NULL;
+    char *slash = strrchr(abs, '/');
+    if (slash)
+        *(slash == abs ? slash + 1 : slash) = '\0';
+    return abs;
+}
+
+/* Writes the gcov data of the replay as an lcov tracefile and / or
+ * Cobertura XML, with the Debian tools that read gcov data (lcov, gcovr):
+ * their formats have quirks (branch blocks, line hit rules) that consumers
+ * expect exactly as these tools write them. */
+/* True when path can be written (created empty); e names it otherwise. */
+static bool writable(const char *path, ctg_err *e)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return err_sys(e, "%s: cannot write the coverage report; choose a writable path", path);
+    fclose(f);
+    return true;
+}
+
+static bool export_coverage(replay_ctx *c, ctg_err *e)
+{
+    const char *gcov = c->o->gcov ? c->o->gcov : "gcov";
+    if ((c->o->lcov_file && !writable(c->o->lcov_file, e)) ||
+        (c->o->cobertura_file && !writable(c->o->cobertura_file, e)))
+        return false;
+    if (c->o->lcov_file) {
+        char *argv[] = {"lcov", "--quiet", "--capture", "--rc", "lcov_branch_coverage=1",
+                        "--gcov-tool", (char *)gcov, "--directory", c->work,
+                        "--output-file", (char *)c->o->lcov_file, NULL};
+        if (!run_tool(argv, c->o->lcov_file, "lcov could not write the tracefile",
+                      "; is Debian's lcov installed (apt-get install lcov)?", e))
+            return false;
+    }
+    if (c->o->cobertura_file) {
+        char *root = source_root(c);
+        if (!root)
+            return err_set(e, "%s: out of memory", c->what);
+        char *argv[] = {"gcovr", "--root", root, "--gcov-executable", (char *)gcov,
+                        "--cobertura", (char *)c->o->cobertura_file, c->work, NULL};
+        bool ok = run_tool(argv, c->o->cobertura_file, "gcovr could not write the Cobertura XML",
+                           "; is Debian's gcovr installed (apt-get install gcovr)?", e);
+        ctg_free(root);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 /* ==== the whole replay ===================================================== */
 
 static void ctx_release(replay_ctx *c)
@@ -632,7 +690,7 @@ bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e)
         ok = run_test(&c, i, e);
         r->n_tests = i + 1;
     }
-    ok = ok && collect_coverage(&c, e);
+    ok = ok && collect_coverage(&c, e) && export_coverage(&c, e);
     ctx_release(&c);
     return ok;
 }

@@ -56,6 +56,8 @@ typedef struct replay_opts {
                                    else <dir of the executable>/rt)              */
     const char *cc;             /* NULL: "gcc"                                   */
     const char *gcov;           /* NULL: "gcov"                                  */
+    const char *lcov_file;      /* also an lcov tracefile there (lcov), or NULL  */
+    const char *cobertura_file; /* also Cobertura XML there (gcovr), or NULL     */
 } replay_opts;
 
 typedef enum replay_outcome {
