@@ -1,14 +1,16 @@
 # ctestgen - the two commands of the README:
 #   make run    install what is missing, build, run ctestgen on examples/triangle.c
 #   make test   install what is missing, build, run every test (plus an ASan/UBSan build)
-# Other targets: make build, make deps, make bench, make clean.
+# Other targets: make build, make deps, make bench, make clean,
+#   make install [PREFIX=/usr/local]   ctestgen in PREFIX/bin, its runtime in PREFIX/lib/ctestgen
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 OUT        ?= ctestgen-out/triangle
+PREFIX     ?= /usr/local
 
-.PHONY: all deps build run test test-asan bench clean
+.PHONY: all deps build run test test-asan bench install clean
 
 all: build
 
@@ -32,6 +34,9 @@ test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCTG_SANITIZE=ON >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -L 'unit|asan'
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build
 	@scripts/install-deps.sh --bench

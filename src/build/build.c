@@ -74,10 +74,13 @@ const char *build_runtime_dir(void)
         snprintf(dir, sizeof dir, "%s", env);
     else if (exe) {
         snprintf(dir, sizeof dir, "%s/rt", exe);
-        char up[4096];
+        char up[4096], inst[4096];
         snprintf(up, sizeof up, "%s/../rt", exe);
+        snprintf(inst, sizeof inst, "%s/../lib/ctestgen/rt", exe); /* cmake --install */
         if (!has_runtime(dir) && has_runtime(up))
             snprintf(dir, sizeof dir, "%s", up);
+        else if (!has_runtime(dir) && has_runtime(inst))
+            snprintf(dir, sizeof dir, "%s", inst);
     } else
         snprintf(dir, sizeof dir, "rt");
     ctg_free(exe);

@@ -53,7 +53,8 @@ void build_result_release(build_result *r);
 
 /* Directory with the runtime archives and replay harness sources:
  * $CTESTGEN_RUNTIME_DIR, else <dir of the executable>/rt, else
- * <dir of the executable>/../rt (tests run from build/tests). */
+ * <dir of the executable>/../rt (tests run from build/tests), else
+ * <dir of the executable>/../lib/ctestgen/rt (an install: make install). */
 const char *build_runtime_dir(void);
 
 #endif
