@@ -307,12 +307,7 @@ static void prepare(exec_t *x, const uint8_t *input, size_t len, uint32_t flags,
     h->input_len = (uint32_t)len;
     h->rng_state = seed;
     h->extend_max = x->extend_max;
-    h->status = 0;
-    h->error_site = 0;
-    h->n_values = 0;
-    h->input_pos = 0;
-    h->oom_size = 0;
-    h->crash_site = 0;
+    ctg_hdr_clear_run(h);
     memset(x->shm + x->lay.cov, 0, (size_t)x->n_edges + 1u);
     if (flags & CTG_FL_DIST)
         memset(x->shm + x->lay.dist, 0, ((size_t)x->n_edges + 1u) * sizeof(double));

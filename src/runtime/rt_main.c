@@ -408,8 +408,7 @@ static uint32_t rt_run_batch(void)
         uint32_t len = hi - lo > CTG_MAX_INPUT ? CTG_MAX_INPUT : hi - lo;
         memcpy(rt_g.input, data + lo, len);
         h->input_len = len;
-        h->status = h->error_site = h->n_values = h->input_pos = 0;
-        h->oom_size = h->crash_site = 0;
+        ctg_hdr_clear_run(h);
         memset(__ctg_cov_ptr, 0, (size_t)__ctg_n_edges + 1u);
         b->start_ns = rt_now_ns();
         b->pos = i;

@@ -182,6 +182,19 @@ typedef struct ctg_shm_hdr {
     uint32_t pad0;
 } ctg_shm_hdr;
 
+/* Clears what the runtime reports about a run (the (R) fields), before each
+ * run: the executor for a run it sends, the runtime between the inputs of a
+ * batch. */
+static inline void ctg_hdr_clear_run(ctg_shm_hdr *h)
+{
+    h->status = 0;
+    h->error_site = 0;
+    h->n_values = 0;
+    h->input_pos = 0;
+    h->oom_size = 0;
+    h->crash_site = 0;
+}
+
 /* crash_site: the runtime's handlers of SIGSEGV, SIGBUS, SIGFPE, SIGILL and
  * SIGABRT hash the first (up to 3) return addresses inside the program's own
  * executable, taken as offsets from its start, so the same crash has the same

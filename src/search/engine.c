@@ -537,9 +537,8 @@ static bool batch_known(search_ctx *c, const uint8_t *seen)
     uint32_t n = c->db->n_edges;
     if (!c->known && !(c->known = ctg_malloc((size_t)n + 1)))
         return false;
-    const uint64_t *bits = archive_edge_bits(c->archive);
     for (uint32_t j = 0; j < n; j++)
-        c->known[j] = (bits[j / 64] >> (j % 64)) & 1 ? (seen ? seen[j] : 0xff) : 0;
+        c->known[j] = archive_edge_covered(c->archive, j) ? (seen ? seen[j] : 0xff) : 0;
     return true;
 }
 
