@@ -8,8 +8,11 @@
  * The sample of round r is drawn from a generator seeded by (--seed, r),
  * so it is the same after a restart: finished evaluations are read back
  * from the log (<weights>.work/learn.log, one "eval ROUND PHASE INDEX SEED
- * COVERAGE" line each) and not run again.  Ctrl-C stops launching, lets the
- * running evaluations finish and exits 130; the same command continues.
+ * COVERAGE" line each) and not run again.  The first vector of round 1 is
+ * the start vector (--weights FILE, by default the shipped weights; 'none'
+ * draws it too): a small sample rarely lands near a known good vector.
+ * Ctrl-C stops launching, lets the running evaluations finish and exits
+ * 130; the same command continues.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +52,8 @@ typedef struct learn {
     logged *log;
     size_t n_log, cap_log;
     FILE *logf;
+    const double *start;  /* evaluated first in round 1, or NULL        */
+    double start_w[CC_N_FEATURES];
     unsigned done, total; /* for the progress line */
     bool tty;
 } learn;
@@ -256,6 +261,8 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
     rng_seed(&g, L->o->search.seed * 1000003u + r);
     for (unsigned i = 0; ok && i < n; i++) { /* find */
         cc_learn_sample(&g, R, w[i]);
+        if (r == 1 && i == 0 && L->start) /* warm start; the others stay as drawn */
+            memcpy(w[i], L->start, sizeof w[i]);
         jobs[i] = (job){w[i], r, i, 'F', L->o->search.seed, &cov[i], 0, NULL};
     }
     L->done = 0, L->total = n;
@@ -308,6 +315,14 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     /* a weight vector may send the solver after hard queries: an
      * evaluation is cut at --time (default LEARN_EVAL_SECS) seconds */
     L->eval_secs = o->search.time_s > 0 ? o->search.time_s : LEARN_EVAL_SECS;
+    const char *start = opt_get_str(o, "weights");
+    if (start && !strcmp(start, "none"))
+        return true;
+    if (start && !cc_weights_load(start, L->start_w, e))
+        return false;
+    if (!start)
+        memcpy(L->start_w, cc_default_weights, sizeof L->start_w);
+    L->start = L->start_w;
     return true;
 }
 

@@ -48,6 +48,18 @@ else
   check "learn finished cleanly" [ $rc = 0 ]
 fi
 
+# warm start: with one sample a round, what it learns is the start vector
+printf 'in_main 0.5\nloop_exit -0.25\n' >"$T/start.txt"
+"$CTESTGEN" learn "$P" --max-execs 40 --samples 1 --top 1 --checks 1 --rounds 1 --weights "$T/start.txt" \
+  -q -o "$T/ws.txt" || fail "learn from a start vector"
+check "warm start: the start vector is evaluated first" \
+  [ "$(grep -E '^(in_main|loop_exit|nested) ' "$T/ws.txt" | awk '{printf "%s=%g ", $1, $2}')" = "in_main=0.5 loop_exit=-0.25 nested=0 " ]
+"$CTESTGEN" learn "$P" --max-execs 40 --samples 1 --top 1 --checks 1 --rounds 1 --weights none \
+  -q -o "$T/wn.txt" || fail "learn without a start vector"
+check "--weights none: a drawn vector (no weight is 0)" [ "$(grep -cE '^[a-z0-9_]+ +[-+]0$' "$T/wn.txt")" = 0 ]
+"$CTESTGEN" learn "$P" --max-execs 40 --samples 1 --rounds 1 --weights "$T/nosuch" -q -o "$T/wx.txt" 2>"$T/err"
+check "learn with a missing start vector: one-line error" grep -q "nosuch" "$T/err"
+
 for o in cfds cgs param; do
   "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search $o --max-execs 300 --seed 1 -q -o "$T/$o" \
     || fail "$o: run failed"

@@ -43,7 +43,8 @@ static const opt_desc concolic_options[] = {
      "concolic: generational|dfs|bfs|random-branch|cfds|cgs|param (seed 004)"},
     {"weights", 0, OPT_STR, OPT_KV, "FILE", NULL,
      "concolic --search param: feature weights ('NAME WEIGHT' lines, as 'ctestgen learn' "
-     "writes them); default: the shipped weights"},
+     "writes them); default: the shipped weights. learn: the vector evaluated first "
+     "(default: the shipped weights; 'none': a pure sample)"},
     {"samples", 0, OPT_INT, OPT_KV, "N", "16",
      "learn: weight vectors sampled per round (find)"},
     {"top", 0, OPT_INT, OPT_KV, "K", "4", "learn: best samples re-evaluated per round (check)"},
