@@ -52,6 +52,7 @@ programs=(
   "$here/programs/bits.c bits -"
   "$here/programs/vowels.c vowels -"
   "$here/programs/mixed.c mixed -"
+  "$here/programs/fpnear.c fp_near -"
 )
 
 # the ONLY filter

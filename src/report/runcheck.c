@@ -102,13 +102,31 @@ static void divergence(const runcheck_opts *o, const replay_result *rr, size_t i
                  t->reached_error ? "in the error" : replay_outcome_name(t->outcome), was);
 }
 
+/* gcc's branch figure of the user's files: files inside the output
+ * directory (function mode's generated driver) are not the engine's. */
+static double program_pct(const runcheck_opts *o, const replay_result *rr)
+{
+    char *out = realpath(o->replay.out_dir, NULL);
+    size_t n = out ? strlen(out) : 0;
+    unsigned b = 0, bc = 0;
+    for (size_t i = 0; i < rr->n_files; i++) {
+        const replay_file *f = &rr->files[i];
+        if (out && !strncmp(f->path, out, n) && f->path[n] == '/')
+            continue;
+        b += f->branches;
+        bc += f->branches_covered;
+    }
+    free(out);
+    /* no branch under gcc (code after a noreturn call dropped) is 0 %, not
+     * the 100 % of an empty denominator */
+    return b ? pct(bc, b) : 0.0;
+}
+
 /* Fills the warning when gcov's figure is clearly below the engine's or a
  * test claims an error it does not reach. */
 static void make_warning(const runcheck_opts *o, const replay_result *rr, runcheck_result *r)
 {
-    /* no branch under gcc (code after a noreturn call dropped) is 0 %, not
-     * the 100 % of an empty denominator */
-    double g = rr->branches ? pct(rr->branches_covered, rr->branches) : 0.0;
+    double g = program_pct(o, rr);
     long i = first_divergent(o, rr);
     bool claim = i >= 0 && rr->tests[i].covers_error && !rr->tests[i].reached_error;
     if (g >= o->engine_pct - RUNCHECK_GAP && !claim)

@@ -138,8 +138,9 @@ void __ctg_cmp(uint32_t base, uint32_t pred, uint64_t a, uint64_t b, uint32_t bi
 }
 
 /* Distances of a real comparison.  A nan operand makes every ordered
- * predicate false and every unordered one true; the side that cannot be
- * reached by moving the operands gets distance 1. */
+ * predicate false and every unordered one true; the side it cannot reach
+ * gets the largest distance (a nan is no nearer to any value than the
+ * farthest number), the constant predicates' other side gets 1. */
 void __ctg_fcmp(uint32_t base, uint32_t pred, double a, double b, uint32_t cmp_site);
 void __ctg_fcmp(uint32_t base, uint32_t pred, double a, double b, uint32_t cmp_site)
 {
@@ -160,8 +161,9 @@ void __ctg_fcmp(uint32_t base, uint32_t pred, double a, double b, uint32_t cmp_s
         pred == RT_FCMP_UNO || uno) {
         int res = pred == RT_FCMP_TRUE || (pred == RT_FCMP_ORD && !uno) ||
                   (pred == RT_FCMP_UNO && uno) || (uno && pred > RT_FCMP_UNO);
-        dt = res ? 0.0 : 1.0;
-        df = res ? 1.0 : 0.0;
+        double far = uno ? 1.7976931348623157e308 : 1.0;
+        dt = res ? 0.0 : far;
+        df = res ? far : 0.0;
     } else {
         int rel = (int)(pred > RT_FCMP_UNO ? pred - RT_FCMP_UNO : pred);
         double d = a > b ? a - b : b - a;

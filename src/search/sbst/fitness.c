@@ -120,6 +120,37 @@ double fit_goal(const fit_t *f, uint32_t goal)
     return fit_unreached(f, goal);
 }
 
+fit_exact fit_goal_exact(const fit_t *f, uint32_t goal)
+{
+    if (fit_covered(f, goal))
+        return (fit_exact){true, 0, 0.0};
+    uint32_t n;
+    const cdg_step *st = cdg_goal_steps(f->g, goal, &n);
+    for (uint32_t i = 0; i < n;) {
+        uint32_t level = st[i].level;
+        double best = -1;
+        for (; i < n && st[i].level == level; i++)
+            if (f->br_exec[f->db->edges[st[i].edge].branch]) {
+                uint32_t e = st[i].edge;
+                double dd = f->run.dist[e];
+                double d = edge_hit(f, e) ? 1e-300 : dd > 0 ? dd - 1.0 : 1.0;
+                best = best < 0 || d < best ? d : best;
+            }
+        if (best >= 0)
+            return (fit_exact){false, level, best > 0 ? best : 1e-300};
+    }
+    return (fit_exact){false, (uint32_t)fit_unreached(f, goal), 0.0};
+}
+
+bool fit_exact_less(fit_exact a, fit_exact b)
+{
+    if (a.covered != b.covered)
+        return a.covered;
+    if (a.covered)
+        return false;
+    return a.level < b.level || (a.level == b.level && a.d < b.d);
+}
+
 uint32_t fit_all(const fit_t *f, float *out)
 {
     uint32_t zeros = 0;

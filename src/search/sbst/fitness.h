@@ -70,6 +70,20 @@ uint32_t fit_n_goals(const fit_t *f);
 void fit_begin(fit_t *f, const fit_run *r);
 bool fit_covered(const fit_t *f, uint32_t goal);
 double fit_goal(const fit_t *f, uint32_t goal);
+/* The fitness of a goal unnormalised, for comparisons that must not lose
+ * precision (the local search, avm.h): covered, else the approach level
+ * and the raw branch distance of that layer (a taken dependence whose
+ * goal was missed: d = 1e-300; function not reached: levels(goal) + 1 and
+ * d = 0).  Ordered by fit_exact_less. */
+typedef struct fit_exact {
+    bool covered;
+    uint32_t level;
+    double d;
+} fit_exact;
+fit_exact fit_goal_exact(const fit_t *f, uint32_t goal);
+/* a is better than b. */
+bool fit_exact_less(fit_exact a, fit_exact b);
+
 /* Fitness of every goal into out[fit_n_goals]; returns how many are 0. */
 uint32_t fit_all(const fit_t *f, float *out);
 /* Value of "function not reached" for a goal (the worst it can get). */

@@ -39,6 +39,8 @@ struct mio {
     int asize, nmut;
     sbst_ind *current;
     int cur_mut;
+    bool focused;      /* the focused phase has begun           */
+    avm_t *avm;        /* local search, with p_avm > 0          */
 };
 
 void mio_params_default(mio_params *p)
@@ -50,6 +52,8 @@ void mio_params_default(mio_params *p)
     p->mutations_first = 1;
     p->mutations_focused = 10;
     p->F = 0.5;
+    p->p_avm = 0.5;
+    p->avm_evals = 500;
 }
 
 mio_t *mio_new(sbst_t *s, const mio_params *p, ctg_err *e)
@@ -71,6 +75,8 @@ mio_t *mio_new(sbst_t *s, const mio_params *p, ctg_err *e)
     m->counter = ctg_calloc(n, sizeof *m->counter);
     if (!m->arch || !m->n_in || !m->covered || !m->counter)
         goto oom;
+    if (p->p_avm > 0 && !(m->avm = avm_new(s, p->avm_evals)))
+        goto oom;
     m->p_sample = p->p_sample_first;
     m->asize = m->p.archive_first;
     m->nmut = p->mutations_first;
@@ -90,6 +96,7 @@ void mio_free(mio_t *m)
             for (uint32_t i = 0; i < m->n_in[g]; i++)
                 sbst_ind_unref(m->arch[(size_t)g * m->p.archive_first + i].t);
     sbst_ind_unref(m->current);
+    avm_free(m->avm);
     ctg_free(m->arch);
     ctg_free(m->n_in);
     ctg_free(m->covered);
@@ -114,6 +121,7 @@ static void update_params(mio_t *m)
     const mio_params *p = &m->p;
     int old = m->asize;
     if (p->F <= 0 || prog > p->F) {
+        m->focused = true;
         m->p_sample = p->p_sample_focused;
         m->asize = p->archive_focused;
         m->nmut = p->mutations_focused;
@@ -206,9 +214,9 @@ static bool update_archive(mio_t *m, sbst_ind *x)
 
 /* Feedback-directed sampling: among uncovered goals with tests (else all
  * goals with tests) the one sampled least since its last improvement, ties
- * broken at random; then a random test of its archive.  NULL when the
- * archives are empty. */
-static const sbst_ind *sample(mio_t *m)
+ * broken at random; then a random test of its archive (*goal: the goal).
+ * NULL when the archives are empty. */
+static const slot *sample(mio_t *m, uint32_t *goal)
 {
     rng *r = sbst_rng(m->s);
     for (int pass = 0; pass < 2; pass++) {
@@ -225,25 +233,51 @@ static const sbst_ind *sample(mio_t *m)
         }
         if (best != UINT32_MAX) {
             m->counter[best]++;
-            return row(m, best)[rng_below(r, m->n_in[best])].t;
+            *goal = best;
+            return &row(m, best)[rng_below(r, m->n_in[best])];
         }
     }
     return NULL;
+}
+
+/* A local search from the sampled test towards its (uncovered) goal, in
+ * the focused phase with probability p_avm: its first evaluation, or NULL
+ * when no search started or it ran nothing. */
+static sbst_ind *try_avm(mio_t *m, const slot *parent, uint32_t goal)
+{
+    if (!m->avm || !m->focused || m->covered[goal] || parent->h <= 0 ||
+        !rng_chance(sbst_rng(m->s), m->p.p_avm))
+        return NULL;
+    return avm_start(m->avm, &parent->t->tc, goal) ? avm_step(m->avm) : NULL;
 }
 
 bool mio_step(mio_t *m)
 {
     update_params(m);
     rng *r = sbst_rng(m->s);
-    sbst_ind *off;
+    sbst_ind *off = NULL;
     bool fresh = true;
-    if (m->current && m->cur_mut < m->nmut) {
+    if (m->avm && avm_active(m->avm)) {
+        off = avm_step(m->avm);
+        fresh = false;
+        if (!off && sbst_stopped(m->s))
+            return false;
+    }
+    if (off) {
+        /* the local search's test */
+    } else if (m->current && m->cur_mut < m->nmut) {
         off = sbst_eval_mutant(m->s, &m->current->tc);
         m->cur_mut++;
         fresh = false;
     } else {
-        const sbst_ind *parent = rng_chance(r, m->p_sample) ? NULL : sample(m);
-        off = parent ? sbst_eval_mutant(m->s, &parent->tc) : sbst_eval_random(m->s);
+        uint32_t goal = 0;
+        const slot *parent = rng_chance(r, m->p_sample) ? NULL : sample(m, &goal);
+        off = parent ? try_avm(m, parent, goal) : NULL;
+        if (!off && sbst_stopped(m->s))
+            return false;
+        fresh = off == NULL;
+        if (!off)
+            off = parent ? sbst_eval_mutant(m->s, &parent->t->tc) : sbst_eval_random(m->s);
         m->cur_mut = 1;
     }
     if (!off)
@@ -270,3 +304,8 @@ const tcase *mio_solution(const mio_t *m, uint32_t goal)
 double mio_p_sample(const mio_t *m) { return m->p_sample; }
 int mio_archive_size(const mio_t *m) { return m->asize; }
 int mio_mutations(const mio_t *m) { return m->nmut; }
+
+avm_stats mio_avm_stats(const mio_t *m)
+{
+    return m->avm ? avm_get_stats(m->avm) : (avm_stats){0};
+}

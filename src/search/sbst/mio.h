@@ -2,7 +2,11 @@
  * mio.h - Many Independent Objective search (Arcuri 2017; seed 001): one
  * small archive per goal, feedback-directed sampling, and a focused phase
  * whose parameters move linearly from their initial to their focused
- * values until F of the budget is spent.
+ * values until F of the budget is spent.  In the focused phase a sampled
+ * goal gets, with probability p_avm, a local search (the alternating
+ * variable method, avm.h) from its archive's test instead of mutations, as
+ * EvoSuite applies its local search; every test the search runs is offered
+ * to the archives.
  */
 #ifndef CTG_MIO_H
 #define CTG_MIO_H
@@ -10,6 +14,7 @@
 #include <stdbool.h>
 
 #include "../../base/err.h"
+#include "avm.h"
 #include "sbst.h"
 
 typedef struct mio_params {
@@ -17,6 +22,9 @@ typedef struct mio_params {
     int archive_first, archive_focused;      /* tests per goal (10, 1)      */
     int mutations_first, mutations_focused;  /* mutations of one test (1, 10) */
     double F;                                /* budget before focus (0.5)   */
+    double p_avm;       /* focused phase: a sampled goal gets a local search
+                           (avm.h) instead of mutations (0.5; 0: never)     */
+    unsigned avm_evals; /* evaluations of one local search at most (500)    */
 } mio_params;
 
 void mio_params_default(mio_params *p);
@@ -37,5 +45,7 @@ const tcase *mio_solution(const mio_t *m, uint32_t goal);
 double mio_p_sample(const mio_t *m);
 int mio_archive_size(const mio_t *m);
 int mio_mutations(const mio_t *m);
+/* What the local searches did (zeros without them). */
+avm_stats mio_avm_stats(const mio_t *m);
 
 #endif

@@ -32,6 +32,7 @@ struct sbst {
     double fpool[SBST_POOL_FLOAT];
     uint64_t *seen;       /* per comparison site: hash of the last operands */
     uint32_t n_seen;
+    uint32_t focus;       /* sbst_set_focus                           */
 };
 
 sbst_t *sbst_new(const sbst_env *env, const tc_params *tp, unsigned want, ctg_err *e)
@@ -45,6 +46,7 @@ sbst_t *sbst_new(const sbst_env *env, const tc_params *tp, unsigned want, ctg_er
     s->tp = *tp;
     s->want = want;
     rng_seed(&s->r, env->seed);
+    s->focus = UINT32_MAX;
     s->g = cdg_build(env->db, e);
     if (!s->g)
         goto fail;
@@ -85,6 +87,7 @@ bool sbst_all_covered(const sbst_t *s) { return s->n_covered == s->n_goals; }
 uint64_t sbst_runs(const sbst_t *s) { return s->runs; }
 bool sbst_variable(const sbst_t *s) { return s->variable; }
 bool sbst_stopped(const sbst_t *s) { return s->stopped; }
+void sbst_set_focus(sbst_t *s, uint32_t goal) { s->focus = goal; }
 
 double sbst_progress(const sbst_t *s)
 {
@@ -213,6 +216,9 @@ static bool score(sbst_t *s, const sbst_obs *o, sbst_ind *x)
     fit_run fr = {o->cov, o->dist, o->error, o->error_site};
     fit_begin(s->f, &fr);
     x->discard = o->discard;
+    if (s->focus < s->n_goals)
+        x->focus = o->discard ? (fit_exact){false, (uint32_t)fit_unreached(s->f, s->focus), 0}
+                              : fit_goal_exact(s->f, s->focus);
     if (s->want & SBST_DENSE) {
         x->fit = ctg_malloc((s->n_goals + 1) * sizeof *x->fit);
         if (!x->fit)

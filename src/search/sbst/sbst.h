@@ -69,6 +69,8 @@ typedef struct sbst_ind {
     fit_trace tr;       /* with SBST_TRACE                           */
     uint32_t n_covered; /* goals this test covers                    */
     bool discard;       /* the run did not count (assume failed)     */
+    fit_exact focus;    /* fitness for the focus goal (sbst_set_focus),
+                           unnormalised (fit rounds to float)       */
     /* scratch of the algorithms */
     uint32_t rank;
     double crowd;
@@ -97,6 +99,10 @@ uint64_t sbst_runs(const sbst_t *s);
 bool sbst_variable(const sbst_t *s);
 /* True once the environment refused to run (budget spent, failure). */
 bool sbst_stopped(const sbst_t *s);
+
+/* The goal whose fitness every evaluation also records in double
+ * precision (sbst_ind.focus, unnormalised), for the local search; UINT32_MAX: none. */
+void sbst_set_focus(sbst_t *s, uint32_t goal);
 
 /* Runs and scores *t, whose storage moves into the result (t is left
  * empty).  NULL when stopped or out of memory (sbst_stopped tells). */

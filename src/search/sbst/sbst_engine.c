@@ -51,6 +51,10 @@ static const opt_desc mio_options[] = {
     {"mutations", 0, OPT_INT, OPT_KV, "N", "1", "mutations of a sampled test"},
     {"mutations-focused", 0, OPT_INT, OPT_KV, "N", "10", "... in the focused phase"},
     {"focus-at", 0, OPT_DOUBLE, OPT_KV, "F", "0.5", "budget fraction where the focused phase starts"},
+    {"avm", 0, OPT_DOUBLE, OPT_KV, "P", "0.5",
+     "focused phase: a sampled goal gets a local search (alternating variable method) instead "
+     "of mutations (0: never)"},
+    {"avm-evals", 0, OPT_INT, OPT_KV, "N", "500", "runs of one local search at most"},
     TC_OPTIONS,
     {0},
 };
@@ -173,6 +177,14 @@ static void *algo_new(sbst_state *st, ctg_err *e)
         p.mutations_first = (int)opt_get_long(o, "mutations");
         p.mutations_focused = (int)opt_get_long(o, "mutations-focused");
         p.F = opt_get_double(o, "focus-at");
+        p.p_avm = opt_get_double(o, "avm");
+        long ae = opt_get_long(o, "avm-evals");
+        if (p.p_avm < 0 || p.p_avm > 1 || ae < 1 || ae > 100000000) {
+            err_set(e, "--avm must be in 0 .. 1 and --avm-evals in 1 .. 100000000 (given %g and %ld)",
+                    p.p_avm, ae);
+            return NULL;
+        }
+        p.avm_evals = (unsigned)ae;
         return mio_new(st->s, &p, e);
     }
     if (st->kind == ALGO_WTS) {
@@ -306,6 +318,11 @@ static void sbst_finish(void *state, search_ctx *ctx)
         } else {
             ctx_stat_set(ctx, "mio.p_sample", mio_p_sample(st->alg));
             ctx_stat_set(ctx, "mio.archive_size", mio_archive_size(st->alg));
+            avm_stats a = mio_avm_stats(st->alg);
+            ctx_stat_set(ctx, "mio.avm_episodes", (double)a.episodes);
+            ctx_stat_set(ctx, "mio.avm_runs", (double)a.evals);
+            ctx_stat_set(ctx, "mio.avm_improved", (double)a.improved);
+            ctx_stat_set(ctx, "mio.avm_covered", (double)a.covered);
         }
     }
     if (st->s && ctx_opts(ctx)->ui.verbose)

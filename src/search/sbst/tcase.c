@@ -279,6 +279,49 @@ bool tc_clamp(tcase *t, uint32_t from, const tc_params *p)
     return changed;
 }
 
+/* ==== local moves (avm.h) ============================================= */
+
+bool tc_is_float(const tc_val *v) { return type_float(v->type); }
+
+double tc_min_step(const tc_val *v)
+{
+    if (!type_float(v->type))
+        return 1.0;
+    double x = fabs(tc_get_f64(v));
+    if (!isfinite(x))
+        return 1.0;
+    if (x < 0x1p-30)
+        x = 0x1p-30;
+    return v->type == CTG_T_FLOAT ? (double)(nextafterf((float)x, INFINITY) - (float)x)
+                                  : nextafter(x, INFINITY) - x;
+}
+
+bool tc_move(tc_val *v, int dir, double step, const tc_params *p)
+{
+    if (type_float(v->type)) {
+        double x = tc_get_f64(v), y = x + dir * step;
+        if (!isfinite(x) || !isfinite(y))
+            return false;
+        tc_set_f64(v, y);
+        return tc_get_f64(v) != x;
+    }
+    if (v->type == CTG_T_BOOL) {
+        uint64_t b = dir > 0 ? 1 : 0;
+        bool moved = (v->bits & 1) != b;
+        v->bits = b;
+        return moved;
+    }
+    i128 lo, hi, x = get_int(v, p->arch_bits);
+    int_domain(v->type, p, &lo, &hi);
+    if (x < lo || x > hi) /* appended outside the domain: its type bounds */
+        type_bounds(v->type, p->arch_bits, &lo, &hi);
+    double span = (double)(hi - lo);
+    i128 d = step >= span ? hi - lo : step < 1 ? 1 : (i128)llround(step);
+    i128 y = dir > 0 ? (x > hi - d ? hi : x + d) : (x < lo + d ? lo : x - d);
+    set_int(v, y, p->arch_bits);
+    return y != x;
+}
+
 /* ==== random values ==================================================== */
 
 /* Uniform integer in [lo, hi]. */

@@ -96,6 +96,16 @@ double tc_get_f64(const tc_val *v);
 void tc_set_i64(tc_val *v, int64_t x, int arch_bits);
 void tc_set_f64(tc_val *v, double x);
 
+/* The local search's view (avm.h): whether a value is a float; the
+ * smallest step that changes it (1 for integers, the ulp of its float type
+ * at its value, at least that of 2^-30 so that values near 0 move); and
+ * the value moved by dir * step (dir +1 or -1; integers by the step
+ * rounded, at least 1) within its domain.  tc_move returns false when the
+ * value cannot move that way (a bound of the domain, a non-finite float). */
+bool tc_is_float(const tc_val *v);
+double tc_min_step(const tc_val *v);
+bool tc_move(tc_val *v, int dir, double step, const tc_params *p);
+
 /* Clamps the integers of t from index `from` on into the domain (range >
  * 0); true when a value changed. */
 bool tc_clamp(tcase *t, uint32_t from, const tc_params *p);
