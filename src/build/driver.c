@@ -13,30 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/ctype.h"
 #include "../base/fsutil.h"
 #include "build_cache.h"
 #include "../base/mem.h"
 #include "../runtime/rt_protocol.h"
 
 /* Suffix of __VERIFIER_nondet_<suffix> for a value type. */
-static const char *nondet(int vt)
-{
-    switch (vt) {
-    case CTG_T_BOOL: return "bool";
-    case CTG_T_CHAR: return "char";
-    case CTG_T_UCHAR: return "uchar";
-    case CTG_T_SHORT: return "short";
-    case CTG_T_USHORT: return "ushort";
-    case CTG_T_INT: return "int";
-    case CTG_T_UINT: return "uint";
-    case CTG_T_LONG: return "long";
-    case CTG_T_ULONG: return "ulong";
-    case CTG_T_LONGLONG: return "longlong";
-    case CTG_T_ULONGLONG: return "ulonglong";
-    case CTG_T_FLOAT: return "float";
-    default: return "double";
-    }
-}
+static const char *nondet(int vt) { return ctg_type_suffix((enum ctg_type)vt); }
 
 /* Writes `ind` levels of indentation. */
 static void indent(sbuf *b, int ind)
@@ -158,12 +142,9 @@ static void emit_head(const drv_sig *s, sbuf *b)
                               CTG_T_USHORT, CTG_T_INT,     CTG_T_UINT,      CTG_T_LONG,
                               CTG_T_ULONG, CTG_T_LONGLONG, CTG_T_ULONGLONG, CTG_T_FLOAT,
                               CTG_T_DOUBLE};
-    static const char *const ctype[] = {"_Bool", "char", "unsigned char", "short",
-                                        "unsigned short", "int", "unsigned int", "long",
-                                        "unsigned long", "long long", "unsigned long long",
-                                        "float", "double"};
     for (size_t i = 0; i < sizeof vts / sizeof *vts; i++)
-        sbuf_printf(b, "extern %s __VERIFIER_nondet_%s(void);\n", ctype[i], nondet(vts[i]));
+        sbuf_printf(b, "extern %s __VERIFIER_nondet_%s(void);\n",
+                    ctg_type_decl((enum ctg_type)vts[i]), nondet(vts[i]));
     sbuf_printf(b, "\n%s\n", s->preamble);
 }
 

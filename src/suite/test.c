@@ -21,106 +21,6 @@
 
 #include "../base/mem.h"
 
-/* ==== types ============================================================== */
-
-typedef struct type_info {
-    const char *name;   /* Test-Comp spelling                        */
-    const char *suffix; /* __VERIFIER_nondet_<suffix>                */
-    unsigned char size32, size64;
-    bool is_signed, is_float;
-} type_info;
-
-static const type_info types[CTG_T__COUNT] = {
-    [CTG_T_BOOL] = {"_Bool", "bool", 1, 1, false, false},
-    [CTG_T_CHAR] = {"char", "char", 1, 1, true, false},
-    [CTG_T_UCHAR] = {"unsigned char", "uchar", 1, 1, false, false},
-    [CTG_T_SHORT] = {"short", "short", 2, 2, true, false},
-    [CTG_T_USHORT] = {"unsigned short", "ushort", 2, 2, false, false},
-    [CTG_T_INT] = {"int", "int", 4, 4, true, false},
-    [CTG_T_UINT] = {"unsigned int", "uint", 4, 4, false, false},
-    [CTG_T_LONG] = {"long", "long", 4, 8, true, false},
-    [CTG_T_ULONG] = {"unsigned long", "ulong", 4, 8, false, false},
-    [CTG_T_LONGLONG] = {"long long", "longlong", 8, 8, true, false},
-    [CTG_T_ULONGLONG] = {"unsigned long long", "ulonglong", 8, 8, false, false},
-    [CTG_T_FLOAT] = {"float", "float", 4, 4, true, true},
-    [CTG_T_DOUBLE] = {"double", "double", 8, 8, true, true},
-    [CTG_T_POINTER] = {"void *", "pointer", 4, 8, false, false},
-    [CTG_T_SIZE_T] = {"size_t", "size_t", 4, 8, false, false},
-    [CTG_T_BYTES] = {"unsigned char", "bytes", 0, 0, false, false},
-};
-
-/* Other spellings found in test suites of other tools. */
-static const struct {
-    const char *name;
-    enum ctg_type t;
-} synonyms[] = {
-    {"bool", CTG_T_BOOL},
-    {"signed char", CTG_T_CHAR},
-    {"unsigned_char", CTG_T_UCHAR},
-    {"u8", CTG_T_UCHAR},
-    {"short int", CTG_T_SHORT},
-    {"signed short", CTG_T_SHORT},
-    {"unsigned short int", CTG_T_USHORT},
-    {"u16", CTG_T_USHORT},
-    {"signed int", CTG_T_INT},
-    {"signed", CTG_T_INT},
-    {"unsigned", CTG_T_UINT},
-    {"u32", CTG_T_UINT},
-    {"long int", CTG_T_LONG},
-    {"signed long", CTG_T_LONG},
-    {"unsigned long int", CTG_T_ULONG},
-    {"long long int", CTG_T_LONGLONG},
-    {"unsigned long long int", CTG_T_ULONGLONG},
-    {"u64", CTG_T_ULONGLONG},
-    {"void*", CTG_T_POINTER},
-};
-
-size_t ctg_type_size(enum ctg_type t, int arch_bits)
-{
-    if ((unsigned)t >= CTG_T__COUNT)
-        return 0;
-    return arch_bits == 32 ? types[t].size32 : types[t].size64;
-}
-
-const char *ctg_type_name(enum ctg_type t)
-{
-    return (unsigned)t < CTG_T__COUNT ? types[t].name : "?";
-}
-
-const char *ctg_type_suffix(enum ctg_type t)
-{
-    return (unsigned)t < CTG_T__COUNT ? types[t].suffix : "?";
-}
-
-bool ctg_type_from_name(const char *name, enum ctg_type *t)
-{
-    for (int i = 0; i < CTG_T__COUNT; i++) {
-        if (i == CTG_T_BYTES)
-            continue; /* "unsigned char" means one byte value */
-        if (!strcmp(name, types[i].name) || !strcmp(name, types[i].suffix)) {
-            *t = (enum ctg_type)i;
-            return true;
-        }
-    }
-    for (size_t i = 0; i < sizeof synonyms / sizeof synonyms[0]; i++) {
-        if (!strcmp(name, synonyms[i].name)) {
-            *t = synonyms[i].t;
-            return true;
-        }
-    }
-    return false;
-}
-
-bool ctg_type_is_signed(enum ctg_type t)
-{
-    return (unsigned)t < CTG_T__COUNT && types[t].is_signed;
-}
-
-bool ctg_type_is_float(enum ctg_type t)
-{
-    return (unsigned)t < CTG_T__COUNT && types[t].is_float;
-}
-
 /* ==== tests ============================================================== */
 
 test_t *test_new(const uint8_t *data, size_t len, const ctg_value_rec *vals, size_t n_vals)
@@ -207,7 +107,7 @@ int test_value_format(enum ctg_type t, const uint8_t *bytes, size_t size, char *
             out[0] = '\0';
         return -1;
     }
-    if (types[t].is_float) {
+    if (ctg_type_is_float(t)) {
         if (size == 4) {
             float f;
             memcpy(&f, bytes, 4);
@@ -225,7 +125,7 @@ int test_value_format(enum ctg_type t, const uint8_t *bytes, size_t size, char *
     uint64_t u = load_le(bytes, size);
     if (t == CTG_T_BOOL)
         return snprintf(out, cap, "%d", u != 0);
-    if (types[t].is_signed)
+    if (ctg_type_is_signed(t))
         return snprintf(out, cap, "%" PRId64, sign_extend(u, size));
     return snprintf(out, cap, "%" PRIu64, u);
 }
@@ -308,7 +208,7 @@ bool test_value_parse(enum ctg_type t, const char *text, uint8_t *bytes, size_t 
         return err_set(e, "cannot store a %s value in %zu bytes", tn, size);
     if (!trim_copy(text, buf, sizeof buf))
         return err_set(e, "value of %zu characters is too long for a %s", strlen(text), tn);
-    if (types[t].is_float) {
+    if (ctg_type_is_float(t)) {
         if ((size == 4 || size == 8) && parse_float(buf, size, bytes))
             return true;
         return err_set(e, "'%s' is not a valid %s (expected a decimal number, nan or inf)", buf, tn);
@@ -316,7 +216,7 @@ bool test_value_parse(enum ctg_type t, const char *text, uint8_t *bytes, size_t 
     uint64_t u;
     bool is_char = t == CTG_T_CHAR || t == CTG_T_UCHAR || t == CTG_T_BYTES;
     bool ok = (is_char && parse_quoted(buf, &u)) ||
-              parse_int(buf, types[t].is_signed || t == CTG_T_BOOL, &u);
+              parse_int(buf, ctg_type_is_signed(t) || t == CTG_T_BOOL, &u);
     if (!ok)
         return err_set(e, "'%s' is not a valid %s (expected a decimal or 0x number%s)", buf, tn,
                        is_char ? " or a quoted character" : "");

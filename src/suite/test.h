@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/ctype.h" /* the value types: ctg_type_size, _name, ... */
 #include "../base/err.h"
 #include "../exec/exec.h"
 #include "../runtime/rt_protocol.h"
@@ -40,17 +41,6 @@ void test_free(test_t *t);
  * keeps only 16 bits) the rest of the input from its offset. */
 size_t test_value_size(const test_t *t, size_t i);
 
-/* Bytes a value of type t occupies on a target with arch_bits (32 or 64);
- * 0 for CTG_T_BYTES, whose length is its own. */
-size_t ctg_type_size(enum ctg_type t, int arch_bits);
-/* Test-Comp spelling of a type ("int", "unsigned char", "_Bool", ...). */
-const char *ctg_type_name(enum ctg_type t);
-/* The __VERIFIER_nondet_ suffix of a type ("int", "uchar", "bool", ...). */
-const char *ctg_type_suffix(enum ctg_type t);
-/* Inverse of ctg_type_name; also accepts the nondet suffixes ("uint", "uchar"). */
-bool ctg_type_from_name(const char *name, enum ctg_type *t);
-bool ctg_type_is_signed(enum ctg_type t);
-bool ctg_type_is_float(enum ctg_type t);
 
 /* Writes value bytes (little endian, `size` bytes) as the text TestCov reads
  * with scanf: decimal integers, floats with round-trip precision ("%.17g",

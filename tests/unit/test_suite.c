@@ -118,7 +118,7 @@ static void test_type_sizes(void **state)
         {CTG_T_UINT, 4, 4},     {CTG_T_LONG, 4, 8},      {CTG_T_ULONG, 4, 8},
         {CTG_T_LONGLONG, 8, 8}, {CTG_T_ULONGLONG, 8, 8}, {CTG_T_FLOAT, 4, 4},
         {CTG_T_DOUBLE, 8, 8},   {CTG_T_POINTER, 4, 8},   {CTG_T_SIZE_T, 4, 8},
-        {CTG_T_BYTES, 0, 0},
+        {CTG_T_BYTES, 1, 1}, /* one element; the value is as long as it is */
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         assert_int_equal(ctg_type_size(want[i].t, 32), want[i].s32);

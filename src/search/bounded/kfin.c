@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../base/ctype.h"
 #include "../../base/fsutil.h"
 #include "../../base/mem.h"
 #include "../../base/sbuf.h"
@@ -17,43 +18,30 @@
 
 /* ==== scalar argument types =========================================================== */
 
+/* Names a spec may give a scalar field; the C facts come from base/ctype.h. */
 static const struct {
-    const char *name, *ctype, *nondet;
+    const char *name;
     enum ctg_type t;
 } scalar_types[] = {
-    {"bool", "_Bool", "bool", CTG_T_BOOL},
-    {"char", "char", "char", CTG_T_CHAR},
-    {"uchar", "unsigned char", "uchar", CTG_T_UCHAR},
-    {"short", "short", "short", CTG_T_SHORT},
-    {"ushort", "unsigned short", "ushort", CTG_T_USHORT},
-    {"int", "int", "int", CTG_T_INT},
-    {"uint", "unsigned int", "uint", CTG_T_UINT},
-    {"unsigned", "unsigned int", "uint", CTG_T_UINT},
-    {"long", "long", "long", CTG_T_LONG},
-    {"ulong", "unsigned long", "ulong", CTG_T_ULONG},
-    {"longlong", "long long", "longlong", CTG_T_LONGLONG},
-    {"ulonglong", "unsigned long long", "ulonglong", CTG_T_ULONGLONG},
-    {"float", "float", "float", CTG_T_FLOAT},
-    {"double", "double", "double", CTG_T_DOUBLE},
-    {"size_t", "unsigned long", "size_t", CTG_T_SIZE_T},
+    {"bool", CTG_T_BOOL},     {"char", CTG_T_CHAR},         {"uchar", CTG_T_UCHAR},
+    {"short", CTG_T_SHORT},   {"ushort", CTG_T_USHORT},     {"int", CTG_T_INT},
+    {"uint", CTG_T_UINT},     {"unsigned", CTG_T_UINT},     {"long", CTG_T_LONG},
+    {"ulong", CTG_T_ULONG},   {"longlong", CTG_T_LONGLONG}, {"ulonglong", CTG_T_ULONGLONG},
+    {"float", CTG_T_FLOAT},   {"double", CTG_T_DOUBLE},     {"size_t", CTG_T_SIZE_T},
 };
 #define N_SCALAR (sizeof scalar_types / sizeof scalar_types[0])
 
-const char *kspec_ctype(enum ctg_type t)
+static bool known_scalar(enum ctg_type t)
 {
     for (size_t i = 0; i < N_SCALAR; i++)
         if (scalar_types[i].t == t)
-            return scalar_types[i].ctype;
-    return "int";
+            return true;
+    return false;
 }
 
-const char *kspec_nondet(enum ctg_type t)
-{
-    for (size_t i = 0; i < N_SCALAR; i++)
-        if (scalar_types[i].t == t)
-            return scalar_types[i].nondet;
-    return "int";
-}
+const char *kspec_ctype(enum ctg_type t) { return known_scalar(t) ? ctg_type_decl(t) : "int"; }
+
+const char *kspec_nondet(enum ctg_type t) { return known_scalar(t) ? ctg_type_suffix(t) : "int"; }
 
 /* ==== line scanner ================================================================== */
 

@@ -12,29 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../base/ctype.h"
 #include "../../base/mem.h"
 
 /* ==== types ==================================================================== */
 
-size_t scope_type_size(enum ctg_type t, int arch_bits)
-{
-    static const uint8_t fixed[CTG_T__COUNT] = {
-        [CTG_T_BOOL] = 1,     [CTG_T_CHAR] = 1,      [CTG_T_UCHAR] = 1,     [CTG_T_SHORT] = 2,
-        [CTG_T_USHORT] = 2,   [CTG_T_INT] = 4,       [CTG_T_UINT] = 4,      [CTG_T_LONGLONG] = 8,
-        [CTG_T_ULONGLONG] = 8, [CTG_T_FLOAT] = 4,    [CTG_T_DOUBLE] = 8,
-    };
-    if (t == CTG_T_LONG || t == CTG_T_ULONG || t == CTG_T_POINTER || t == CTG_T_SIZE_T)
-        return arch_bits == 32 ? 4 : 8;
-    return (unsigned)t < CTG_T__COUNT ? fixed[t] : 0;
-}
+size_t scope_type_size(enum ctg_type t, int arch_bits) { return ctg_type_size(t, arch_bits); }
 
-static bool is_signed_type(enum ctg_type t)
-{
-    return t == CTG_T_CHAR || t == CTG_T_SHORT || t == CTG_T_INT || t == CTG_T_LONG ||
-           t == CTG_T_LONGLONG;
-}
+static bool is_signed_type(enum ctg_type t) { return ctg_type_is_signed(t); }
 
-static bool is_float_type(enum ctg_type t) { return t == CTG_T_FLOAT || t == CTG_T_DOUBLE; }
+static bool is_float_type(enum ctg_type t) { return ctg_type_is_float(t); }
 
 /* Type names a --domain spec may use, each with its bit in a type set. */
 static const struct {

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../../base/ctype.h"
 #include "../../base/mem.h"
 
 typedef __int128 i128;
@@ -106,25 +107,11 @@ bool tc_equal(const tcase *a, const tcase *b)
 
 /* ==== types and bytes ================================================== */
 
-size_t tc_width(int type, int arch_bits)
-{
-    size_t word = arch_bits == 32 ? 4 : 8;
-    switch (type) {
-    case CTG_T_BOOL: case CTG_T_CHAR: case CTG_T_UCHAR: case CTG_T_BYTES: return 1;
-    case CTG_T_SHORT: case CTG_T_USHORT: return 2;
-    case CTG_T_INT: case CTG_T_UINT: case CTG_T_FLOAT: return 4;
-    case CTG_T_LONG: case CTG_T_ULONG: case CTG_T_POINTER: case CTG_T_SIZE_T: return word;
-    default: return 8;
-    }
-}
+size_t tc_width(int type, int arch_bits) { return ctg_type_size((enum ctg_type)type, arch_bits); }
 
-static bool type_signed(int t)
-{
-    return t == CTG_T_CHAR || t == CTG_T_SHORT || t == CTG_T_INT || t == CTG_T_LONG ||
-           t == CTG_T_LONGLONG;
-}
+static bool type_signed(int t) { return ctg_type_is_signed((enum ctg_type)t); }
 
-static bool type_float(int t) { return t == CTG_T_FLOAT || t == CTG_T_DOUBLE; }
+static bool type_float(int t) { return ctg_type_is_float((enum ctg_type)t); }
 
 size_t tc_bytes(const tcase *t, int arch_bits)
 {
