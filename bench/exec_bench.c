@@ -21,7 +21,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: exec_bench BINARY N_EDGES N_CMP SECONDS [dist]\n");
         return 2;
     }
-    exec_config c = {argv[1], (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), 1000, 0, NULL, NULL, 0};
+    exec_config c = {argv[1], (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), 1000, 0, NULL, NULL, 0, NULL, 0};
     double secs = atof(argv[4]);
     uint32_t flags = argc > 5 && strcmp(argv[5], "dist") == 0 ? CTG_FL_DIST : 0;
     ctg_err e = {{0}};

@@ -19,6 +19,7 @@
 #include "../base/mem.h"
 #include "../base/proc.h"
 #include "../instrument/instrument.h"
+#include "../runtime/rt_protocol.h"
 #include "build_cache.h"
 
 /* One build in progress, in the temporary entry directory `dir`. */
@@ -274,7 +275,8 @@ static bool number_program(bctx *B)
         return err_set(B->e, "out of memory");
     if (!inst_number(B->mod, B->db, B->e))
         return false;
-    B->db->harness = harness;
+    if (harness == CTG_HARNESS_LIBFUZZER) /* else inst_number's: testcomp or stdin */
+        B->db->harness = harness;
     char *p = in_dir(B, "progdb.json");
     bool ok = p ? progdb_save(B->db, p, B->e) : err_set(B->e, "out of memory");
     ctg_free(p);
@@ -473,11 +475,17 @@ static bool fill_result(build_result *r, char *dir, progdb *db, ctg_err *e)
     if (!db && !(db = progdb_load(r->db_path, e)))
         return false;
     r->db = db;
-    r->warnings = db->n_inline_asm;
-    if (db->n_inline_asm) {
+    r->warnings = db->n_inline_asm + db->stdin_mixed;
+    if (r->warnings) {
         sbuf w = SBUF_INIT;
-        sbuf_printf(&w, "%u inline assembly statement%s left uninstrumented (the branches inside "
-                        "are not counted)", db->n_inline_asm, db->n_inline_asm == 1 ? "" : "s");
+        if (db->n_inline_asm)
+            sbuf_printf(&w, "%u inline assembly statement%s left uninstrumented (the branches "
+                            "inside are not counted)",
+                        db->n_inline_asm, db->n_inline_asm == 1 ? "" : "s");
+        if (db->stdin_mixed)
+            sbuf_printf(&w, "%sthe program reads stdin and calls __VERIFIER_nondet_*: its input "
+                            "is the nondet values, stdin stays empty (make it one or the other)",
+                        db->n_inline_asm ? "; " : "");
         r->warning = sbuf_take(&w);
     }
     return true;

@@ -83,6 +83,8 @@ static replay_opts replay_opts_from(const ctg_options *o)
         .mem_limit_mb = (long)o->exec.mem_mb,
         .lcov_file = o->replay.lcov,
         .cobertura_file = o->replay.cobertura,
+        .args = o->exec.prog_args.items,
+        .n_args = o->exec.prog_args.n,
     };
     return ro;
 }
@@ -171,6 +173,15 @@ static void add_optional_sym(const ctg_options *o, build_opts *bo, build_result 
     }
 }
 
+/* Whether the program's arguments (after "--") contain "@@". */
+static bool has_at_arg(const ctg_options *o)
+{
+    for (int i = 0; i < o->exec.prog_args.n; i++)
+        if (!strcmp(o->exec.prog_args.items[i], "@@"))
+            return true;
+    return false;
+}
+
 int cmd_run(const ctg_options *o, ctg_err *e)
 {
     interrupt_install();
@@ -208,6 +219,9 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     }
     if (st && st->wants_sym && !br.sym_bin)
         add_optional_sym(o, &bo, &br);
+    /* "@@" among the program's arguments: the test is the file it names */
+    if (has_at_arg(o) && br.db->harness == CTG_HARNESS_TESTCOMP)
+        br.db->harness = CTG_HARNESS_STDIN;
     print_build_warning(o, &br);
     engine_summary s;
     memset(&s, 0, sizeof s);

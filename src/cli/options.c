@@ -160,6 +160,8 @@ void options_release(ctg_options *o)
     ctg_free(o->positional.items);
     ctg_free(o->build.cflags.items);
     ctg_free(o->replay.corpus.items);
+    ctg_free(o->exec.prog_args.items);
+    o->exec.prog_args = (str_list){0};
     for (int i = 0; i < o->kv.n; i++)
         ctg_free((char *)o->kv.items[i]);
     ctg_free(o->kv.items);
@@ -383,9 +385,10 @@ static int extract_cflags(ctg_options *o, int argc, char **argv, ctg_err *e)
     int w = 1;
     for (int r = 1; r < argc; r++) {
         const char *a = argv[r];
-        if (!strcmp(a, "--")) {
-            while (r < argc)
-                argv[w++] = argv[r++];
+        if (!strcmp(a, "--")) { /* the rest: the program's own arguments */
+            while (++r < argc)
+                if (!list_add(&o->exec.prog_args, argv[r]))
+                    return err_set(e, "out of memory while parsing options"), -1;
             break;
         }
         if (is_cflag(a) || !strcmp(a, "-m32") || !strcmp(a, "-m64")) {

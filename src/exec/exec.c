@@ -46,7 +46,7 @@ struct exec {
     uint32_t timeout_ms;
     uint32_t extend_max; /* header extend_max of every run (0: no bound) */
     uint64_t mem_limit_mb;
-    char *argv[2];
+    char **argv;         /* binary, the program's arguments, NULL (owned) */
     char **envp;
 
     int shm_fd;
@@ -261,6 +261,14 @@ exec_t *exec_new_traced(const exec_config *c, uint32_t trace_nodes, uint32_t tra
         exec_free(x);
         return NULL;
     }
+    bool args_ok = (x->argv = ctg_calloc((size_t)c->n_args + 2, sizeof *x->argv)) != NULL;
+    for (int i = 0; args_ok && i < c->n_args; i++)
+        args_ok = (x->argv[i + 1] = ctg_strdup(c->args[i])) != NULL;
+    if (!args_ok) {
+        err_set(e, "out of memory starting the executor");
+        exec_free(x);
+        return NULL;
+    }
     x->argv[0] = x->binary;
     if (!exec_os_shm_new((size_t)x->lay.size, &x->shm_fd, &x->shm, e)) {
         exec_free(x);
@@ -287,6 +295,9 @@ void exec_free(exec_t *x)
     exec_os_shm_free(x->shm_fd, x->shm, (size_t)x->lay.size);
     exec_os_shm_free(x->trace_fd, x->trace, x->trace_size);
     free_env(x->envp);
+    for (size_t i = 1; x->argv && x->argv[i]; i++)
+        ctg_free(x->argv[i]);
+    ctg_free(x->argv);
     ctg_free(x->binary);
     ctg_free(x->stderr_log);
     ctg_free(x->work_dir);

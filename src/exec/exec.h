@@ -58,6 +58,9 @@ typedef struct exec_config {
     const char *work_dir;   /* working directory of the runs (a scratch
                                directory); NULL: the tool's                  */
     uint32_t run_flags;     /* CTG_FL_* added to every run (MALLOC_NULL)     */
+    const char *const *args;/* the program's arguments (argv[1..]); "@@" is
+                               replaced by the runtime (rt_main.c)          */
+    int n_args;
 } exec_config;
 
 typedef struct exec exec_t;

@@ -3,7 +3,7 @@
  * saving to and loading from JSON with json-c, edge names for messages.
  *
  * File format (format 1), one object:
- *   format, harness ("testcomp" | "libfuzzer"), arch_bits, n_edges, n_cmp,
+ *   format, harness ("testcomp" | "libfuzzer" | "stdin"), stdin_mixed (optional), arch_bits, n_edges, n_cmp,
  *   n_errors, inline_asm,
  *   files:     [path, ...]                 locations refer to files by index
  *   functions: [{name, file, line, col, n_blocks, succ_start[], succ[],
@@ -248,7 +248,11 @@ static json_object *db_to_json(const progdb *db, file_tab *t)
 {
     json_object *o = json_object_new_object();
     put_int(o, "format", PROGDB_FORMAT);
-    put_str(o, "harness", db->harness == CTG_HARNESS_LIBFUZZER ? "libfuzzer" : "testcomp");
+    put_str(o, "harness", db->harness == CTG_HARNESS_LIBFUZZER ? "libfuzzer"
+                          : db->harness == CTG_HARNESS_STDIN  ? "stdin"
+                                                              : "testcomp");
+    if (db->stdin_mixed)
+        json_object_object_add(o, "stdin_mixed", json_object_new_boolean(1));
     put_int(o, "arch_bits", db->arch_bits);
     put_int(o, "n_edges", db->n_edges);
     put_int(o, "n_cmp", db->n_cmp);
@@ -551,8 +555,13 @@ static bool load_doc(loader *L, json_object *root)
         return corrupt(L, "not an object");
     if (get_int(L, root, "format", 0, 1000) != PROGDB_FORMAT)
         return corrupt(L, "unknown format version");
-    db->harness = strcmp(get_str(L, root, "harness"), "libfuzzer") == 0 ? CTG_HARNESS_LIBFUZZER
-                                                                         : CTG_HARNESS_TESTCOMP;
+    const char *hn = get_str(L, root, "harness");
+    db->harness = !strcmp(hn, "libfuzzer") ? CTG_HARNESS_LIBFUZZER
+                  : !strcmp(hn, "stdin")   ? CTG_HARNESS_STDIN
+                                           : CTG_HARNESS_TESTCOMP;
+    json_object *mixed;
+    db->stdin_mixed = json_object_object_get_ex(root, "stdin_mixed", &mixed) &&
+                      json_object_get_boolean(mixed);
     db->arch_bits = (int)get_int(L, root, "arch_bits", 32, 64);
     db->n_inline_asm = (uint32_t)get_int(L, root, "inline_asm", 0, UINT32_MAX);
     L->files = get_array(L, root, "files");

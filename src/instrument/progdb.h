@@ -89,6 +89,10 @@ typedef struct pdb_cmp {
     pdb_loc loc;
 } pdb_cmp;
 
+/* Whether the tests of a program are plain bytes (libFuzzer, stdin or @@
+ * targets) rather than typed values. */
+#define PROGDB_BYTE_INPUT(db) ((db)->harness == CTG_HARNESS_LIBFUZZER || (db)->harness == CTG_HARNESS_STDIN)
+
 typedef struct progdb {
     int harness;          /* enum ctg_harness                       */
     int arch_bits;
@@ -100,6 +104,8 @@ typedef struct progdb {
     pdb_error *errors;    /* n_errors                                */
     pdb_cmp *cmps;        /* n_cmp                                   */
     uint32_t n_inline_asm;/* inline assembly statements left alone   */
+    bool stdin_mixed;     /* reads stdin and calls __VERIFIER_nondet_*:
+                             a Test-Comp harness whose stdin is empty */
     struct json_object *extra; /* optional analysis data, owned, or NULL */
     /* private: string pool */
     char **strings;

@@ -33,6 +33,7 @@
 #include "../build/build.h"
 #include "../suite/suite.h"
 #include "../suite/test.h"
+#include "stats.h"
 
 #define HARNESS_FILE "replay_harness.c"
 #define REPLAY_MAX_PROCS 256 /* RLIMIT_NPROC of a test (root is exempt) */
@@ -55,6 +56,9 @@ typedef struct replay_ctx {
     char **names;      /* raw mode: the paths as listed, for the report */
     size_t n_cases;
     suite_testcase *tcs; /* NULL in raw mode */
+    char **argv;       /* binary, the program's arguments, NULL        */
+    bool feed;         /* stdin or @@ target: the test's bytes are its
+                          stdin or the file @@ names (the harness)     */
 } replay_ctx;
 
 static const char *const outcome_names[REPLAY__COUNT] = {
@@ -448,7 +452,7 @@ static bool run_test(replay_ctx *c, size_t i, ctg_err *e)
     sbuf_printf(&env[0], "CTESTGEN_REPLAY_%s=%s", raw ? "RAW" : "VALUES", vals);
     sbuf_printf(&env[1], "CTESTGEN_REPLAY_STATUS=%s", c->status);
     sbuf_printf(&env[2], "CTESTGEN_REPLAY_TIMEOUT_MS=%ld", (long)(timeout * 1000));
-    char *env_add[] = {env[0].data, env[1].data, env[2].data, NULL};
+    char *env_add[] = {env[0].data, env[1].data, env[2].data, NULL, NULL};
     proc_opts po = {0};
     po.cwd = c->scratch;
     po.contain = true;
@@ -456,7 +460,10 @@ static bool run_test(replay_ctx *c, size_t i, ctg_err *e)
     po.env_add = env_add;
     po.timeout_s = timeout + 5; /* backstop: the harness's own alarm ends it first */
     po.mem_limit_mb = c->o->mem_limit_mb > 0 ? c->o->mem_limit_mb : 4096;
-    char *argv[] = {c->binary, NULL};
+    c->argv[0] = c->binary;
+    char **argv = c->argv;
+    if (c->feed)
+        env_add[3] = "CTESTGEN_REPLAY_STDIN=1";
     proc_result pr;
     unlink(c->status);
     bool ok = fs_rm_rf(c->scratch, e) && fs_mkdir_p(c->scratch, e) && sbuf_ok(&env[0]) &&
@@ -665,11 +672,66 @@ static void ctx_release(replay_ctx *c)
         fs_rm_rf(c->work, NULL);
     ctg_free(c->work);
     ctg_free(c->suite_dir);
+    for (size_t i = 1; c->argv && c->argv[i]; i++)
+        ctg_free(c->argv[i]);
+    ctg_free(c->argv);
     ctg_free(c->binary);
     ctg_free(c->status);
     if (c->scratch)
         fs_rm_rf(c->scratch, NULL);
     ctg_free(c->scratch);
+}
+
+/* Appends a copy of s to the NULL-terminated c->argv (slot 0 is the
+ * binary's, filled when a test runs). */
+static bool push_arg(replay_ctx *c, size_t *n, const char *s, size_t len)
+{
+    char **a = ctg_realloc(c->argv, (*n + 2) * sizeof *a);
+    if (!a)
+        return false;
+    c->argv = a;
+    if (!(a[*n] = ctg_malloc(len + 1)))
+        return false;
+    memcpy(a[*n], s, len);
+    a[*n][len] = '\0';
+    a[++*n] = NULL;
+    return true;
+}
+
+/* How a test reaches the program: the arguments (given, else those the
+ * run recorded in stats.json - next to test-suite/, or next to a corpus
+ * directory OUT/corpus) and whether its bytes are fed as stdin or as the
+ * file "@@" names (a run recorded input "stdin" or "file", or an argument
+ * is "@@"). */
+static bool input_setup(replay_ctx *c, ctg_err *e)
+{
+    const replay_opts *o = c->o;
+    size_t n = 1;
+    if (!(c->argv = ctg_calloc(2, sizeof *c->argv)))
+        return err_set(e, "%s: out of memory", c->what);
+    char *stats = NULL;
+    if (o->n_corpus == 0)
+        stats = fs_join(o->out_dir, "stats.json");
+    else
+        stats = fs_join(o->corpus[0], "../stats.json");
+    ctg_err se = {{0}}; /* no readable stats.json: nothing recorded */
+    stats_t *st = stats && fs_exists(stats) ? stats_load(stats, &se) : NULL;
+    ctg_free(stats);
+    const char *kind = st ? stats_get_info(st, "input") : NULL;
+    const char *rec = st ? stats_get_info(st, "args") : NULL;
+    c->feed = kind && (!strcmp(kind, "stdin") || !strcmp(kind, "file"));
+    bool ok = true;
+    for (int i = 0; ok && i < o->n_args; i++) {
+        ok = push_arg(c, &n, o->args[i], strlen(o->args[i]));
+        c->feed |= !strcmp(o->args[i], "@@");
+    }
+    for (const char *p = rec; ok && o->n_args == 0 && p && *p;) { /* recorded: split at spaces */
+        size_t len = strcspn(p, " ");
+        ok = len == 0 || push_arg(c, &n, p, len);
+        p += len + (p[len] == ' ');
+    }
+    stats_free(st);
+    return ok || err_set(e, "%s: out of memory", c->what);
 }
 
 bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e)
@@ -680,7 +742,8 @@ bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e)
     c.r = r;
     c.what = o->n_corpus > 0 ? o->corpus[0] : o->out_dir;
     bool ok = (o->n_corpus > 0 ? load_corpus(&c, e) : load_suite(&c, e)) &&
-              (c.arch != 32 || host_exec32(e)) && make_work_dir(&c, e) && build(&c, e);
+              input_setup(&c, e) && (c.arch != 32 || host_exec32(e)) && make_work_dir(&c, e) &&
+              build(&c, e);
     r->arch_bits = c.arch;
     if (ok) {
         r->tests = ctg_calloc(c.n_cases + 1, sizeof *r->tests);

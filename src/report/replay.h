@@ -58,6 +58,9 @@ typedef struct replay_opts {
     const char *gcov;           /* NULL: "gcov"                                  */
     const char *lcov_file;      /* also an lcov tracefile there (lcov), or NULL  */
     const char *cobertura_file; /* also Cobertura XML there (gcovr), or NULL     */
+    const char *const *args;    /* the program's arguments ("@@": a file with the
+                                   test); none given: those stats.json recorded */
+    int n_args;
 } replay_opts;
 
 typedef enum replay_outcome {

@@ -19,6 +19,9 @@
  *     define it) note "error" and exit; a reach_error the program defines
  *     is detected through -finstrument-functions (the function-entry hook
  *     compares the address).
+ *   - stdin and @@ targets ($CTESTGEN_REPLAY_STDIN): every value is one byte
+ *     (raw mode: the file), and the bytes become the program's stdin, or
+ *     the file an argument "@@" is replaced with.
  *   - when the program has no main, a weak main reads every value as one
  *     byte and calls LLVMFuzzerTestOneInput (libFuzzer targets); with
  *     neither, it notes "nomain".
@@ -152,8 +155,42 @@ static NOINSTR int read_raw(const char *path)
     return ok;
 }
 
-static NOINSTR __attribute__((constructor)) void ctg_replay_init(void)
+static NOINSTR uint8_t *read_bytes(size_t *n);
+
+/* stdin and @@ targets ($CTESTGEN_REPLAY_STDIN): the test's bytes (every
+ * value one byte, or the raw file) as a file; an argument "@@" becomes its
+ * path, else it becomes stdin - as ctestgen's runtime does (rt_main.c). */
+static NOINSTR void feed_input(char **argv)
 {
+    size_t n = raw_len;
+    uint8_t *data = raw_mode ? raw_buf : read_bytes(&n);
+    int fd = memfd_create("ctestgen-input", 0);
+    if (fd < 0 || (n && write(fd, data, n) != (ssize_t)n)) {
+        fprintf(stderr, "ctestgen replay harness: cannot hold the input: %s\n", strerror(errno));
+        note("badinput\n");
+        _exit(2);
+    }
+    lseek(fd, 0, SEEK_SET);
+    if (!raw_mode)
+        free(data);
+    int at = 0;
+    static char path[32];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    for (char **a = argv; a && *a; a++)
+        if (!strcmp(*a, "@@")) {
+            *a = path;
+            at = 1;
+        }
+    if (!at) {
+        dup2(fd, 0);
+        close(fd);
+    }
+}
+
+/* glibc passes constructors main's arguments. */
+static NOINSTR __attribute__((constructor)) void ctg_replay_init(int argc, char **argv)
+{
+    (void)argc;
     const char *st = getenv("CTESTGEN_REPLAY_STATUS");
     if (st)
         status_fd = open(st, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -166,6 +203,8 @@ static NOINSTR __attribute__((constructor)) void ctg_replay_init(void)
             _exit(2);
         }
         install_handlers();
+        if (getenv("CTESTGEN_REPLAY_STDIN"))
+            feed_input(argv);
         return;
     }
     const char *in = getenv("CTESTGEN_REPLAY_VALUES");
@@ -176,6 +215,8 @@ static NOINSTR __attribute__((constructor)) void ctg_replay_init(void)
         _exit(2);
     }
     install_handlers();
+    if (getenv("CTESTGEN_REPLAY_STDIN"))
+        feed_input(argv);
 }
 
 /* ==== reading values ====================================================== */

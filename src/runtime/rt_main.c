@@ -12,7 +12,9 @@
  *   3. without it (reproduce mode): maps a private region and loads the input
  *      from the file named by CTESTGEN_INPUT (empty input when unset);
  *   4. runs __ctg_user_main(argc, argv, envp), or LLVMFuzzerTestOneInput on a
- *      malloc'ed copy of the input for a libFuzzer target.
+ *      malloc'ed copy of the input for a libFuzzer target; a stdin target
+ *      gets the input as its stdin, an argument "@@" becomes the path of a
+ *      file holding it (rt_feed_input).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -456,6 +458,62 @@ _Noreturn static void rt_persist_loop(uint32_t ran)
     }
 }
 
+/* ==== stdin and @@ targets ================================================= */
+
+extern const uint32_t __ctg_harness __attribute__((weak));
+
+/* The test's bytes (one CTG_T_BYTES value) as a file at offset 0: a memfd,
+ * else an unlinked temporary file; -1 when neither can be made. */
+static int rt_input_fd(void)
+{
+    const uint8_t *data;
+    size_t n = rt_take_all(&data);
+    int fd = memfd_create("ctestgen-input", 0);
+    if (fd < 0) {
+        char path[] = "/tmp/ctestgen-input-XXXXXX";
+        fd = mkstemp(path);
+        if (fd >= 0)
+            unlink(path);
+    }
+    if (fd < 0)
+        return -1;
+    for (size_t done = 0; done < n;) {
+        ssize_t w = write(fd, data + done, n - done);
+        if (w <= 0) {
+            close(fd);
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    lseek(fd, 0, SEEK_SET);
+    return fd;
+}
+
+/* A stdin target reads the test from stdin; an argument "@@" (as AFL++
+ * writes it) is replaced by the path of a file holding the test, and stdin
+ * stays as it was.  Typed (Test-Comp) programs without @@ are left alone. */
+static void rt_feed_input(char **argv)
+{
+    int at = 0;
+    for (char **a = argv; *a; a++)
+        at |= !strcmp(*a, "@@");
+    if (!at && !(&__ctg_harness && __ctg_harness == CTG_HARNESS_STDIN))
+        return;
+    int fd = rt_input_fd();
+    if (fd < 0)
+        return; /* the program sees an empty or closed input */
+    if (at) {
+        static char path[32];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        for (char **a = argv; *a; a++)
+            if (!strcmp(*a, "@@"))
+                *a = path;
+    } else {
+        dup2(fd, 0);
+        close(fd);
+    }
+}
+
 int main(int argc, char **argv, char **envp)
 {
     if (!__ctg_user_main && !LLVMFuzzerTestOneInput) {
@@ -474,8 +532,10 @@ int main(int argc, char **argv, char **envp)
     if (rt_cmd == CTG_CMD_BATCH) /* rt_pst is set: the server took it */
         rt_persist_loop(rt_run_batch());
     rt_begin_run();
-    if (__ctg_user_main)
+    if (__ctg_user_main) {
+        rt_feed_input(argv);
         rt_return_from_main(__ctg_user_main(argc, argv, envp));
+    }
     int rc = rt_run_libfuzzer();
     if (rt_g.standalone)
         return rc;

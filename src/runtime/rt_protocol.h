@@ -72,7 +72,11 @@ typedef struct ctg_hello {
 
 enum ctg_harness {
     CTG_HARNESS_TESTCOMP = 0, /* main() + __VERIFIER_nondet_*            */
-    CTG_HARNESS_LIBFUZZER = 1 /* LLVMFuzzerTestOneInput(data, size)      */
+    CTG_HARNESS_LIBFUZZER = 1, /* LLVMFuzzerTestOneInput(data, size)     */
+    CTG_HARNESS_STDIN = 2     /* main() reading stdin (scanf, getchar,
+                                 fread, read(0, ...)), or a file named by
+                                 @@ in its arguments: the test's bytes are
+                                 the stream (one CTG_T_BYTES value)      */
 };
 
 /* Exit code the runtime uses after reach_error(), so a crash of the PUT's own

@@ -85,7 +85,7 @@ static void add_arm(auto_state *s, search_ctx *ctx, const char *name)
 static void hold_slow_members(auto_state *s, search_ctx *ctx)
 {
     s->fuzz_arm = -1;
-    if (ctx_db(ctx)->harness != CTG_HARNESS_LIBFUZZER || !s->stall)
+    if (!PROGDB_BYTE_INPUT(ctx_db(ctx)) || !s->stall)
         return;
     for (int i = 0; i < s->n_arms; i++)
         if (!strcmp(s->arms[i].st->name, "fuzz"))

@@ -609,6 +609,8 @@ static exec_config run_config(const search_ctx *c, const char *binary)
         .mem_limit_mb = o->exec.mem_mb,
         .work_dir = c->scratch,
         .run_flags = strcmp(o->exec.malloc_fail, "null") ? 0 : CTG_FL_MALLOC_NULL,
+        .args = o->exec.prog_args.items,
+        .n_args = o->exec.prog_args.n,
     };
     if (o->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
         xc.timeout_ms = TMO_START_MS;
@@ -938,6 +940,27 @@ static void set_counters(search_ctx *c)
     }
 }
 
+/* stats.json info: how a test reaches the program ("values": Test-Comp
+ * nondet calls, "libfuzzer", "stdin", "file": the path "@@" became) and
+ * the program's arguments, which `ctestgen replay` needs again. */
+static void record_input_kind(search_ctx *c, const ctg_options *o)
+{
+    const char *kind = c->db->harness == CTG_HARNESS_LIBFUZZER ? "libfuzzer" : "values";
+    sbuf a = SBUF_INIT;
+    for (int i = 0; i < o->exec.prog_args.n; i++) {
+        const char *s = o->exec.prog_args.items[i];
+        sbuf_printf(&a, "%s%s", i ? " " : "", s);
+        if (c->db->harness == CTG_HARNESS_STDIN)
+            kind = !strcmp(s, "@@") ? "file" : kind;
+    }
+    if (c->db->harness == CTG_HARNESS_STDIN && strcmp(kind, "file"))
+        kind = "stdin";
+    stats_set_info(c->stats, "input", kind);
+    if (o->exec.prog_args.n && sbuf_ok(&a))
+        stats_set_info(c->stats, "args", a.data);
+    sbuf_release(&a);
+}
+
 bool engine_run(const ctg_options *o, const char *program_file, const build_result *b,
                 engine_summary *s, ctg_err *e)
 {
@@ -962,6 +985,7 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
         stats_set_info(c->stats, "program", program_file);
         if (o->out.label)
             stats_set_info(c->stats, "label", o->out.label);
+        record_input_kind(c, o);
         if (ok)
             sample_stats(c, true); /* a valid stats.json from the start */
         state = ok ? st->init(c, e) : NULL;

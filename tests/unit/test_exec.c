@@ -170,7 +170,7 @@ static void test_stderr_log_capped(void **state)
     (void)state;
     char log[128];
     snprintf(log, sizeof log, "/tmp/ctg-test-stderr-%ld.log", (long)getpid());
-    exec_config c = {fx_prog("faults64"), 64, 0, 2000, 0, log, NULL, 0};
+    exec_config c = {fx_prog("faults64"), 64, 0, 2000, 0, log, NULL, 0, NULL, 0};
     ctg_err e = {{0}};
     exec_t *x = exec_new(&c, &e);
     assert_non_null(x);
@@ -221,7 +221,7 @@ static const char *start_error(const char *binary, uint32_t edges, uint32_t cmps
 {
     static ctg_err e;
     err_clear(&e);
-    exec_config c = {binary, edges, cmps, TIMEOUT_MS, 0, NULL, NULL, 0};
+    exec_config c = {binary, edges, cmps, TIMEOUT_MS, 0, NULL, NULL, 0, NULL, 0};
     exec_t *x = exec_new(&c, &e);
     assert_null(x);
     assert_true(err_is_set(&e));
@@ -245,7 +245,7 @@ static void test_bad_binaries(void **state)
 
     /* a memory limit too low to map the shared memory */
     ctg_err e = {{0}};
-    exec_config c = {fx_prog("faults64"), 64, 0, TIMEOUT_MS, 2, NULL, NULL, 0};
+    exec_config c = {fx_prog("faults64"), 64, 0, TIMEOUT_MS, 2, NULL, NULL, 0, NULL, 0};
     assert_null(exec_new(&c, &e));
     assert_non_null(strstr(e.msg, "memory limit of 2 MiB"));
     err_clear(&e);

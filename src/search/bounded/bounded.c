@@ -328,7 +328,7 @@ static void *bounded_init(search_ctx *ctx, ctg_err *e)
         return NULL;
     }
     b->arch = ctx_arch_bits(ctx);
-    b->fuzz = ctx_db(ctx)->harness == CTG_HARNESS_LIBFUZZER;
+    b->fuzz = PROGDB_BYTE_INPUT(ctx_db(ctx));
     long mv = opt_get_long(o, "scope-max-values");
     bool ok = resolve_mode(o, &b->mode, e) && load_domains(o, b->arch, &b->dom, e);
     if (ok && (mv < 1 || mv > 4096))

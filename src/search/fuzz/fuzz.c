@@ -587,7 +587,7 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     F->ctx = ctx;
     F->cur = NO_SEED;
     F->n_edges = ctx_db(ctx)->n_edges;
-    F->libfuzzer = ctx_db(ctx)->harness == CTG_HARNESS_LIBFUZZER;
+    F->libfuzzer = PROGDB_BYTE_INPUT(ctx_db(ctx)); /* libFuzzer, stdin, @@: bytes */
     if (!read_options(F, o, e))
         goto fail;
     F->tree = mcts_new(F->n_edges, opt_get_double(o, "mcts-c"));

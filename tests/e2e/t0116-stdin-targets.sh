@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# t0116-stdin-targets: a program whose main reads stdin (scanf, getchar)
+# is a byte-input target: the test's bytes are its stdin, the fuzzer covers
+# it, stats.json says input "stdin", and gcc's replay (suite and raw
+# corpus) feeds the same bytes and agrees with the engine.  `-- ARGS @@`
+# passes the test as a file named in argv, as AFL++ does; replay reuses the
+# recorded arguments.  A program that reads stdin and calls
+# __VERIFIER_nondet_* gets a warning naming the mix.
+# LABELS: asan
+. "$(dirname "$0")/lib.sh"
+export CTESTGEN_CACHE="$T/cache"
+
+P="$PROGS/stdin_words.c"
+"$CTESTGEN" run "$P" --strategy fuzz --max-execs 20000 --seed 1 -o "$T/w" >"$T/w.out" 2>&1 \
+  || fail "run on a stdin target: $(tail -3 "$T/w.out")"
+check "stdin: recorded as the input" [ "$(jq -r .info.input "$T/w/stats.json")" = stdin ]
+check "stdin: the fuzzer covers most edges ($(stat edges.covered "$T/w")/14)" [ "$(stat edges.covered "$T/w")" -ge 10 ]
+check "stdin: gcc's replay agrees with the engine" \
+  [ "$(stat replay.branches_covered "$T/w")" -ge "$(( $(stat edges.covered "$T/w") - 1 ))" ]
+check "stdin: no replay warning" bash -c "! grep -q \"gcc's replay covers\" '$T/w.out'"
+c=$("$CTESTGEN" replay --corpus "$T/w/corpus" "$P" | sed -n "s|^  $P: branches \([0-9]*\)/.*|\1|p")
+check "stdin: the raw corpus replays as stdin ($c branches)" [ "${c:-0}" -ge 10 ]
+# what a kept test holds is the stream: "add", "sub" and "mul" were typed
+check "stdin: the corpus holds commands" bash -c "cat '$T/w/corpus/'* | grep -aq 'sub'"
+
+F="$PROGS/file_hdr.c"
+"$CTESTGEN" run "$F" --strategy fuzz --max-execs 5000 --seed 1 -o "$T/f" -- @@ >"$T/f.out" 2>&1 \
+  || fail "run with -- @@: $(tail -3 "$T/f.out")"
+check "@@: recorded as input file with its arguments" \
+  [ "$(jq -r '.info.input + " " + .info.args' "$T/f/stats.json")" = "file @@" ]
+check "@@: past the magic bytes ($(stat edges.covered "$T/f")/14)" [ "$(stat edges.covered "$T/f")" -ge 10 ]
+c=$("$CTESTGEN" replay "$T/f" "$F" | sed -n "s|^  $F: branches \([0-9]*\)/.*|\1|p")
+check "@@: replay without arguments uses the recorded ones ($c)" [ "${c:-0}" -ge 10 ]
+"$CTESTGEN" run "$F" --strategy fuzz --max-execs 300 --seed 1 -o "$T/n" >/dev/null 2>&1
+check "without @@ the file program gets nothing to read" [ "$(stat edges.covered "$T/n")" -le 2 ]
+
+"$CTESTGEN" run "$PROGS/stdin_mixed.c" --max-execs 200 -o "$T/m" >"$T/m.out" 2>&1 || fail "mixed program"
+check "mix: a warning names it" grep -q "reads stdin and calls __VERIFIER_nondet_" "$T/m.out"
+check "mix: values stay the input" [ "$(jq -r .info.input "$T/m/stats.json")" = values ]
+finish
