@@ -8,9 +8,10 @@
  * The sample of round r is drawn from a generator seeded by (--seed, r),
  * so it is the same after a restart: finished evaluations are read back
  * from the log (<weights>.work/learn.log, one "eval ROUND PHASE INDEX SEED
- * COVERAGE" line each) and not run again.  The first vector of round 1 is
- * the start vector (--weights FILE, by default the shipped weights; 'none'
- * draws it too): a small sample rarely lands near a known good vector.
+ * COVERAGE" line each) and not run again.  The first vectors of round 1
+ * are given (start_vectors: --weights FILE or the shipped weights, then
+ * the vectors that make the heuristic DFS, CFDS-like and shallow-first;
+ * --weights none draws them all): a small sample rarely lands near them.
  * Ctrl-C stops launching, lets the running evaluations finish and exits
  * 130; the same command continues.
  */
@@ -52,8 +53,8 @@ typedef struct learn {
     logged *log;
     size_t n_log, cap_log;
     FILE *logf;
-    const double *start;  /* evaluated first in round 1, or NULL        */
-    double start_w[CC_N_FEATURES];
+    double start_w[CC_N_FEATURES][4]; /* [feature][k]: start vector k       */
+    unsigned n_start;     /* evaluated first in round 1 (0: pure draw)  */
     unsigned done, total; /* for the progress line */
     bool tty;
 } learn;
@@ -261,8 +262,9 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
     rng_seed(&g, L->o->search.seed * 1000003u + r);
     for (unsigned i = 0; ok && i < n; i++) { /* find */
         cc_learn_sample(&g, R, w[i]);
-        if (r == 1 && i == 0 && L->start) /* warm start; the others stay as drawn */
-            memcpy(w[i], L->start, sizeof w[i]);
+        if (r == 1 && i < L->n_start) /* warm start; the others stay as drawn */
+            for (int f = 0; f < CC_N_FEATURES; f++)
+                w[i][f] = L->start_w[f][i];
         jobs[i] = (job){w[i], r, i, 'F', L->o->search.seed, &cov[i], 0, NULL};
     }
     L->done = 0, L->total = n;
@@ -300,6 +302,35 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
     return ok;
 }
 
+/* Index of a feature by name (the names are fixed: a miss is a bug). */
+static int feature(const char *name)
+{
+    for (unsigned i = 0; i < CC_N_FEATURES; i++)
+        if (!strcmp(cc_feature_name(i), name))
+            return (int)i;
+    return 0;
+}
+
+/* The vectors round 1 evaluates before its drawn ones: the given (or
+ * shipped) one, then points of the weight space that make the parametric
+ * heuristic a fixed order - 0 everywhere (every score ties and the deepest
+ * entry wins: DFS on the last path), "the other side is uncovered or one
+ * branch from it" (CFDS with two distances), "among the first tenth of the
+ * path" (shallow first).  A sample of 16 rarely lands near any of them;
+ * with them a learn keeps the best fixed order it can express or beats
+ * it. */
+static void start_vectors(learn *L, const double *given)
+{
+    memset(L->start_w, 0, sizeof L->start_w);
+    for (int f = 0; f < CC_N_FEATURES; f++)
+        L->start_w[f][0] = given[f];
+    /* [1]: all 0 */
+    L->start_w[feature("opposite_uncovered")][2] = 1.0;
+    L->start_w[feature("opposite_dist_1")][2] = 0.5;
+    L->start_w[feature("first_in_path")][3] = 1.0;
+    L->n_start = 4;
+}
+
 /* Reads the learn options; false with e set on a bad value. */
 static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
 {
@@ -318,11 +349,10 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     const char *start = opt_get_str(o, "weights");
     if (start && !strcmp(start, "none"))
         return true;
-    if (start && !cc_weights_load(start, L->start_w, e))
+    double w[CC_N_FEATURES];
+    if (start && !cc_weights_load(start, w, e))
         return false;
-    if (!start)
-        memcpy(L->start_w, cc_default_weights, sizeof L->start_w);
-    L->start = L->start_w;
+    start_vectors(L, start ? w : cc_default_weights);
     return true;
 }
 
