@@ -12,6 +12,7 @@
 #include "../base/mem.h"
 #include "../runtime/rt_protocol.h"
 #include "inst_sites.h"
+#include "inst_stdin.h"
 #include "instrument.h"
 
 static const char *const icmp_names[] = {"eq",  "ne",  "ugt", "uge", "ult",
@@ -301,49 +302,6 @@ static int module_arch_bits(LLVMModuleRef m)
 
 /* ==== stdin targets ============================================================ */
 
-/* libc functions that read a stream and the argument holding it (-1: stdin
- * itself, -2: a file descriptor that must be the constant 0). */
-static const struct {
-    const char *name;
-    int stream;
-} stdin_readers[] = {
-    {"getchar", -1}, {"getchar_unlocked", -1}, {"scanf", -1}, {"__isoc99_scanf", -1},
-    {"vscanf", -1},  {"__isoc99_vscanf", -1},  {"gets", -1},  {"fgetc", 0},
-    {"getc", 0},     {"_IO_getc", 0},          {"fgetc_unlocked", 0}, {"getc_unlocked", 0},
-    {"fscanf", 0},   {"__isoc99_fscanf", 0},   {"vfscanf", 0}, {"__isoc99_vfscanf", 0},
-    {"fgets", 2},    {"fgets_unlocked", 2},    {"fread", 3},  {"fread_unlocked", 3},
-    {"getline", 2},  {"getdelim", 3},          {"read", -2},
-};
-
-/* The value is a load of the global `stdin`. */
-static bool is_stdin(LLVMValueRef v)
-{
-    if (!v || !LLVMIsALoadInst(v))
-        return false;
-    LLVMValueRef g = LLVMGetOperand(v, 0);
-    size_t n;
-    const char *name = g && LLVMIsAGlobalVariable(g) ? LLVMGetValueName2(g, &n) : "";
-    return !strcmp(name, "stdin") || !strcmp(name, "_IO_2_1_stdin_");
-}
-
-/* Whether call c reads stdin. */
-static bool reads_stdin(LLVMValueRef c, const char *callee)
-{
-    for (size_t i = 0; i < sizeof stdin_readers / sizeof stdin_readers[0]; i++) {
-        if (strcmp(callee, stdin_readers[i].name))
-            continue;
-        int k = stdin_readers[i].stream;
-        if (k == -1)
-            return true;
-        if (k == -2) {
-            LLVMValueRef fd = LLVMGetNumArgOperands(c) > 0 ? LLVMGetOperand(c, 0) : NULL;
-            return fd && LLVMIsAConstantInt(fd) && LLVMConstIntGetZExtValue(fd) == 0;
-        }
-        return (int)LLVMGetNumArgOperands(c) > k && is_stdin(LLVMGetOperand(c, (unsigned)k));
-    }
-    return false;
-}
-
 /* Scans the calls of the module: does it read stdin, does it call
  * __VERIFIER_nondet_*. */
 static void stdin_use(LLVMModuleRef m, bool *in, bool *nondet)
@@ -360,7 +318,7 @@ static void stdin_use(LLVMModuleRef m, bool *in, bool *nondet)
                                                                     : "";
                 if (!strncmp(name, "__VERIFIER_nondet_", 18))
                     *nondet = true;
-                else if (reads_stdin(i, name))
+                else if (inst_stdin_call(i, name) != INST_STDIN_NONE)
                     *in = true;
             }
 }

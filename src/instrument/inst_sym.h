@@ -57,6 +57,8 @@ typedef enum sym_rt {
     SR_STRCHR,
     SR_STRCPY,
     SR_STRCAT,
+    SR_STDIN_CHAR,
+    SR_STDIN_BUF,
     SR__COUNT
 } sym_rt;
 

@@ -22,6 +22,7 @@
 #include "../runtime/rt_protocol.h"
 #include "../runtime/rt_symabi.h"
 #include "../runtime/rt_symtrace.h"
+#include "inst_stdin.h"
 
 /* True when the name of v is s. */
 static bool named(LLVMValueRef v, const char *s)
@@ -314,9 +315,45 @@ static bool ptr_args(LLVMValueRef i, unsigned n, unsigned nptr)
     return true;
 }
 
+_Static_assert(INST_STDIN_FREAD == CTG_SYM_STDIN_FREAD && INST_STDIN_FGETS == CTG_SYM_STDIN_FGETS &&
+                   INST_STDIN_READ == CTG_SYM_STDIN_READ,
+               "the kinds the runtime's stdin model takes");
+
+/* Reads of a stdin target's stdin (inst_stdin.h): a byte read is input
+ * byte (its position in the stream), the bytes fread, fgets and read(0)
+ * put in a buffer become input bytes; scanf and the others stay concrete.
+ * False when i is no such read. */
+static bool model_stdin(sym_pass *P, LLVMValueRef i, LLVMValueRef f)
+{
+    size_t n;
+    inst_stdin_kind k = P->harness == CTG_HARNESS_STDIN
+                            ? inst_stdin_call(i, LLVMGetValueName2(f, &n))
+                            : INST_STDIN_NONE;
+    if (k == INST_STDIN_NONE || k == INST_STDIN_OTHER)
+        return false;
+    sym_after(P, i);
+    if (k == INST_STDIN_CHAR) {
+        unsigned w = sym_scalar_bits(P, LLVMTypeOf(i));
+        if (w != 32)
+            return true;
+        LLVMValueRef r = sym_int64(P, i, true);
+        sym_set_shadow(P, i, sym_rt_call(P, SR_STDIN_CHAR, &r));
+        return true;
+    }
+    LLVMValueRef buf = arg(i, k == INST_STDIN_READ ? 1 : 0);
+    LLVMValueRef size = k == INST_STDIN_FREAD ? sym_int64(P, arg(i, 1), false) : sym_c64(P, 1);
+    LLVMValueRef ret = k == INST_STDIN_FGETS ? LLVMBuildPtrToInt(P->b, i, P->t_i64, "")
+                                             : sym_int64(P, i, k == INST_STDIN_READ);
+    LLVMValueRef args[4] = {sym_ptr8(P, buf), ret, size, sym_c32(P, (unsigned)k)};
+    sym_rt_call(P, SR_STDIN_BUF, args);
+    return true;
+}
+
 /* A call of declaration f: the harness functions and the libc models. */
 static void call_external(sym_pass *P, LLVMValueRef i, LLVMValueRef f)
 {
+    if (model_stdin(P, i, f))
+        return;
     if (prefixed(f, "__VERIFIER_nondet_"))
         model_nondet(P, i);
     else if (named(f, "__VERIFIER_assume") && ptr_args(i, 1, 0))

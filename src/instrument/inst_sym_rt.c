@@ -60,6 +60,8 @@ static const sr_spec specs[SR__COUNT] = {
     [SR_STRCHR] = {CTG_SYMFN_STRCHR, 'i', "pii", 0x4, true, DEF_ZERO},
     [SR_STRCPY] = {CTG_SYMFN_STRCPY, 'v', "ppL", 0, true, DEF_ZERO},
     [SR_STRCAT] = {CTG_SYMFN_STRCAT, 'v', "pp", 0, true, DEF_ZERO},
+    [SR_STDIN_CHAR] = {CTG_SYMFN_STDIN_CHAR, 'i', "L", 0, false, DEF_NONE},
+    [SR_STDIN_BUF] = {CTG_SYMFN_STDIN_BUF, 'v', "pLLi", 0, false, DEF_NONE},
 };
 
 /* LLVM type of one table letter. */

@@ -122,6 +122,20 @@
 #define CTG_SYMFN_STRCHR "__ctg_sym_strchr"
 #define CTG_SYMFN_STRCPY "__ctg_sym_strcpy"
 #define CTG_SYMFN_STRCAT "__ctg_sym_strcat"
+#define CTG_SYMFN_STDIN_CHAR "__ctg_sym_stdin_char"
+#define CTG_SYMFN_STDIN_BUF "__ctg_sym_stdin_buf"
+
+/* uint32_t __ctg_sym_stdin_char(uint64_t ret): after getchar/fgetc/getc on
+ * a stdin target's stdin: the result's expression (the input byte at the
+ * stream position before the call, zero-extended; 0 at EOF).
+ * void __ctg_sym_stdin_buf(void *buf, uint64_t ret, uint64_t size,
+ *                          uint32_t kind): after fread (kind
+ * CTG_SYM_STDIN_FREAD, ret * size bytes), fgets (FGETS: ret is the
+ * pointer, strlen(buf) bytes unless NULL) or read(0, ...) (READ: ret bytes):
+ * the bytes in buf become the input bytes they were read from. */
+#define CTG_SYM_STDIN_FREAD 2u
+#define CTG_SYM_STDIN_FGETS 3u
+#define CTG_SYM_STDIN_READ 4u
 
 /* Prefix of the fast-path helpers the pass defines (internal, inlined). */
 #define CTG_SYM_HELPER_PREFIX "__ctg_symh_"

@@ -133,5 +133,7 @@ uint32_t __ctg_sym_strlen(const char *s, uint32_t w);
 uint32_t __ctg_sym_strchr(const char *s, uint32_t c, uint32_t sc);
 void __ctg_sym_strcpy(char *d, const char *s, uint64_t n);
 void __ctg_sym_strcat(char *d, const char *s);
+uint32_t __ctg_sym_stdin_char(uint64_t ret);
+void __ctg_sym_stdin_buf(void *buf, uint64_t ret, uint64_t size, uint32_t kind);
 
 #endif /* CTG_SYM_INT_H */

@@ -16,7 +16,9 @@
  * to exist it is taken as 1 ("differs later"): the concrete run never gets
  * there, so the approximation only costs completeness.
  */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sym_int.h"
 
@@ -194,4 +196,48 @@ void __ctg_sym_strcat(char *d, const char *s)
     if (!__ctg_sym_live || !d || !s)
         return;
     sym_mem_copy((uintptr_t)d + strlen(d), (uintptr_t)s, strlen(s) + 1);
+}
+
+/* ==== stdin (stdin targets: rt_feed_input made the input fd 0) ============== */
+
+/* Input offset of stream byte 0: that of the run's CTG_T_BYTES value. */
+static uint32_t sym_stdin_base(void)
+{
+    uint32_t n = rt_g.hdr->n_values;
+    for (uint32_t i = 0; rt_g.values && i < n && i < CTG_MAX_VALUES; i++)
+        if (rt_g.values[i].type == CTG_T_BYTES)
+            return rt_g.values[i].offset;
+    return 0;
+}
+
+uint32_t __ctg_sym_stdin_char(uint64_t ret)
+{
+    long pos = ftell(stdin);
+    if ((int32_t)ret < 0 || pos <= 0 || sym_g.off)
+        return 0; /* EOF stays concrete */
+    uint32_t b = sym_input_byte(sym_stdin_base() + (uint32_t)pos - 1u);
+    return b ? sym_zext(b, 32) : 0;
+}
+
+void __ctg_sym_stdin_buf(void *buf, uint64_t ret, uint64_t size, uint32_t kind)
+{
+    uint64_t n;
+    long pos;
+    if (kind == CTG_SYM_STDIN_FGETS) {
+        if (!ret)
+            return;
+        n = strlen(buf);
+        pos = ftell(stdin);
+    } else if (kind == CTG_SYM_STDIN_FREAD) {
+        n = ret * size;
+        pos = ftell(stdin);
+    } else {
+        if ((int64_t)ret <= 0)
+            return;
+        n = ret;
+        pos = (long)lseek(0, 0, SEEK_CUR);
+    }
+    if (sym_g.off || pos < 0 || (uint64_t)pos < n || n > CTG_MAX_INPUT)
+        return;
+    sym_mem_input((uintptr_t)buf, n, sym_stdin_base() + (uint32_t)((uint64_t)pos - n));
 }

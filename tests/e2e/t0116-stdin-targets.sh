@@ -5,7 +5,8 @@
 # corpus) feeds the same bytes and agrees with the engine.  `-- ARGS @@`
 # passes the test as a file named in argv, as AFL++ does; replay reuses the
 # recorded arguments.  A program that reads stdin and calls
-# __VERIFIER_nondet_* gets a warning naming the mix.
+# __VERIFIER_nondet_* gets a warning naming the mix.  Concolic execution
+# solves for bytes read with getchar and fread.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 export CTESTGEN_CACHE="$T/cache"
@@ -22,6 +23,14 @@ c=$("$CTESTGEN" replay --corpus "$T/w/corpus" "$P" | sed -n "s|^  $P: branches \
 check "stdin: the raw corpus replays as stdin ($c branches)" [ "${c:-0}" -ge 10 ]
 # what a kept test holds is the stream: "add", "sub" and "mul" were typed
 check "stdin: the corpus holds commands" bash -c "cat '$T/w/corpus/'* | grep -aq 'sub'"
+
+# concolic execution models getchar and fread on stdin: the bytes are input
+K="$PROGS/stdin_key.c"
+"$CTESTGEN" run "$K" --strategy concolic --max-execs 100 --seed 1 -o "$T/k" >"$T/k.out" 2>&1 \
+  || fail "concolic on a stdin target: $(tail -3 "$T/k.out")"
+check "concolic: solver queries on stdin bytes ($(stat solver.sat "$T/k") sat)" [ "$(stat solver.sat "$T/k")" -ge 3 ]
+check "concolic: a test spells KEY42! (getchar, fread, memcmp, getchar)" \
+  bash -c "cat '$T/k/corpus/'* | grep -aq 'KEY42!'"
 
 F="$PROGS/file_hdr.c"
 "$CTESTGEN" run "$F" --strategy fuzz --max-execs 5000 --seed 1 -o "$T/f" -- @@ >"$T/f.out" 2>&1 \
