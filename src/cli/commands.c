@@ -14,8 +14,10 @@
 #include "../base/sbuf.h"
 #include "../build/build.h"
 #include "../report/compare.h"
+#include "../report/htmlreport.h"
 #include "../report/replay.h"
 #include "../report/runcheck.h"
+#include "../report/stats.h"
 #include "../search/engine.h"
 #include "../search/strategy.h"
 #include "../suite/suite.h"
@@ -57,7 +59,11 @@ static void print_summary(const char *prog, const engine_summary *s)
     if (s->write_failed)
         printf("  NOT WRITTEN       %u test%s/crash%s: %s\n", s->unwritten,
                s->unwritten == 1 ? "" : "s", s->unwritten == 1 ? "" : "es", s->write_error);
-    printf("  crashes recorded  %u\n", s->crashes);
+    printf("  crashes recorded  %u", s->crashes);
+    if (s->error_records)
+        printf(" (crashes/ also holds %u reproducer%s of reached errors)", s->error_records,
+               s->error_records == 1 ? "" : "s");
+    printf("\n");
     printf("  runs by result   ");
     for (int k = 0; k < EXEC__COUNT; k++)
         if (s->kinds[k])
@@ -138,6 +144,78 @@ static void check_by_replay(const ctg_options *o, const engine_summary *s, char 
         fflush(stdout);
         fprintf(stderr, "ctestgen: warning: %s\n", r.warning);
     }
+}
+
+/* run --report: OUT/report/index.html; a failure is a warning (the suite
+ * is written and valid). */
+static void run_report(const ctg_options *o, char **gen, int n_gen)
+{
+    char *driver = NULL, *path = NULL;
+    int n_src = n_gen;
+    const char **src = gen ? (const char **)gen
+                           : fmode_replay_sources(o->out.out_dir, o->positional.items,
+                                                  o->positional.n, &n_src, &driver);
+    replay_opts ro = replay_opts_from(o);
+    ro.out_dir = o->out.out_dir;
+    ro.sources = src;
+    ro.n_sources = n_src;
+    ctg_err e = {{0}};
+    bool ok = src && html_report(&ro, &path, &e);
+    if (!gen)
+        ctg_free(src);
+    ctg_free(driver);
+    fflush(stdout);
+    if (!ok)
+        fprintf(stderr, "ctestgen: warning: no report: %s\n", src ? e.msg : "out of memory");
+    else if (!o->ui.quiet)
+        printf("  report            %s\n", path);
+    ctg_free(path);
+}
+
+/* ctestgen report OUT [PROG.c ...]: the sources default to the program the
+ * run recorded. */
+int cmd_report(const ctg_options *o, ctg_err *e)
+{
+    if (o->positional.n < 1) {
+        err_set(e, "report: usage: ctestgen report OUT [PROG.c ...]");
+        return EXIT_USAGE;
+    }
+    const char *out = o->positional.items[0];
+    char *sp = fs_join(out, "stats.json");
+    stats_t *st = sp ? stats_load(sp, e) : NULL;
+    ctg_free(sp);
+    if (!st) {
+        if (!e->msg[0])
+            err_set(e, "out of memory");
+        return EXIT_ERR;
+    }
+    const char *prog = stats_get_info(st, "program");
+    char *driver = NULL, *path = NULL;
+    int n_src = 0;
+    const char *const *given = o->positional.n > 1 ? o->positional.items + 1 : &prog;
+    int n_given = o->positional.n > 1 ? o->positional.n - 1 : 1;
+    const char **src = prog || o->positional.n > 1
+                           ? fmode_replay_sources(out, given, n_given, &n_src, &driver)
+                           : NULL;
+    int rc = 0;
+    if (!src) {
+        err_set(e, "%s/stats.json names no program; give it: ctestgen report %s PROG.c", out, out);
+        rc = EXIT_USAGE;
+    } else {
+        replay_opts ro = replay_opts_from(o);
+        ro.out_dir = out;
+        ro.sources = src;
+        ro.n_sources = n_src;
+        if (!html_report(&ro, &path, e))
+            rc = EXIT_ERR;
+        else if (!o->ui.quiet)
+            printf("ctestgen: report %s\n", path);
+    }
+    ctg_free(src);
+    ctg_free(driver);
+    ctg_free(path);
+    stats_free(st);
+    return rc;
 }
 
 /* Prints the build's one-line warning (inline assembly left alone) unless
@@ -233,6 +311,8 @@ int cmd_run(const ctg_options *o, ctg_err *e)
         ok = fmode_finish(o, &fm, e);
     if (ok && !o->replay.no_check && !interrupt_requested() && !s.write_failed && s.tests)
         check_by_replay(o, &s, gen, n_gen);
+    if (ok && o->replay.report && !interrupt_requested() && !s.write_failed)
+        run_report(o, gen, n_gen);
     if (ok && o->out.suite_zip && !s.write_failed) {
         ctg_err ze = {{0}};
         if (!suite_write_zip(o->out.out_dir, &ze)) {

@@ -23,6 +23,7 @@ static const struct {
     {"replay", cmd_replay},
     {"doctor", cmd_doctor},
     {"compare", cmd_compare},
+    {"report", cmd_report},
     {"learn", cmd_learn},
 };
 

@@ -84,6 +84,8 @@ static const opt_desc common_options[] = {
     {"no-replay-check", 0, OPT_FLAG, OFF(replay.no_check), NULL, NULL,
      "run: skip the replay of the suite with gcc --coverage after the search (it takes a "
      "compile plus at most --replay-timeout per test, after the budget)"},
+    {"report", 0, OPT_FLAG, OFF(replay.report), NULL, NULL,
+     "run: also write OUT/report/index.html at the end (as `ctestgen report OUT` does)"},
     {"corpus", 0, OPT_LIST, OFF(replay.corpus), "PATH", NULL,
      "replay: raw inputs (a file, or a directory's files: AFL++ queue, libFuzzer corpus, "
      "OUT/corpus) instead of OUT/test-suite; repeatable"},

@@ -86,6 +86,7 @@ typedef struct ctg_options {
         double timeout_s;     /* --replay-timeout: per test; -1 unset:
                                  3 s (TestCov's) in replay, 2 s in run  */
         bool no_check;        /* --no-replay-check: run skips the replay */
+        bool report;          /* --report: run writes OUT/report/         */
         const char *lcov;     /* --lcov FILE: lcov tracefile of the replay */
         const char *cobertura;/* --cobertura FILE: Cobertura XML of it     */
     } replay;

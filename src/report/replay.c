@@ -59,6 +59,7 @@ typedef struct replay_ctx {
     char **argv;       /* binary, the program's arguments, NULL        */
     bool feed;         /* stdin or @@ target: the test's bytes are its
                           stdin or the file @@ names (the harness)     */
+    size_t files_cap;  /* capacity of r->files                         */
 } replay_ctx;
 
 static const char *const outcome_names[REPLAY__COUNT] = {
@@ -516,9 +517,32 @@ static json_object *get_array(json_object *o, const char *key)
                                                                                             : NULL;
 }
 
+/* The entry of line n of f, the array grown as needed; NULL on oom or a
+ * line number past any source. */
+static replay_line *line_entry(replay_file *f, long long n)
+{
+    if (n < 1 || n > 10000000)
+        return NULL;
+    if ((unsigned)n >= f->n_line) {
+        unsigned want = (unsigned)n + 1, cap = f->n_line ? f->n_line : 64;
+        while (cap < want)
+            cap *= 2;
+        replay_line *l = ctg_realloc(f->line, cap * sizeof *l);
+        if (!l)
+            return NULL;
+        for (unsigned i = f->n_line; i < cap; i++)
+            l[i] = (replay_line){false, 0, 0, 0, -1};
+        f->line = l;
+        f->n_line = cap;
+    }
+    return &f->line[n];
+}
+
 /* Adds the counts of one file of gcov's JSON output to r.  A file that
- * appears in several objects (a header) is counted once per object. */
-static bool add_gcov_file(replay_result *r, size_t *cap, json_object *jf)
+ * appears in several objects (a header) is counted once per object.  With
+ * first >= 0 (a pass after test `first`), only the lines' first tests are
+ * noted; with detail, the final pass records every line. */
+static bool add_gcov_file(replay_result *r, size_t *cap, json_object *jf, int first, bool detail)
 {
     json_object *name;
     if (!json_object_object_get_ex(jf, "file", &name))
@@ -529,13 +553,31 @@ static bool add_gcov_file(replay_result *r, size_t *cap, json_object *jf)
     json_object *lines = get_array(jf, "lines"), *funcs = get_array(jf, "functions");
     for (size_t i = 0; lines && i < json_object_array_length(lines); i++) {
         json_object *l = json_object_array_get_idx(lines, i), *br = get_array(l, "branches");
+        long long cnt = get_int(l, "count");
+        replay_line *ln = first >= 0 || detail ? line_entry(f, get_int(l, "line_number")) : NULL;
+        if (first >= 0) {
+            if (ln && cnt > 0 && ln->first_test < 0)
+                ln->first_test = first;
+            continue;
+        }
         f->lines++;
-        f->lines_covered += get_int(l, "count") > 0;
+        f->lines_covered += cnt > 0;
+        if (ln) {
+            ln->code = true;
+            ln->count += (unsigned long long)(cnt > 0 ? cnt : 0);
+        }
         for (size_t k = 0; br && k < json_object_array_length(br); k++) {
+            bool taken = get_int(json_object_array_get_idx(br, k), "count") > 0;
             f->branches++;
-            f->branches_covered += get_int(json_object_array_get_idx(br, k), "count") > 0;
+            f->branches_covered += taken;
+            if (ln) {
+                ln->branches++;
+                ln->branches_covered += taken;
+            }
         }
     }
+    if (first >= 0)
+        return true;
     for (size_t i = 0; funcs && i < json_object_array_length(funcs); i++) {
         json_object *fn = json_object_array_get_idx(funcs, i), *fname;
         if (json_object_object_get_ex(fn, "name", &fname) &&
@@ -547,8 +589,9 @@ static bool add_gcov_file(replay_result *r, size_t *cap, json_object *jf)
     return true;
 }
 
-/* Runs gcov on one object and adds its counts to r. */
-static bool gcov_object(replay_ctx *c, const char *obj, size_t *cap, ctg_err *e)
+/* Runs gcov on one object and adds its counts to r (first: see
+ * add_gcov_file). */
+static bool gcov_object(replay_ctx *c, const char *obj, size_t *cap, int first, ctg_err *e)
 {
     sbuf out = SBUF_INIT, err = SBUF_INIT;
     proc_opts po = {0};
@@ -567,7 +610,8 @@ static bool gcov_object(replay_ctx *c, const char *obj, size_t *cap, ctg_err *e)
         ok = err_set(e, "%s: gcov gave no JSON coverage (%s); check that gcov matches gcc", obj, line);
     }
     for (size_t i = 0; ok && i < json_object_array_length(files); i++)
-        if (!add_gcov_file(c->r, cap, json_object_array_get_idx(files, i)))
+        if (!add_gcov_file(c->r, cap, json_object_array_get_idx(files, i), first,
+                           c->o->line_detail))
             ok = err_set(e, "%s: out of memory", c->work);
     json_object_put(root);
     sbuf_release(&out);
@@ -578,10 +622,9 @@ static bool gcov_object(replay_ctx *c, const char *obj, size_t *cap, ctg_err *e)
 /* Collects coverage of every object and the totals. */
 static bool collect_coverage(replay_ctx *c, ctg_err *e)
 {
-    size_t cap = 0;
     replay_result *r = c->r;
     for (int i = 0; i < c->o->n_sources; i++)
-        if (!gcov_object(c, c->objs[i], &cap, e))
+        if (!gcov_object(c, c->objs[i], &c->files_cap, -1, e))
             return false;
     for (size_t i = 0; i < r->n_files; i++) {
         r->branches += r->files[i].branches;
@@ -752,6 +795,8 @@ bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e)
     for (size_t i = 0; ok && i < c.n_cases; i++) {
         ok = run_test(&c, i, e);
         r->n_tests = i + 1;
+        for (int k = 0; ok && o->line_detail && k < o->n_sources; k++)
+            ok = gcov_object(&c, c.objs[k], &c.files_cap, (int)i, e);
     }
     ok = ok && collect_coverage(&c, e) && export_coverage(&c, e);
     ctx_release(&c);
@@ -762,8 +807,10 @@ void replay_result_release(replay_result *r)
 {
     for (size_t i = 0; i < r->n_tests; i++)
         ctg_free(r->tests[i].name);
-    for (size_t i = 0; i < r->n_files; i++)
+    for (size_t i = 0; i < r->n_files; i++) {
         ctg_free(r->files[i].path);
+        ctg_free(r->files[i].line);
+    }
     for (size_t i = 0; i < r->n_bad; i++)
         ctg_free(r->bad[i]);
     ctg_free(r->bad);

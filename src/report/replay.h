@@ -58,6 +58,8 @@ typedef struct replay_opts {
     const char *gcov;           /* NULL: "gcov"                                  */
     const char *lcov_file;      /* also an lcov tracefile there (lcov), or NULL  */
     const char *cobertura_file; /* also Cobertura XML there (gcovr), or NULL     */
+    bool line_detail;           /* per line counts, branches and the first test
+                                   that ran it (gcov after every test)       */
     const char *const *args;    /* the program's arguments ("@@": a file with the
                                    test); none given: those stats.json recorded */
     int n_args;
@@ -87,10 +89,20 @@ typedef struct replay_test {
     bool reached_error;     /* the run called reach_error/__VERIFIER_error */
 } replay_test;
 
+/* One source line as gcov saw it (replay_opts.line_detail). */
+typedef struct replay_line {
+    bool code;              /* gcov counts it (else: no code)             */
+    unsigned long long count;
+    unsigned short branches, branches_covered;
+    int first_test;         /* index of the first test that ran it, -1   */
+} replay_line;
+
 typedef struct replay_file {
     char *path;             /* as gcov names it (absolute)                */
     unsigned branches, branches_covered;
     unsigned lines, lines_covered;
+    replay_line *line;      /* line_detail: indexed by line number (1..)  */
+    unsigned n_line;        /* entries of line (the highest line + 1)     */
 } replay_file;
 
 typedef struct replay_result {

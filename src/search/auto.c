@@ -35,6 +35,8 @@ typedef struct arm {
     bool held;         /* waits for the fuzzer to stall                */
     uint64_t slices;
     double reward_sum; /* sum of per-slice rewards */
+    uint64_t execs;    /* executions of its slices                      */
+    uint64_t goals;    /* goals its slices covered first               */
 } arm;
 
 typedef struct auto_state {
@@ -78,7 +80,7 @@ static void add_arm(auto_state *s, search_ctx *ctx, const char *name)
         ctx_log(ctx, "auto: %s left out: %s", name, e.msg);
         return;
     }
-    s->arms[s->n_arms++] = (arm){st, state, true, false, 0, 0.0};
+    s->arms[s->n_arms++] = (arm){st, state, true, false, 0, 0.0, 0, 0};
 }
 
 /* On a libFuzzer target with a fuzz member, holds the others back. */
@@ -208,9 +210,15 @@ static bool auto_step(void *state, search_ctx *ctx)
         s->fuzz_idle = got ? 0 : s->fuzz_idle + spent;
         release_held(s, ctx);
     }
+    a->execs += spent;
+    a->goals += got;
     char name[64];
     snprintf(name, sizeof name, "auto.slices.%s", a->st->name);
     ctx_stat_set(ctx, name, (double)a->slices);
+    snprintf(name, sizeof name, "auto.execs.%s", a->st->name);
+    ctx_stat_set(ctx, name, (double)a->execs);
+    snprintf(name, sizeof name, "auto.goals.%s", a->st->name);
+    ctx_stat_set(ctx, name, (double)a->goals);
     return true;
 }
 

@@ -145,7 +145,7 @@ static void progress(search_ctx *c, bool force)
             el, (unsigned long long)c->execs, el > 0 ? (double)c->execs / el : 0.0,
             archive_covered_edges(c->archive), archive_n_edges(c->archive),
             suite_n_tests(c->suite), archive_reached_errors(c->archive),
-            suite_n_crashes(c->suite));
+            suite_n_crashes(c->suite) - suite_n_error_records(c->suite));
     c->progress_drawn = true;
 }
 
@@ -889,7 +889,8 @@ static void summarize(search_ctx *c, engine_summary *s)
     s->errors_reached = archive_reached_errors(c->archive);
     s->n_errors = archive_n_errors(c->archive);
     s->tests = suite_n_tests(c->suite);
-    s->crashes = suite_n_crashes(c->suite);
+    s->crashes = suite_n_crashes(c->suite) - suite_n_error_records(c->suite);
+    s->error_records = suite_n_error_records(c->suite);
     memcpy(s->kinds, c->kinds, sizeof s->kinds);
     s->stop_reason = c->stop_reason ? c->stop_reason : "strategy finished";
     s->write_failed = c->write_failed;
@@ -926,7 +927,8 @@ static void set_counters(search_ctx *c)
     stats_set(c->stats, "errors.total", archive_n_errors(c->archive));
     stats_set(c->stats, "errors.reached", archive_reached_errors(c->archive));
     stats_set(c->stats, "tests", suite_n_tests(c->suite));
-    stats_set(c->stats, "crashes", suite_n_crashes(c->suite));
+    stats_set(c->stats, "crashes", suite_n_crashes(c->suite) - suite_n_error_records(c->suite));
+    stats_set(c->stats, "crashes.error_records", suite_n_error_records(c->suite));
     stats_set(c->stats, "crashes.min_execs", (double)c->min_execs);
     stats_set(c->stats, "executor.restarts", (double)exec_restarts(c->x));
     stats_set(c->stats, "executor.batches", (double)c->batches);
@@ -956,6 +958,15 @@ static void record_input_kind(search_ctx *c, const ctg_options *o)
     if (c->db->harness == CTG_HARNESS_STDIN && strcmp(kind, "file"))
         kind = "stdin";
     stats_set_info(c->stats, "input", kind);
+    char budget[96] = "none";
+    if (o->search.time_s > 0 && o->search.max_execs)
+        snprintf(budget, sizeof budget, "%g s or %llu executions", o->search.time_s,
+                 (unsigned long long)o->search.max_execs);
+    else if (o->search.time_s > 0)
+        snprintf(budget, sizeof budget, "%g s", o->search.time_s);
+    else if (o->search.max_execs)
+        snprintf(budget, sizeof budget, "%llu executions", (unsigned long long)o->search.max_execs);
+    stats_set_info(c->stats, "budget", budget);
     if (o->exec.prog_args.n && sbuf_ok(&a))
         stats_set_info(c->stats, "args", a.data);
     sbuf_release(&a);

@@ -102,7 +102,8 @@ typedef struct engine_summary {
     double secs;
     uint32_t edges_covered, n_edges;
     uint32_t errors_reached, n_errors;
-    unsigned tests, crashes;
+    unsigned tests, crashes;     /* crashes: records of crashes, hangs, ... */
+    unsigned error_records;      /* records of reached errors in crashes/  */
     uint64_t kinds[EXEC__COUNT]; /* runs per result kind */
     const char *stop_reason;     /* "budget", "all goals covered", ...   */
     char notes[2048];            /* the strategy's summary lines          */

@@ -41,6 +41,7 @@ struct suite {
     char *crashes; /* <dir>/crashes             */
     int arch_bits;
     unsigned n_tests, n_crashes;
+    unsigned n_error_recs; /* of n_crashes: reproducers of reached errors */
     unsigned next_test, next_crash;
 };
 
@@ -200,6 +201,7 @@ suite_t *suite_open(const char *out_dir, const suite_meta *m, ctg_err *e)
     unsigned b = scan_numbered(s->corpus, "id-", "", &raw);
     s->next_test = a > b ? a : b;
     s->next_crash = scan_numbered(s->crashes, "", "", &s->n_crashes);
+    (void)scan_numbered(s->crashes, "error-", "", &s->n_error_recs);
     return s;
 }
 
@@ -216,6 +218,7 @@ void suite_close(suite_t *s)
 
 unsigned suite_n_tests(const suite_t *s) { return s->n_tests; }
 unsigned suite_n_crashes(const suite_t *s) { return s->n_crashes; }
+unsigned suite_n_error_records(const suite_t *s) { return s->n_error_recs; }
 const char *suite_dir(const suite_t *s) { return s->dir; }
 
 /* ==== adding tests ======================================================= */
@@ -384,6 +387,7 @@ bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r, const ch
         *num = s->next_crash;
     s->next_crash++;
     s->n_crashes++;
+    s->n_error_recs += r->kind == EXEC_ERROR;
     return true;
 }
 

@@ -54,6 +54,8 @@ bool suite_replace_crash(suite_t *s, unsigned num, const test_t *t, const exec_r
  * (--resume) included. */
 unsigned suite_n_tests(const suite_t *s);
 unsigned suite_n_crashes(const suite_t *s);
+/* Of those, the records of reached errors (error-NNNNN): not crashes. */
+unsigned suite_n_error_records(const suite_t *s);
 
 /* Absolute path of the output directory. */
 const char *suite_dir(const suite_t *s);
