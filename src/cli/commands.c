@@ -47,11 +47,15 @@ static void build_opts_from(const ctg_options *o, int first, build_opts *b)
 static double pct(double part, double total) { return total > 0 ? 100.0 * part / total : 0.0; }
 
 /* Prints the end-of-run summary (stdout). */
-static void print_summary(const char *prog, const engine_summary *s)
+static void print_summary(const ctg_options *o, const char *prog, const engine_summary *s)
 {
     printf("ctestgen: %s: %llu executions in %.1fs (%.0f/s); stopped: %s\n", prog,
            (unsigned long long)s->execs, s->secs, s->secs > 0 ? (double)s->execs / s->secs : 0.0,
            s->stop_reason);
+    printf("  strategy          %s", o->search.strategy);
+    if (!strcmp(o->search.strategy, "auto"))
+        printf(" (%s)", opt_get_str(o, "auto-arms"));
+    printf("\n");
     printf("  edges covered     %u/%u (%.1f%%)  (engine: LLVM conditional-branch edges)\n",
            s->edges_covered, s->n_edges, pct(s->edges_covered, s->n_edges));
     printf("  errors reached    %u/%u\n", s->errors_reached, s->n_errors);
@@ -306,7 +310,7 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     /* the suite's program is what was built: a generated harness if any */
     bool ok = engine_run(o, gen ? gen[0] : o->positional.items[0], &br, &s, e);
     if (s.stop_reason && !o->ui.quiet && (ok || s.execs > 0))
-        print_summary(o->positional.items[0], &s);
+        print_summary(o, o->positional.items[0], &s);
     if (ok && fn)
         ok = fmode_finish(o, &fm, e);
     if (ok && !o->replay.no_check && !interrupt_requested() && !s.write_failed && s.tests)
