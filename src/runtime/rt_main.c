@@ -199,10 +199,9 @@ static pid_t rt_fork_retry(void)
     return -1;
 }
 
-/* The fork-server loop (attach: result of rt_attach_shm).  Returns only in
- * a child, which then runs the harness; the server itself ends when the
- * executor closes the control channel. */
-static void rt_fork_server(int attach)
+/* The server's start: the hello (after which a failed attach ends it, so
+ * the executor reports from the hello), subreaper, persistent mode. */
+static void rt_server_hello(int attach)
 {
     if (attach == RT_ATTACH_FAILED) {
         rt_say("ctestgen runtime: cannot map the shared memory (memory limit too low?)\n");
@@ -220,6 +219,52 @@ static void rt_fork_server(int attach)
                        -1, 0);
         rt_pst = m == MAP_FAILED ? NULL : m;
     }
+}
+
+/* In the child of a run, before it returns to run the harness. */
+static void rt_enter_child(void)
+{
+    /* dies with the server (which dies with ctestgen): no run outlives a
+     * killed tool */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (!rt_pst) {
+        close(CTG_FD_CTL);
+        close(CTG_FD_ST);
+        return;
+    }
+    /* a persistent child reports its pid itself, so that its status can
+     * never overtake the pid on the channel */
+    setpgid(0, 0);
+    int32_t me = (int32_t)getpid();
+    if (!rt_write_all(CTG_FD_ST, &me, sizeof me))
+        _exit(0);
+}
+
+/* The server's wait for the run in child pid: its wait status, once
+ * whatever it left in its process group is killed and reaped. */
+static int rt_wait_run(pid_t pid)
+{
+    int ws;
+    siginfo_t si;
+    /* the exited child still holds its group id: kill what it left in its
+     * group before reaping it (no pid reuse can intervene) */
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+        if (errno != EINTR)
+            _exit(5);
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, &ws, 0) < 0)
+        if (errno != EINTR)
+            _exit(5);
+    ctg_reap_children(); /* what the run left behind */
+    return ws;
+}
+
+/* The fork-server loop (attach: result of rt_attach_shm).  Returns only in
+ * a child, which then runs the harness; the server itself ends when the
+ * executor closes the control channel. */
+static void rt_fork_server(int attach)
+{
+    rt_server_hello(attach);
     for (;;) {
         uint32_t cmd;
         if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd))
@@ -235,20 +280,7 @@ static void rt_fork_server(int attach)
         if (pid < 0)
             _exit(4);
         if (pid == 0) {
-            /* dies with the server (which dies with ctestgen): no run
-             * outlives a killed tool */
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (!rt_pst) {
-                close(CTG_FD_CTL);
-                close(CTG_FD_ST);
-                return;
-            }
-            /* a persistent child reports its pid itself, so that its status
-             * can never overtake the pid on the channel */
-            setpgid(0, 0);
-            int32_t me = (int32_t)getpid();
-            if (!rt_write_all(CTG_FD_ST, &me, sizeof me))
-                _exit(0);
+            rt_enter_child();
             return;
         }
         /* the child's own process group, set before the executor learns the
@@ -257,21 +289,9 @@ static void rt_fork_server(int attach)
         int32_t p32 = (int32_t)pid;
         if (!rt_pst && !rt_write_all(CTG_FD_ST, &p32, sizeof p32))
             _exit(0);
-        int ws;
-        siginfo_t si;
-        /* the exited child still holds its group id: kill what it left in
-         * its group before reaping it (no pid reuse can intervene) */
-        while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
-            if (errno != EINTR)
-                _exit(5);
-        kill(-pid, SIGKILL);
-        while (waitpid(pid, &ws, 0) < 0)
-            if (errno != EINTR)
-                _exit(5);
-        ctg_reap_children(); /* what the run left behind */
+        int32_t w32 = (int32_t)rt_wait_run(pid);
         if (rt_pst && rt_pst->reported == rt_pst->started)
             continue; /* a persistent child that reported its last run */
-        int32_t w32 = (int32_t)ws;
         if (!rt_write_all(CTG_FD_ST, &w32, sizeof w32))
             _exit(0);
     }
