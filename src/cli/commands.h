@@ -6,7 +6,7 @@
 #define CTG_COMMANDS_H
 
 #include "../base/err.h"
-#include "options.h"
+#include "../opt/options.h"
 
 int cmd_run(const ctg_options *o, ctg_err *e);
 int cmd_build(const ctg_options *o, ctg_err *e);

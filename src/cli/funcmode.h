@@ -13,7 +13,7 @@
 
 #include "../base/err.h"
 #include "../build/driver.h"
-#include "options.h"
+#include "../opt/options.h"
 
 typedef struct fmode {
     drv_sig *sig;

@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "../base/err.h"
+#include "../opt/options.h"
+#include "../search/strategy.h"
 #include "commands.h"
-#include "options.h"
 #include "task.h"
 
 #define EXIT_USAGE 2
@@ -31,6 +32,7 @@ int main(int argc, char **argv)
 {
     ctg_options o;
     ctg_err e = {{0}};
+    strategy_register_options();
     options_defaults(&o);
     if (!options_parse(&o, argc, argv, &e)) {
         fprintf(stderr, "ctestgen: %s\n", e.msg);

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 
 #include "../base/err.h"
-#include "options.h"
+#include "../opt/options.h"
 
 typedef struct ctg_task {
     char *program;    /* input file, relative to the .yml's directory */

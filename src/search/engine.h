@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "../base/rng.h"
-#include "../cli/options.h"
+#include "../opt/options.h"
 #include "../exec/exec.h"
 #include "../instrument/progdb.h"
 #include "../suite/archive.h"

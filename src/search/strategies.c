@@ -32,3 +32,13 @@ const strategy *strategy_find(const char *name)
             return ctg_strategies[i];
     return NULL;
 }
+
+void strategy_register_options(void)
+{
+    static opt_group g[OPT_MAX_GROUPS];
+    int n = 0;
+    for (int i = 0; ctg_strategies[i] && n < OPT_MAX_GROUPS; i++, n++)
+        g[n] = (opt_group){ctg_strategies[i]->name, ctg_strategies[i]->summary,
+                           ctg_strategies[i]->options};
+    options_set_groups(g, n);
+}

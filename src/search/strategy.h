@@ -14,7 +14,7 @@
 #include <stdbool.h>
 
 #include "../base/err.h"
-#include "../cli/options.h"
+#include "../opt/options.h"
 
 typedef struct search_ctx search_ctx;
 
@@ -45,5 +45,8 @@ typedef struct strategy {
 /* NULL-terminated list of all strategies. */
 extern const strategy *const ctg_strategies[];
 const strategy *strategy_find(const char *name);
+/* Registers every strategy's option table with the options module
+ * (options_set_groups); call before parsing. */
+void strategy_register_options(void);
 
 #endif

@@ -9,7 +9,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "cli/options.h"
+#include "opt/options.h"
+#include "search/strategy.h"
 
 /* Parses a NULL-terminated argument list (argv[0] added). */
 static bool parse(ctg_options *o, ctg_err *e, ...)
@@ -23,6 +24,7 @@ static bool parse(ctg_options *o, ctg_err *e, ...)
         argv[argc++] = a;
     va_end(ap);
     argv[argc] = NULL;
+    strategy_register_options();
     options_defaults(o);
     memset(e, 0, sizeof *e);
     return options_parse(o, argc, argv, e);

@@ -15,6 +15,7 @@
 #include "base/fsutil.h"
 #include "base/mem.h"
 #include "cli/task.h"
+#include "search/strategy.h"
 
 static char dir[64];
 
@@ -134,6 +135,7 @@ static void test_property(void **state)
 static void opts(ctg_options *o, const char *arg, const char *prop, int arch)
 {
     static const char *pos[1];
+    strategy_register_options();
     options_defaults(o);
     o->command = "run";
     pos[0] = arg;

@@ -7,6 +7,11 @@
  * so adding a strategy option touches that strategy only.  The same tables
  * drive getopt_long and --help.  Strategy options are stored as name=value
  * pairs and read with opt_get_* which fall back to the table's default.
+ *
+ * This module sits below the command line (src/cli) and the search
+ * (src/search), which both read the options: it knows no strategy.  The
+ * strategies' tables reach it as option groups (options_set_groups, called
+ * by main from the strategy registry); --strategy must name a group.
  */
 #ifndef CTG_OPTIONS_H
 #define CTG_OPTIONS_H
@@ -116,6 +121,21 @@ typedef struct ctg_options {
 } ctg_options;
 
 /* Sets every default. */
+/* A named table of options beyond the common ones: a strategy's (name,
+ * one-line summary, its table or NULL).  Its options parse as --NAME VALUE
+ * into the name=value store, opt_get_* find their defaults in it, and
+ * --help lists it. */
+typedef struct opt_group {
+    const char *name;
+    const char *summary;
+    const opt_desc *table;
+} opt_group;
+
+/* Registers the groups (the array must outlive every options call; n at
+ * most OPT_MAX_GROUPS).  Before it, only the common options exist. */
+#define OPT_MAX_GROUPS 32
+void options_set_groups(const opt_group *groups, int n);
+
 void options_defaults(ctg_options *o);
 /* Parses argv (argv[1] is the command).  Returns false with e set on an
  * unknown option, a missing or malformed value, or a bad combination. */

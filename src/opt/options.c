@@ -13,7 +13,6 @@
 
 #include "../base/mem.h"
 #include "../base/sbuf.h"
-#include "../search/strategy.h"
 
 #define OFF(field) offsetof(ctg_options, field)
 
@@ -177,6 +176,24 @@ void options_release(ctg_options *o)
 
 /* ---- the tables ----------------------------------------------------------- */
 
+static const opt_group *groups; /* options_set_groups */
+static int n_groups;
+
+void options_set_groups(const opt_group *g, int n)
+{
+    groups = g;
+    n_groups = n < 0 ? 0 : n > OPT_MAX_GROUPS ? OPT_MAX_GROUPS : n;
+}
+
+/* The group named name, or NULL. */
+static const opt_group *find_group(const char *name)
+{
+    for (int s = 0; name && s < n_groups; s++)
+        if (!strcmp(groups[s].name, name))
+            return &groups[s];
+    return NULL;
+}
+
 typedef struct opt_ref {
     const opt_desc *d;
     const char *owner; /* strategy name, or NULL for common options */
@@ -188,8 +205,8 @@ static opt_ref *all_options(int *n)
     int count = 0;
     for (const opt_desc *d = common_options; d->name; d++)
         count++;
-    for (int s = 0; ctg_strategies[s]; s++)
-        for (const opt_desc *d = ctg_strategies[s]->options; d && d->name; d++)
+    for (int s = 0; s < n_groups; s++)
+        for (const opt_desc *d = groups[s].table; d && d->name; d++)
             count++;
     opt_ref *refs = ctg_calloc((size_t)count + 1, sizeof *refs);
     if (!refs)
@@ -197,9 +214,9 @@ static opt_ref *all_options(int *n)
     int k = 0;
     for (const opt_desc *d = common_options; d->name; d++)
         refs[k++] = (opt_ref){d, NULL};
-    for (int s = 0; ctg_strategies[s]; s++)
-        for (const opt_desc *d = ctg_strategies[s]->options; d && d->name; d++)
-            refs[k++] = (opt_ref){d, ctg_strategies[s]->name};
+    for (int s = 0; s < n_groups; s++)
+        for (const opt_desc *d = groups[s].table; d && d->name; d++)
+            refs[k++] = (opt_ref){d, groups[s].name};
     *n = count;
     return refs;
 }
@@ -207,8 +224,8 @@ static opt_ref *all_options(int *n)
 /* Finds a strategy option by name in every strategy's table. */
 static const opt_desc *find_kv_option(const char *name)
 {
-    for (int s = 0; ctg_strategies[s]; s++)
-        for (const opt_desc *d = ctg_strategies[s]->options; d && d->name; d++)
+    for (int s = 0; s < n_groups; s++)
+        for (const opt_desc *d = groups[s].table; d && d->name; d++)
             if (!strcmp(d->name, name))
                 return d;
     return NULL;
@@ -334,7 +351,7 @@ static bool validate(ctg_options *o, ctg_err *e)
         return err_set(e, "--on-write-error: must be stop or continue, not '%s'",
                        o->out.on_write_error);
     o->out.write_continue = !strcmp(o->out.on_write_error, "continue");
-    if (!strategy_find(o->search.strategy))
+    if (!find_group(o->search.strategy))
         return err_set(e, "--strategy: unknown strategy '%s'; see --help for the list",
                        o->search.strategy);
     return true;
@@ -486,13 +503,13 @@ void options_help(FILE *f)
     for (const opt_desc *d = common_options; d->name; d++)
         help_line(f, d);
     fprintf(f, "\nStrategies (--strategy):\n");
-    for (int s = 0; ctg_strategies[s]; s++)
-        fprintf(f, "  %-12s %s\n", ctg_strategies[s]->name, ctg_strategies[s]->summary);
-    for (int s = 0; ctg_strategies[s]; s++) {
-        const opt_desc *t = ctg_strategies[s]->options;
+    for (int s = 0; s < n_groups; s++)
+        fprintf(f, "  %-12s %s\n", groups[s].name, groups[s].summary);
+    for (int s = 0; s < n_groups; s++) {
+        const opt_desc *t = groups[s].table;
         if (!t || !t->name)
             continue;
-        fprintf(f, "\nOptions of --strategy %s:\n", ctg_strategies[s]->name);
+        fprintf(f, "\nOptions of --strategy %s:\n", groups[s].name);
         for (const opt_desc *d = t; d->name; d++)
             help_line(f, d);
     }
