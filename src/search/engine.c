@@ -720,6 +720,8 @@ static suite_t *open_suite(const ctg_options *o, const char *program_file, const
                              : SUITE_SPEC_BRANCHES,
         .producer = "ctestgen " CTG_VERSION,
         .keep_existing = o->out.resume,
+        .args = o->exec.prog_args.items,
+        .n_args = o->exec.prog_args.n,
     };
     return suite_open(o->out.out_dir, &m, e);
 }

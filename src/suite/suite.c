@@ -43,6 +43,8 @@ struct suite {
     unsigned n_tests, n_crashes;
     unsigned n_error_recs; /* of n_crashes: reproducers of reached errors */
     unsigned next_test, next_crash;
+    const char *const *args; /* the program's arguments (suite_meta) */
+    int n_args;
 };
 
 /* ==== numbering ========================================================== */
@@ -183,6 +185,8 @@ suite_t *suite_open(const char *out_dir, const suite_meta *m, ctg_err *e)
     s->corpus = s->dir ? fs_join(s->dir, "corpus") : NULL;
     s->crashes = s->dir ? fs_join(s->dir, "crashes") : NULL;
     s->arch_bits = m->arch_bits == 32 ? 32 : 64;
+    s->args = m->args; /* the caller keeps them for the suite's life */
+    s->n_args = m->n_args;
     if (!s->tests || !s->corpus || !s->crashes) {
         err_set(e, "%s: out of memory", out_dir);
         suite_close(s);
@@ -339,17 +343,25 @@ static void describe_result(sbuf *b, const test_t *t, const exec_result *r)
 }
 
 /* The shell command that reproduces a crash: CTESTGEN_INPUT=<raw> <binary>. */
-static void repro_command(sbuf *b, const char *raw, const char *binary)
+static void repro_command(const suite_t *s, sbuf *b, const char *raw, const char *binary)
 {
     char *bin_abs = binary ? fs_realpath(binary, NULL) : NULL;
     char *env = NULL;
     sbuf tmp = SBUF_INIT;
     sbuf_printf(&tmp, "%s=%s", CTG_ENV_INPUT, raw);
     env = sbuf_take(&tmp);
-    char *argv[] = {env, bin_abs ? bin_abs : (char *)(binary ? binary : "prog.cov"), NULL};
-    char *cmd = env ? proc_cmdline(argv) : NULL;
+    char **argv = ctg_calloc((size_t)s->n_args + 3, sizeof *argv);
+    char *cmd = NULL;
+    if (env && argv) {
+        argv[0] = env;
+        argv[1] = bin_abs ? bin_abs : (char *)(binary ? binary : "prog.cov");
+        for (int i = 0; i < s->n_args; i++) /* "@@" is the runtime's to replace */
+            argv[2 + i] = (char *)s->args[i];
+        cmd = proc_cmdline(argv);
+    }
     sbuf_printf(b, "%s\n", cmd ? cmd : raw);
     ctg_free(cmd);
+    ctg_free(argv);
     ctg_free(env);
     ctg_free(bin_abs);
 }
@@ -366,7 +378,7 @@ static bool write_crash(suite_t *s, unsigned num, const test_t *t, const exec_re
     sbuf desc = SBUF_INIT;
     describe_result(&desc, t, r);
     if (raw)
-        repro_command(&desc, raw, repro_binary);
+        repro_command(s, &desc, raw, repro_binary);
     bool ok = raw && sbuf_ok(&txt) && sbuf_ok(&desc);
     if (!ok)
         err_set(e, "%s: out of memory", s->crashes);

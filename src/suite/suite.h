@@ -29,6 +29,9 @@ typedef struct suite_meta {
     const char *producer;      /* "ctestgen 0.1"                          */
     bool keep_existing;        /* a resumed run: an existing metadata.xml
                                   stays as it is                          */
+    const char *const *args;   /* the program's arguments ("@@" too): the
+                                  crashes' reproduce commands repeat them */
+    int n_args;
 } suite_meta;
 
 typedef struct suite suite_t;

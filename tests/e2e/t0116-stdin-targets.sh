@@ -43,6 +43,12 @@ check "@@: replay without arguments uses the recorded ones ($c)" [ "${c:-0}" -ge
 "$CTESTGEN" run "$F" --strategy fuzz --max-execs 300 --seed 1 -o "$T/n" >/dev/null 2>&1
 check "without @@ the file program gets nothing to read" [ "$(stat edges.covered "$T/n")" -le 2 ]
 
+"$CTESTGEN" run "$PROGS/file_abort.c" --strategy fuzz --max-execs 3000 --seed 1 -o "$T/c" -q -- @@ 2>/dev/null
+cmd=$(tail -n 1 "$T/c"/crashes/abort-*.txt 2>/dev/null | head -1)
+check "@@: the crash's reproduce command repeats the arguments" grep -q ' @@$' <<<"$cmd"
+rc=0; sh -c "$cmd" 2>/dev/null || rc=$?
+check "@@: and reproduces the abort (exit $rc)" [ "$rc" = 134 ]
+
 "$CTESTGEN" run "$PROGS/stdin_mixed.c" --max-execs 200 -o "$T/m" >"$T/m.out" 2>&1 || fail "mixed program"
 check "mix: a warning names it" grep -q "reads stdin and calls __VERIFIER_nondet_" "$T/m.out"
 check "mix: values stay the input" [ "$(jq -r .info.input "$T/m/stats.json")" = values ]
