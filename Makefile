@@ -2,7 +2,8 @@
 #   make run    install what is missing, build, run ctestgen on examples/triangle.c
 #   make test   install what is missing, build, run every test (plus an ASan/UBSan build)
 # Other targets: make build, make deps, make bench, make clean,
-#   make install [PREFIX=/usr/local]   ctestgen in PREFIX/bin, its runtime in PREFIX/lib/ctestgen
+#   make install [PREFIX=/usr/local] [DESTDIR=/stage]   ctestgen in PREFIX/bin, its runtime
+#                in PREFIX/lib/ctestgen, its manual page in PREFIX/share/man/man1
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -36,7 +37,7 @@ test-asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -L 'unit|asan'
 
 install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build
 	@scripts/install-deps.sh --bench

@@ -40,9 +40,12 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     int rc = EXIT_USAGE;
-    if (!o.ui.help && !o.ui.version && !task_apply(&o, &e)) {
+    if (!o.ui.help && !o.ui.version && !o.ui.man && !task_apply(&o, &e)) {
         fprintf(stderr, "ctestgen: %s\n", e.msg);
         rc = 1;
+    } else if (o.ui.man) {
+        options_man(stdout);
+        rc = 0;
     } else if (o.ui.help) {
         options_help(stdout);
         rc = 0;

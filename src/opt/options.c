@@ -103,6 +103,8 @@ static const opt_desc common_options[] = {
      "show tool command lines and details"},
     {"help", 'h', OPT_FLAG, OFF(ui.help), NULL, NULL, "this help"},
     {"version", 'V', OPT_FLAG, OFF(ui.version), NULL, NULL, "print the version"},
+    {"man", 0, OPT_FLAG, OFF(ui.man), NULL, NULL,
+     "print the manual page (troff, from these tables; make install puts it in share/man)"},
     {0},
 };
 
@@ -120,6 +122,8 @@ static const struct {
      "learn concolic search weights (seed 004: find, check, refine) for --search param"},
     {"compare", "RUN_DIR... [--by KEY]",
      "repeated runs side by side: metrics per group, Mann-Whitney U and A12"},
+    {"report", "OUT [PROG.c ...]",
+     "OUT/report/index.html: summary, coverage over time, annotated source"},
     {"doctor", "", "what this host can do: runtimes, 32-bit execution, gcc for replay"},
     {NULL, NULL, NULL},
 };
@@ -521,6 +525,90 @@ void options_help(FILE *f)
                "\nReproducibility: with --max-execs and --time 0 the same seed gives the same\n"
                "suite (unless runs time out near the calibrated timeout); a --time budget\n"
                "depends on the machine's speed and is not reproducible.\n");
+}
+
+/* ---- the manual page ------------------------------------------------------------ */
+
+/* Text for troff: backslashes doubled, '-' as \-, a leading '.' or '\'' escaped. */
+static void man_text(FILE *f, const char *s)
+{
+    if (*s == '.' || *s == '\'')
+        fputs("\\&", f);
+    for (; *s; s++) {
+        if (*s == '\\')
+            fputs("\\e", f);
+        else if (*s == '-')
+            fputs("\\-", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+static void man_option(FILE *f, const opt_desc *d)
+{
+    fputs(".TP\n\\fB", f);
+    if (d->short_name)
+        fprintf(f, "\\-%c\\fR, \\fB", d->short_name);
+    fputs("\\-\\-", f);
+    man_text(f, d->name);
+    fputs("\\fR", f);
+    if (d->metavar) {
+        fputs(" \\fI", f);
+        man_text(f, d->metavar);
+        fputs("\\fR", f);
+    }
+    fputc('\n', f);
+    man_text(f, d->help);
+    if (d->def) {
+        fputs(" (default: ", f);
+        man_text(f, d->def);
+        fputc(')', f);
+    }
+    fputc('\n', f);
+}
+
+void options_man(FILE *f)
+{
+    fprintf(f, ".TH CTESTGEN 1 \"\" \"ctestgen %s\" \"User Commands\"\n", CTG_VERSION);
+    fputs(".SH NAME\nctestgen \\- test generation for C programs\n.SH SYNOPSIS\n", f);
+    for (int i = 0; commands[i].name; i++) {
+        fprintf(f, ".B ctestgen %s\n", commands[i].name);
+        man_text(f, commands[i].args);
+        fputs("\n.br\n", f);
+    }
+    fputs(".SH DESCRIPTION\nctestgen generates a test suite for a C program (a Test\\-Comp "
+          "harness, a libFuzzer target, a program reading stdin or a file named by @@, or one "
+          "function) that covers as many branches as it can and reaches the errors it can, "
+          "with greybox fuzzing, search\\-based testing, bounded\\-exhaustive generation "
+          "and concolic testing.\n.SH COMMANDS\n", f);
+    for (int i = 0; commands[i].name; i++) {
+        fprintf(f, ".TP\n\\fB%s\\fR ", commands[i].name);
+        man_text(f, commands[i].args);
+        fputc('\n', f);
+        man_text(f, commands[i].help);
+        fputc('\n', f);
+    }
+    fputs(".SH OPTIONS\n", f);
+    for (const opt_desc *d = common_options; d->name; d++)
+        man_option(f, d);
+    fputs(".SH STRATEGIES\n", f);
+    for (int s = 0; s < n_groups; s++) {
+        fprintf(f, ".TP\n\\fB%s\\fR\n", groups[s].name);
+        man_text(f, groups[s].summary);
+        fputc('\n', f);
+    }
+    for (int s = 0; s < n_groups; s++) {
+        const opt_desc *t = groups[s].table;
+        if (!t || !t->name)
+            continue;
+        fprintf(f, ".SS Options of \\-\\-strategy %s\n", groups[s].name);
+        for (const opt_desc *d = t; d->name; d++)
+            man_option(f, d);
+    }
+    fputs(".SH EXIT STATUS\n0 done, 1 error (bad input, build failure), 2 usage error, 3 the "
+          "output could not be completely written (what is on disk is valid), 130 "
+          "interrupted (\\-\\-resume continues).\n.SH SEE ALSO\n"
+          ".BR gcov (1),\n.BR afl\\-fuzz (8)\n", f);
 }
 
 /* ---- strategy options ---------------------------------------------------------- */

@@ -115,7 +115,7 @@ typedef struct ctg_options {
         char *program;        /* its program (owned)                     */
     } task;
     struct {
-        bool quiet, verbose, help, version;
+        bool quiet, verbose, help, version, man;
     } ui;
     str_list kv; /* "name=value" of OPT_KV options, in command-line order */
 } ctg_options;
@@ -143,6 +143,8 @@ bool options_parse(ctg_options *o, int argc, char **argv, ctg_err *e);
 void options_release(ctg_options *o);
 /* Prints --help: usage, commands, common options, each strategy's options. */
 void options_help(FILE *f);
+/* The manual page (troff) from the same tables as --help. */
+void options_man(FILE *f);
 
 /* Strategy options (OPT_KV): the last value given, else the default of the
  * table entry with that name (every name used must be in a table). */

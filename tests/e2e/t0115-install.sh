@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
-# t0115-install: `cmake --install` (make install) puts ctestgen in
-# PREFIX/bin and its runtime in PREFIX/lib/ctestgen/rt; the installed binary,
-# run from elsewhere, builds, searches and replays without the build tree.
+# t0115-install: `cmake --install` (make install, DESTDIR staged) puts
+# ctestgen in PREFIX/bin, its runtime in PREFIX/lib/ctestgen/rt and its
+# manual page (generated from the options tables) in PREFIX/share/man/man1;
+# the installed binary, run from elsewhere, builds, searches and replays
+# without the build tree.
 . "$(dirname "$0")/lib.sh"
-cmake --install "$CTG_BUILD_DIR" --prefix "$T/prefix" >"$T/install.log" 2>&1 ||
+# staged as a package build does: DESTDIR + PREFIX
+DESTDIR="$T/stage" cmake --install "$CTG_BUILD_DIR" --prefix /usr/local >"$T/install.log" 2>&1 ||
     fail "cmake --install exits 0: $(tail -1 "$T/install.log")"
+mv "$T/stage/usr/local" "$T/prefix" # where it will run from: anywhere
 I=$T/prefix/bin/ctestgen
+M=$T/prefix/share/man/man1/ctestgen.1
+check "the manual page is installed" [ -s "$M" ]
+check "the manual page lists the options --help lists" \
+  bash -c "'$I' --help | grep -q -- '--max-execs' && grep -q 'max\\\\-execs' '$M' && grep -q 'Options of \\\\-\\\\-strategy fuzz' '$M'"
+if command -v man >/dev/null; then
+  check "man renders it" bash -c "MANWIDTH=80 man -l '$M' 2>/dev/null | grep -q 'test generation for C programs'"
+else
+  echo "skip: man not installed: the page is not rendered"
+fi
 check "the binary is installed" [ -x "$I" ]
 check "the 64-bit runtime is installed" [ -f "$T/prefix/lib/ctestgen/rt/libctg_rt64.a" ]
 check "the replay harness is installed" [ -f "$T/prefix/lib/ctestgen/rt/replay_harness.c" ]
