@@ -14,6 +14,7 @@
 #include "../base/sbuf.h"
 #include "../build/build.h"
 #include "../report/compare.h"
+#include "../report/export.h"
 #include "../report/htmlreport.h"
 #include "../report/replay.h"
 #include "../report/runcheck.h"
@@ -218,6 +219,54 @@ int cmd_report(const ctg_options *o, ctg_err *e)
     ctg_free(src);
     ctg_free(driver);
     ctg_free(path);
+    stats_free(st);
+    return rc;
+}
+
+/* ctestgen export OUT --c FILE [PROG.c ...]: the sources default to the
+ * program the run recorded. */
+int cmd_export(const ctg_options *o, ctg_err *e)
+{
+    if (o->positional.n < 1 || !o->replay.export_c) {
+        err_set(e, "export: usage: ctestgen export OUT --c FILE [PROG.c ...]");
+        return EXIT_USAGE;
+    }
+    const char *out = o->positional.items[0];
+    char *sp = fs_join(out, "stats.json");
+    ctg_err se = {{0}};
+    stats_t *st = sp && fs_exists(sp) ? stats_load(sp, &se) : NULL;
+    ctg_free(sp);
+    const char *prog = st ? stats_get_info(st, "program") : NULL;
+    char *driver = NULL;
+    int n_src = 0;
+    const char *const *given = o->positional.n > 1 ? o->positional.items + 1 : &prog;
+    int n_given = o->positional.n > 1 ? o->positional.n - 1 : 1;
+    const char **src = prog || o->positional.n > 1
+                           ? fmode_replay_sources(out, given, n_given, &n_src, &driver)
+                           : NULL;
+    int rc = 0, arch = 64;
+    unsigned n = 0;
+    if (!src) {
+        err_set(e, "%s: no stats.json naming the program; give it: ctestgen export %s --c FILE "
+                   "PROG.c", out, out);
+        rc = EXIT_USAGE;
+    } else if (driver) {
+        err_set(e, "%s: a --function suite; its regression tests are %s/tests_<function>.c",
+                out, out);
+        rc = EXIT_ERR;
+    } else {
+        replay_opts ro = replay_opts_from(o);
+        ro.out_dir = out;
+        ro.sources = src;
+        ro.n_sources = n_src;
+        if (!export_c(&ro, o->replay.export_c, &n, &arch, e))
+            rc = EXIT_ERR;
+        else if (!o->ui.quiet)
+            printf("ctestgen: %u tests in %s; run them: cc %s%s %s && ./a.out\n", n,
+                   o->replay.export_c, arch == 32 ? "-m32 " : "", o->replay.export_c, src[0]);
+    }
+    ctg_free(src);
+    ctg_free(driver);
     stats_free(st);
     return rc;
 }

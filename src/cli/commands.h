@@ -14,6 +14,8 @@ int cmd_replay(const ctg_options *o, ctg_err *e);
 /* Prints what the host can do, one capability a line ("exec32  no: WHY");
  * exit code 0 when 64-bit runs can be built, else 1. */
 int cmd_doctor(const ctg_options *o, ctg_err *e);
+/* ctestgen export OUT --c FILE [PROG.c ...] (src/report/export.h). */
+int cmd_export(const ctg_options *o, ctg_err *e);
 /* ctestgen report OUT [PROG.c ...] (src/report/htmlreport.h). */
 int cmd_report(const ctg_options *o, ctg_err *e);
 /* ctestgen compare RUN_DIR... [--by KEY] [--json] (src/report/compare.h). */

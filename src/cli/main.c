@@ -25,6 +25,7 @@ static const struct {
     {"doctor", cmd_doctor},
     {"compare", cmd_compare},
     {"report", cmd_report},
+    {"export", cmd_export},
     {"learn", cmd_learn},
 };
 

@@ -83,6 +83,8 @@ static const opt_desc common_options[] = {
     {"no-replay-check", 0, OPT_FLAG, OFF(replay.no_check), NULL, NULL,
      "run: skip the replay of the suite with gcc --coverage after the search (it takes a "
      "compile plus at most --replay-timeout per test, after the budget)"},
+    {"c", 0, OPT_STR, OFF(replay.export_c), "FILE", NULL,
+     "export: the C file of regression tests to write (cc FILE prog.c && ./a.out)"},
     {"report", 0, OPT_FLAG, OFF(replay.report), NULL, NULL,
      "run: also write OUT/report/index.html at the end (as `ctestgen report OUT` does)"},
     {"corpus", 0, OPT_LIST, OFF(replay.corpus), "PATH", NULL,
@@ -122,6 +124,8 @@ static const struct {
      "learn concolic search weights (seed 004: find, check, refine) for --search param"},
     {"compare", "RUN_DIR... [--by KEY]",
      "repeated runs side by side: metrics per group, Mann-Whitney U and A12"},
+    {"export", "OUT --c FILE [PROG.c ...]",
+     "the suite as one C file of regression tests: cc FILE prog.c && ./a.out"},
     {"report", "OUT [PROG.c ...]",
      "OUT/report/index.html: summary, coverage over time, annotated source"},
     {"doctor", "", "what this host can do: runtimes, 32-bit execution, gcc for replay"},

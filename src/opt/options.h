@@ -92,6 +92,7 @@ typedef struct ctg_options {
                                  3 s (TestCov's) in replay, 2 s in run  */
         bool no_check;        /* --no-replay-check: run skips the replay */
         bool report;          /* --report: run writes OUT/report/         */
+        const char *export_c; /* export --c FILE                          */
         const char *lcov;     /* --lcov FILE: lcov tracefile of the replay */
         const char *cobertura;/* --cobertura FILE: Cobertura XML of it     */
     } replay;

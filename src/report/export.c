@@ -1,0 +1,214 @@
+/*
+ * export.c - a Test-Comp suite as C regression tests (see export.h).
+ */
+#include "export.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/fsutil.h"
+#include "../base/mem.h"
+#include "../base/sbuf.h"
+#include "../suite/suite.h"
+#include "stats.h"
+
+/* What a test's run must end in. */
+enum { END_EXIT, END_SIGNAL, END_ERROR, END_SKIP };
+
+/* A C string literal of s. */
+static void c_string(sbuf *b, const char *s)
+{
+    sbuf_putc(b, '"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            sbuf_printf(b, "\\%c", c);
+        else if (c < 32 || c > 126)
+            sbuf_printf(b, "\\%03o", c);
+        else
+            sbuf_putc(b, (char)c);
+    }
+    sbuf_putc(b, '"');
+}
+
+static const char *const prologue =
+    "#include <fcntl.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+    "#include <string.h>\n#include <sys/types.h>\n#include <sys/wait.h>\n#include <unistd.h>\n\n";
+
+/* The nondet functions, assume and the error stubs (weak: the program's
+ * own definitions win). */
+static const char *const harness =
+    "static const char *const *ctg_cur; /* the running test's values */\n"
+    "static size_t ctg_pos;\n\n"
+    "/* The next value's text; the test ends (exit 0) when none is left, as in TestCov. */\n"
+    "static const char *ctg_next(void)\n{\n"
+    "    if (!ctg_cur || !ctg_cur[ctg_pos])\n        exit(0);\n"
+    "    const char *s = ctg_cur[ctg_pos++];\n"
+    "    return s[0] == '\\'' && s[1] ? s + 1 : s; /* a quoted character */\n}\n\n"
+    "static long long ctg_i(void)\n{\n    const char *s = ctg_next();\n"
+    "    return s[0] && s[1] == '\\'' ? (unsigned char)s[0] : strtoll(s, NULL, 0);\n}\n"
+    "static unsigned long long ctg_u(void) { return strtoull(ctg_next(), NULL, 0); }\n"
+    "static double ctg_d(void) { return strtod(ctg_next(), NULL); }\n\n"
+    "#define CTG_WEAK __attribute__((weak))\n"
+    "CTG_WEAK _Bool __VERIFIER_nondet_bool(void) { return ctg_i() != 0; }\n"
+    "CTG_WEAK char __VERIFIER_nondet_char(void) { return (char)ctg_i(); }\n"
+    "CTG_WEAK unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char)ctg_u(); }\n"
+    "CTG_WEAK short __VERIFIER_nondet_short(void) { return (short)ctg_i(); }\n"
+    "CTG_WEAK unsigned short __VERIFIER_nondet_ushort(void) { return (unsigned short)ctg_u(); }\n"
+    "CTG_WEAK int __VERIFIER_nondet_int(void) { return (int)ctg_i(); }\n"
+    "CTG_WEAK unsigned int __VERIFIER_nondet_uint(void) { return (unsigned int)ctg_u(); }\n"
+    "CTG_WEAK long __VERIFIER_nondet_long(void) { return (long)ctg_i(); }\n"
+    "CTG_WEAK unsigned long __VERIFIER_nondet_ulong(void) { return (unsigned long)ctg_u(); }\n"
+    "CTG_WEAK long long __VERIFIER_nondet_longlong(void) { return ctg_i(); }\n"
+    "CTG_WEAK unsigned long long __VERIFIER_nondet_ulonglong(void) { return ctg_u(); }\n"
+    "CTG_WEAK float __VERIFIER_nondet_float(void) { return (float)ctg_d(); }\n"
+    "CTG_WEAK double __VERIFIER_nondet_double(void) { return ctg_d(); }\n"
+    "CTG_WEAK void *__VERIFIER_nondet_pointer(void) { return (void *)(size_t)ctg_u(); }\n"
+    "CTG_WEAK size_t __VERIFIER_nondet_size_t(void) { return (size_t)ctg_u(); }\n"
+    "CTG_WEAK void __VERIFIER_assume(int c)\n{\n    if (!c)\n        exit(0);\n}\n"
+    "CTG_WEAK void reach_error(void) { exit(CTG_ERROR_EXIT); }\n"
+    "CTG_WEAK void __VERIFIER_error(void) { exit(CTG_ERROR_EXIT); }\n\n";
+
+/* The runner: every test in a child (which goes on into the program's
+ * main), its end compared with the expected one. */
+static const char *const runner =
+    "/* Runs before main: each test in a child that returns into main with its\n"
+    " * values; this process only waits and compares, then exits. */\n"
+    "__attribute__((constructor)) static void ctg_run_tests(void)\n{\n"
+    "    int passed = 0, failed = 0;\n"
+    "    for (size_t i = 0; i < sizeof ctg_tests / sizeof ctg_tests[0]; i++) {\n"
+    "        fflush(NULL);\n        pid_t p = fork();\n"
+    "        if (p < 0) {\n            perror(\"fork\");\n            exit(2);\n        }\n"
+    "        if (p == 0) {\n"
+    "            int null = open(\"/dev/null\", O_RDWR);\n"
+    "            if (null >= 0)\n                dup2(null, 0), dup2(null, 1), dup2(null, 2);\n"
+    "            ctg_cur = ctg_tests[i].values;\n            ctg_pos = 0;\n"
+    "            alarm(CTG_TIMEOUT_S); /* a hang fails the test */\n"
+    "            return; /* into the program's main */\n        }\n"
+    "        int ws = 0;\n        while (waitpid(p, &ws, 0) < 0)\n            ;\n"
+    "        int want = ctg_tests[i].code, ok;\n        const char *what;\n"
+    "        switch (ctg_tests[i].end) {\n"
+    "        case CTG_EXIT:\n            ok = WIFEXITED(ws) && WEXITSTATUS(ws) == want;\n"
+    "            what = \"exit code\";\n            break;\n"
+    "        case CTG_SIGNAL:\n            ok = WIFSIGNALED(ws) && WTERMSIG(ws) == want;\n"
+    "            what = \"signal\";\n            break;\n"
+    "        default: /* the error: reach_error aborts, or the stub exits */\n"
+    "            ok = (WIFEXITED(ws) && WEXITSTATUS(ws) == CTG_ERROR_EXIT) ||\n"
+    "                 (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);\n"
+    "            what = \"the error\";\n            break;\n        }\n"
+    "        if (ok) {\n            passed++;\n            continue;\n        }\n"
+    "        failed++;\n"
+    "        printf(\"FAIL %s: expected %s %d, \", ctg_tests[i].name, what, want);\n"
+    "        if (WIFSIGNALED(ws))\n            printf(\"got signal %d\\n\", WTERMSIG(ws));\n"
+    "        else\n            printf(\"got exit code %d\\n\", WEXITSTATUS(ws));\n    }\n"
+    "    printf(\"%d passed, %d failed\\n\", passed, failed);\n"
+    "    exit(failed ? 1 : 0);\n}\n";
+
+/* The expected end of test t of the replay. */
+static int expected(const replay_test *t, int *code)
+{
+    *code = 0;
+    switch (t->outcome) {
+    case REPLAY_NORMAL: *code = t->exit_code; return END_EXIT;
+    case REPLAY_ERROR: return END_ERROR;
+    case REPLAY_ASSUME:
+    case REPLAY_RAN_OUT: return END_EXIT;
+    case REPLAY_CRASH: *code = t->signal; return END_SIGNAL;
+    default: return END_SKIP; /* timed out or unreadable: no regression to pin */
+    }
+}
+
+bool export_c(const replay_opts *ro, const char *path, unsigned *n_tests, int *arch_bits,
+              ctg_err *e)
+{
+    if (n_tests)
+        *n_tests = 0;
+    char *sp = fs_join(ro->out_dir, "stats.json");
+    ctg_err se = {{0}};
+    stats_t *st = sp && fs_exists(sp) ? stats_load(sp, &se) : NULL;
+    ctg_free(sp);
+    const char *input = st ? stats_get_info(st, "input") : NULL;
+    bool values = !input || !strcmp(input, "values");
+    stats_free(st);
+    if (!values)
+        return err_set(e, "%s: a %s target's tests are bytes, not values: replay its corpus "
+                          "(ctestgen replay --corpus %s/corpus PROG.c) instead of exporting it",
+                       ro->out_dir, input, ro->out_dir);
+    replay_result rr;
+    if (!replay_suite(ro, &rr, e))
+        return false;
+    char *dir = fs_join(ro->out_dir, "test-suite");
+    char **cases = NULL;
+    size_t n = 0;
+    bool ok = dir && suite_list_testcases(dir, &cases, &n, e);
+    sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "/*\n * Regression tests generated by `ctestgen export` from %s/test-suite\n"
+                    " * (%s): build and run them with the program,\n"
+                    " *     cc THIS_FILE PROG.c && ./a.out%s\n"
+                    " * Each test runs in a child process whose __VERIFIER_nondet_* calls read "
+                    "its values;\n * how the child ends is compared with what gcc's replay saw "
+                    "at export time.\n */\n",
+                ro->out_dir, ro->n_sources > 0 ? ro->sources[0] : "?",
+                rr.arch_bits == 32 ? "   (with -m32: the suite is ILP32)" : "");
+    sbuf_puts(&b, prologue);
+    sbuf_printf(&b, "#define CTG_ERROR_EXIT %d /* the error stubs' exit code */\n"
+                    "#define CTG_TIMEOUT_S 10\n"
+                    "enum { CTG_EXIT, CTG_SIGNAL, CTG_ERROR };\n\n",
+                CTG_EXPORT_ERROR_EXIT);
+    sbuf t = SBUF_INIT; /* the test table, after the value arrays */
+    unsigned kept = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        const char *name = strrchr(cases[i], '/') ? strrchr(cases[i], '/') + 1 : cases[i];
+        const replay_test *rt = NULL;
+        for (size_t k = 0; k < rr.n_tests && !rt; k++)
+            if (!strcmp(rr.tests[k].name, name))
+                rt = &rr.tests[k];
+        int code, end = rt ? expected(rt, &code) : END_SKIP;
+        suite_testcase tc = {0};
+        ctg_err te = {{0}};
+        if (end == END_SKIP || !suite_parse_testcase(cases[i], &tc, &te)) {
+            sbuf_printf(&b, "/* %s: not exported (%s) */\n", name,
+                        rt ? replay_outcome_name(rt->outcome) : "unreadable");
+            continue;
+        }
+        sbuf_printf(&b, "static const char *const ctg_v%u[] = {", kept);
+        for (size_t k = 0; k < tc.n_inputs; k++) {
+            c_string(&b, tc.inputs[k].text);
+            sbuf_puts(&b, ", ");
+        }
+        sbuf_puts(&b, "NULL};\n");
+        suite_testcase_release(&tc);
+        sbuf_printf(&t, "    {\"%s\", ctg_v%u, %s, %d},\n", name, kept,
+                    end == END_EXIT ? "CTG_EXIT" : end == END_SIGNAL ? "CTG_SIGNAL" : "CTG_ERROR",
+                    code);
+        kept++;
+    }
+    if (ok && kept == 0)
+        ok = err_set(e, "%s: no test to export (the suite is empty or every test timed out)",
+                     ro->out_dir);
+    if (ok) {
+        sbuf_puts(&b, "\nstatic const struct {\n    const char *name;\n"
+                      "    const char *const *values;\n    int end, code;\n} ctg_tests[] = {\n");
+        sbuf_puts(&b, t.data ? t.data : "");
+        sbuf_puts(&b, "};\n\n");
+        sbuf_puts(&b, harness);
+        sbuf_puts(&b, runner);
+        ok = sbuf_ok(&b) && sbuf_ok(&t) ? fs_write_atomic(path, b.data, b.len, e)
+                                        : err_set(e, "out of memory");
+        if (!ok && !strstr(e->msg, "out of memory")) {
+            ctg_err we = *e;
+            e->msg[0] = '\0';
+            err_set(e, "%s; choose a writable path for --c", we.msg);
+        }
+    }
+    if (ok && n_tests)
+        *n_tests = kept;
+    if (ok && arch_bits)
+        *arch_bits = rr.arch_bits;
+    sbuf_release(&t);
+    sbuf_release(&b);
+    suite_free_list(cases, n);
+    ctg_free(dir);
+    replay_result_release(&rr);
+    return ok;
+}

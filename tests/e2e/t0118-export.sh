@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# t0118-export: `ctestgen export OUT --c FILE` turns a Test-Comp suite into
+# one C file of regression tests: compiled with the program (gcc -Wall
+# -Werror) it runs every test and prints "N passed, 0 failed"; the test
+# that reached cgi_decode's error expects the error.  Against a changed
+# program (the error gone) that test fails and the exit code says so.  A
+# libFuzzer target's suite and a missing --c are one-line errors.
+# LABELS: asan
+. "$(dirname "$0")/lib.sh"
+P="$EX/cgi_decode.c"
+"$CTESTGEN" run "$P" --max-execs 3000 --seed 1 -q -o "$T/a" 2>/dev/null || fail "run"
+n=$(ls "$T/a/test-suite" | grep -c '^test-')
+"$CTESTGEN" export "$T/a" --c "$T/tests.c" >"$T/exp.out" 2>&1 || fail "export: $(cat "$T/exp.out")"
+check "export: says how to run them" grep -q "run them: cc .*tests.c" "$T/exp.out"
+check "export: every test ($n) is in the file" [ "$(grep -c '^    {"test-' "$T/tests.c")" = "$n" ]
+check "export: the error test expects the error" grep -q 'CTG_ERROR, 0},' "$T/tests.c"
+check "the file compiles with the program (gcc -Wall -Wextra -Werror)" \
+  gcc -Wall -Wextra -Werror -o "$T/rt" "$T/tests.c" "$P"
+"$T/rt" >"$T/rt.out"; rc=$?
+check "every test passes ($(tail -1 "$T/rt.out"))" grep -qx "$n passed, 0 failed" "$T/rt.out"
+check "exit code 0" [ $rc = 0 ]
+
+# the program changed: the error no longer aborts
+sed 's/void reach_error(void) { abort(); }/void reach_error(void) { }/' "$P" >"$T/changed.c"
+gcc -w -o "$T/rt2" "$T/tests.c" "$T/changed.c" || fail "compile against the changed program"
+"$T/rt2" >"$T/rt2.out"; rc=$?
+check "changed program: the error test fails ($(tail -1 "$T/rt2.out"))" grep -q "^FAIL .*expected the error" "$T/rt2.out"
+check "changed program: exit code 1" [ $rc = 1 ]
+
+"$CTESTGEN" export "$T/a" 2>"$T/e1"
+check "no --c: a usage line" bash -c "grep -q 'usage: ctestgen export OUT --c FILE' '$T/e1'"
+"$CTESTGEN" run "$EX/tree_parse.c" --strategy fuzz --max-execs 300 -q -o "$T/lf" 2>/dev/null
+"$CTESTGEN" export "$T/lf" --c "$T/lf.c" 2>"$T/e2"
+check "a libFuzzer suite: one line pointing to replay --corpus" \
+  bash -c "[ \$(wc -l <'$T/e2') = 1 ] && grep -q 'replay --corpus' '$T/e2'"
+finish
