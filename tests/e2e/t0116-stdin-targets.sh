@@ -24,6 +24,12 @@ check "stdin: the raw corpus replays as stdin ($c branches)" [ "${c:-0}" -ge 10 
 # what a kept test holds is the stream: "add", "sub" and "mul" were typed
 check "stdin: the corpus holds commands" bash -c "cat '$T/w/corpus/'* | grep -aq 'sub'"
 
+# scanf("%d %d") guarding an error: input-to-state on text writes the
+# compared numbers in decimal
+"$CTESTGEN" run "$PROGS/stdin_two_ints.c" --strategy fuzz --max-execs 20000 --seed 1 -q -o "$T/two" 2>/dev/null
+check "scanf of two ints: the fuzzer reaches the error" [ "$(stat errors.reached "$T/two")" = 1 ]
+check "scanf of two ints: its input is the two numbers" bash -c "grep -aqE '^ *4242[^0-9]+4259' '$T/two/crashes/'error-*[0-9]"
+
 # concolic execution models getchar and fread on stdin: the bytes are input
 K="$PROGS/stdin_key.c"
 "$CTESTGEN" run "$K" --strategy concolic --max-execs 100 --seed 1 -o "$T/k" >"$T/k.out" 2>&1 \

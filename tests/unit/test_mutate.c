@@ -58,6 +58,44 @@ static void test_i2s_exact(void **state)
     assert_true(hits > 5);
 }
 
+/* Text: the operand written in decimal as a whole number is replaced by
+ * the other in decimal; the length follows; digits inside a longer number
+ * and the wrong sign are left alone; max bounds the growth. */
+static void test_i2s_text(void **state)
+{
+    (void)state;
+    mut_cmp c = {12, 4242, 32, false, true};
+    mut_src s = {.cmps = &c, .n_cmps = 1};
+    int hits = 0;
+    for (uint64_t seed = 1; seed <= 64; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        uint8_t buf[32] = "123 12 x112";
+        size_t n = mut_i2s_text(&r, buf, 11, sizeof buf, &s);
+        if (!n)
+            continue;
+        hits++;
+        assert_int_equal(n, 13);
+        assert_memory_equal(buf, "123 4242 x112", 13);
+    }
+    assert_true(hits > 5);
+    mut_cmp neg = {(uint64_t)-7, 5, 32, false, true}; /* -7 as a 32-bit operand */
+    s.cmps = &neg;
+    for (uint64_t seed = 1; seed <= 32; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        uint8_t buf[16] = "a -7 b";
+        size_t n = mut_i2s_text(&r, buf, 6, sizeof buf, &s);
+        if (n)
+            assert_memory_equal(buf, "a 5 b", n);
+    }
+    rng r;
+    rng_seed(&r, 1);
+    uint8_t small[6] = "x 12 y";
+    s.cmps = &c;
+    assert_int_equal(mut_i2s_text(&r, small, 6, 6, &s), 0); /* "4242" does not fit in 6 */
+}
+
 /* A char widened to 32 bits before the compare is still found as a byte. */
 static void test_i2s_narrow(void **state)
 {
@@ -217,7 +255,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_i2s_wide),   cmocka_unit_test(test_i2s_narrow),
         cmocka_unit_test(test_i2s_string), cmocka_unit_test(test_havoc_bounds),
-        cmocka_unit_test(test_i2s_exact),
+        cmocka_unit_test(test_i2s_exact),  cmocka_unit_test(test_i2s_text),
         cmocka_unit_test(test_havoc_typed), cmocka_unit_test(test_splice),
         cmocka_unit_test(test_dict),       cmocka_unit_test(test_dict_file),
     };

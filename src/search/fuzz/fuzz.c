@@ -367,9 +367,13 @@ static size_t make_mutant(fuzz *F, const fz_seed *s, bool *i2s_only)
     memcpy(F->buf, s->data, len);
     mut_src src = {s->vals, s->n_vals, F->dict, s->cmps, s->n_cmps, NULL, 0};
     *i2s_only = false;
-    if (s->n_cmps && rng_chance(r, FUZZ_I2S_P) && mut_i2s(r, F->buf, len, &src)) {
-        *i2s_only = true;
-        return len;
+    if (s->n_cmps && rng_chance(r, FUZZ_I2S_P)) {
+        /* binary first, or (half of the time) the operands written as text */
+        size_t n = rng_chance(r, 0.5) ? mut_i2s_text(r, F->buf, len, F->max_len, &src) : 0;
+        if (n || mut_i2s(r, F->buf, len, &src)) {
+            *i2s_only = true;
+            return n ? n : len;
+        }
     }
     if (F->n_seeds > 1 && rng_chance(r, FUZZ_SPLICE_P)) {
         const fz_seed *o = &F->seeds[rng_below(r, F->n_seeds)];

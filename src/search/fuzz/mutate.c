@@ -10,6 +10,7 @@
 #include "mutate.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../base/mem.h"
@@ -283,7 +284,11 @@ static size_t op_dict_overwrite(rng *r, uint8_t *buf, size_t len, size_t max, co
 
 static size_t op_i2s(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s)
 {
-    (void)max;
+    if (rng_chance(r, 0.5)) {
+        size_t n = mut_i2s_text(r, buf, len, max, s);
+        if (n)
+            return n;
+    }
     mut_i2s(r, buf, len, s);
     return len;
 }
@@ -550,6 +555,47 @@ bool mut_i2s(rng *r, uint8_t *buf, size_t len, const mut_src *s)
             return true;
     }
     return false;
+}
+
+/* The signed value of a comparison operand of `bits` bits. */
+static int64_t signed_of(uint64_t v, uint32_t bits)
+{
+    return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+static bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
+
+size_t mut_i2s_text(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s)
+{
+    if (!s->n_cmps || !len)
+        return 0;
+    for (int tries = 0; tries < 8; tries++) {
+        const mut_cmp *c = &s->cmps[rng_below(r, s->n_cmps)];
+        if (c->str || c->a == c->b || c->bits == 0 || c->bits > 64)
+            continue;
+        bool swap = rng_chance(r, 0.5);
+        int64_t from = signed_of(swap ? c->b : c->a, c->bits);
+        int64_t to = signed_of(swap ? c->a : c->b, c->bits);
+        if (!c->exact)
+            to += (int64_t)rng_below(r, 3) - 1;
+        char pf[24], pt[24];
+        size_t nf = (size_t)snprintf(pf, sizeof pf, "%lld", (long long)from);
+        size_t nt = (size_t)snprintf(pt, sizeof pt, "%lld", (long long)to);
+        if (nf > len || len - nf + nt > max)
+            continue;
+        size_t slots = len - nf + 1, start = (size_t)rng_below(r, slots);
+        for (size_t k = 0; k < slots; k++) {
+            size_t i = (start + k) % slots;
+            if (memcmp(buf + i, pf, nf) != 0 || (i > 0 && is_digit(buf[i - 1])) ||
+                (i + nf < len && is_digit(buf[i + nf])) ||
+                (from >= 0 && i > 0 && buf[i - 1] == '-'))
+                continue;
+            memmove(buf + i + nt, buf + i + nf, len - i - nf);
+            memcpy(buf + i, pt, nt);
+            return len - nf + nt;
+        }
+    }
+    return 0;
 }
 
 size_t mut_splice(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s)

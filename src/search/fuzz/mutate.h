@@ -79,6 +79,13 @@ size_t mut_havoc(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s,
  * also +-1 of it) in buf and writes the other operand there (+-1 alike).
  * Returns true when something was replaced (len is unchanged). */
 bool mut_i2s(rng *r, uint8_t *buf, size_t len, const mut_src *s);
+/* Input-to-state on text (as Redqueen's ASCII encodings): for a random
+ * integer comparison, finds one operand written in decimal as a whole
+ * number in buf (not inside a longer run of digits) and writes the other
+ * operand there, in decimal (+-1 for an ordering); the length changes with
+ * the digits, up to max.  Returns the new length, 0 when nothing was
+ * replaced.  This is how scanf("%d")'s comparisons reach stdin's text. */
+size_t mut_i2s_text(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s);
 
 /* Splice: the first part of buf (up to a random point) followed by the rest
  * of s->splice from the same point; returns the new length (len when there
