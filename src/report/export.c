@@ -128,12 +128,14 @@ bool export_c(const replay_opts *ro, const char *path, unsigned *n_tests, int *a
     stats_t *st = sp && fs_exists(sp) ? stats_load(sp, &se) : NULL;
     ctg_free(sp);
     const char *input = st ? stats_get_info(st, "input") : NULL;
-    bool values = !input || !strcmp(input, "values");
+    if (input && strcmp(input, "values")) {
+        err_set(e, "%s: a %s target's tests are bytes, not values: replay its corpus "
+                   "(ctestgen replay --corpus %s/corpus PROG.c) instead of exporting it",
+                ro->out_dir, input, ro->out_dir);
+        stats_free(st);
+        return false;
+    }
     stats_free(st);
-    if (!values)
-        return err_set(e, "%s: a %s target's tests are bytes, not values: replay its corpus "
-                          "(ctestgen replay --corpus %s/corpus PROG.c) instead of exporting it",
-                       ro->out_dir, input, ro->out_dir);
     replay_result rr;
     if (!replay_suite(ro, &rr, e))
         return false;
