@@ -102,6 +102,17 @@ check "short-circuit: 'every goal covered' means gcov's 100% too" bash -c \
 check "big VLA: the loop condition is covered before the stack fault" \
   [ "$(stat edges.covered "$T/vla")" -ge 1 ]
 
+# ---- every run faults before a branch: the empty test is kept ------------
+"$CTESTGEN" run "$PROGS/bigframe.c" --max-execs 300 -o "$T/bf" >"$T/bf.out" 2>&1
+check "big frame: a suite of at least one test" [ "$(stat tests "$T/bf")" -ge 1 ]
+check "big frame: gcc's replay covers what ran before the fault" \
+  bash -c "grep -qE 'gcov replay +branches [1-9]' '$T/bf.out'"
+"$CTESTGEN" run "$PROGS/abort_first.c" --max-execs 50 -o "$T/af" -q --no-replay-check 2>/dev/null
+check "no run covers anything: one test" [ "$(stat tests "$T/af")" = 1 ]
+check "no run covers anything: it is the empty test kept at the end" [ "$(stat tests.empty_kept "$T/af")" = 1 ]
+check "no run covers anything: its testcase has no input" \
+  bash -c "! grep -q '<input' '$T/af/test-suite/test-00000.xml'"
+
 # ---- compiler-dependent program: the warning names the first test ----------
 "$CTESTGEN" run "$PROGS/gcc_abort.c" --max-execs 2000 -o "$T/ga" >"$T/ga.out" 2>"$T/ga.err"
 check "gcc-only abort: one warning naming a test and the signal" \
