@@ -100,6 +100,18 @@ static replay_opts replay_opts_from(const ctg_options *o)
     return ro;
 }
 
+/* The sources the run's suite replays with: a generated harness (gen, the
+ * caller's) if the strategy built one, else the program's files and, in
+ * function mode, the driver from OUT (*driver, a new list to ctg_free). */
+static const char **run_sources(const ctg_options *o, char **gen, int n_gen, int *n_src,
+                                char **driver)
+{
+    *n_src = n_gen;
+    return gen ? (const char **)gen
+               : fmode_replay_sources(o->out.out_dir, o->positional.items, o->positional.n,
+                                      n_src, driver);
+}
+
 /* The replay check after the search (runcheck.h): gcov's figure beside the
  * engine's, hanging tests out of the suite, a warning when they disagree.
  * A failing replay (gcc cannot build what clang built) is a warning too:
@@ -107,10 +119,8 @@ static replay_opts replay_opts_from(const ctg_options *o)
 static void check_by_replay(const ctg_options *o, const engine_summary *s, char **gen, int n_gen)
 {
     char *driver = NULL;
-    int n_src = n_gen;
-    const char **src = gen ? (const char **)gen
-                           : fmode_replay_sources(o->out.out_dir, o->positional.items,
-                                                  o->positional.n, &n_src, &driver);
+    int n_src;
+    const char **src = run_sources(o, gen, n_gen, &n_src, &driver);
     runcheck_opts ro = {
         .replay = replay_opts_from(o),
         .engine_pct = pct(s->edges_covered, s->n_edges),
@@ -156,10 +166,8 @@ static void check_by_replay(const ctg_options *o, const engine_summary *s, char 
 static void run_report(const ctg_options *o, char **gen, int n_gen)
 {
     char *driver = NULL, *path = NULL;
-    int n_src = n_gen;
-    const char **src = gen ? (const char **)gen
-                           : fmode_replay_sources(o->out.out_dir, o->positional.items,
-                                                  o->positional.n, &n_src, &driver);
+    int n_src;
+    const char **src = run_sources(o, gen, n_gen, &n_src, &driver);
     replay_opts ro = replay_opts_from(o);
     ro.out_dir = o->out.out_dir;
     ro.sources = src;
@@ -175,6 +183,21 @@ static void run_report(const ctg_options *o, char **gen, int n_gen)
     else if (!o->ui.quiet)
         printf("  report            %s\n", path);
     ctg_free(path);
+}
+
+/* The sources to replay OUT (positional[0]) with: the files given after
+ * it, else the program the run recorded in stats.json (st, may be NULL);
+ * a --function run's driver joins them (*driver).  NULL when there is no
+ * program to name (or on oom). */
+static const char **out_sources(const ctg_options *o, const stats_t *st, int *n_src,
+                                char **driver)
+{
+    const char *prog = st ? stats_get_info(st, "program") : NULL;
+    const char *const *given = o->positional.n > 1 ? o->positional.items + 1 : &prog;
+    int n_given = o->positional.n > 1 ? o->positional.n - 1 : 1;
+    if (!prog && o->positional.n < 2)
+        return NULL;
+    return fmode_replay_sources(o->positional.items[0], given, n_given, n_src, driver);
 }
 
 /* ctestgen report OUT [PROG.c ...]: the sources default to the program the
@@ -194,14 +217,9 @@ int cmd_report(const ctg_options *o, ctg_err *e)
             err_set(e, "out of memory");
         return EXIT_ERR;
     }
-    const char *prog = stats_get_info(st, "program");
     char *driver = NULL, *path = NULL;
     int n_src = 0;
-    const char *const *given = o->positional.n > 1 ? o->positional.items + 1 : &prog;
-    int n_given = o->positional.n > 1 ? o->positional.n - 1 : 1;
-    const char **src = prog || o->positional.n > 1
-                           ? fmode_replay_sources(out, given, n_given, &n_src, &driver)
-                           : NULL;
+    const char **src = out_sources(o, st, &n_src, &driver);
     int rc = 0;
     if (!src) {
         err_set(e, "%s/stats.json names no program; give it: ctestgen report %s PROG.c", out, out);
@@ -236,14 +254,9 @@ int cmd_export(const ctg_options *o, ctg_err *e)
     ctg_err se = {{0}};
     stats_t *st = sp && fs_exists(sp) ? stats_load(sp, &se) : NULL;
     ctg_free(sp);
-    const char *prog = st ? stats_get_info(st, "program") : NULL;
     char *driver = NULL;
     int n_src = 0;
-    const char *const *given = o->positional.n > 1 ? o->positional.items + 1 : &prog;
-    int n_given = o->positional.n > 1 ? o->positional.n - 1 : 1;
-    const char **src = prog || o->positional.n > 1
-                           ? fmode_replay_sources(out, given, n_given, &n_src, &driver)
-                           : NULL;
+    const char **src = out_sources(o, st, &n_src, &driver);
     int rc = 0, arch = 64;
     unsigned n = 0;
     if (!src) {
