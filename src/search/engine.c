@@ -15,7 +15,7 @@
  * --max-execs and the run counters of stats.json, respect --time, and never
  * add tests to the suite or coverage to the archive.
  */
-#include "engine.h"
+#include "engine_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,41 +50,6 @@
 #define TMO_RECHECK_X 8u
 #define TMO_RECHECK_EVERY 64u
 
-struct search_ctx {
-    const ctg_options *opts;
-    const progdb *db;
-    const char *cov_bin;
-    const char *sym_bin; /* prog.sym, when built                        */
-    exec_t *x;
-    exec_t *xs;          /* prog.sym's executor (ctx_sym_start)          */
-    sbuf notes;          /* lines for the final summary                   */
-    archive_t *archive;
-    crashes_t *crashes;  /* crashes/: one file per signature            */
-    suite_t *suite;
-    stats_t *stats;
-    char *stats_path;
-    char *scratch;       /* OUT/.work: working directory of the runs      */
-    test_t **kept; /* every test written to the suite */
-    size_t n_kept, cap_kept;
-    rng rng;
-    double t0, last_progress, last_stats;
-    uint32_t ext_limit;  /* current extension bound (exec_set_extend_max) */
-    uint64_t execs;
-    uint64_t min_execs;  /* of execs: runs minimising crashes           */
-    uint64_t kinds[EXEC__COUNT];
-    bool failed, stop, tty, progress_drawn;
-    struct tcal {        /* timeout calibration of c->x [0] and c->xs [1] */
-        double max_us;   /* slowest run that did not time out            */
-        uint64_t timeouts, rechecks, recovered;
-    } cal[2];
-    uint8_t *known;      /* scratch of ctx_exec_batch: n_edges bytes     */
-    uint64_t batches, batched; /* executor batches and the inputs they ran */
-    bool write_failed;   /* a file of the output could not be written    */
-    unsigned unwritten;  /* tests and crashes not written since         */
-    ctg_err write_err;   /* the first write failure                      */
-    const char *stop_reason;
-    ctg_err err;
-};
 
 /* ---- budgets ------------------------------------------------------------- */
 
@@ -786,98 +751,10 @@ static void ctx_release(search_ctx *c)
     ctg_free(c->known);
 }
 
-/* ---- --resume ------------------------------------------------------------------ */
-
-/* "runs.<kind>": the stats.json counter of runs of kind k, in buf. */
-static const char *runs_counter(char *buf, size_t size, int k)
+const char *eng_runs_counter(char *buf, size_t size, int k)
 {
     snprintf(buf, size, "runs.%s", exec_kind_name((exec_kind)k));
     return buf;
-}
-
-/* Runs every file of dir/sub named PREFIX-NNNNN (no extension) on prog.cov,
- * outside the budget, and hands each result to take. */
-static bool rerun_dir(search_ctx *c, const char *sub, const char *prefix,
-                      bool (*take)(search_ctx *, const exec_result *, const char *, size_t),
-                      ctg_err *e)
-{
-    char *dir = fs_join(c->opts->out.out_dir, sub), **paths = NULL;
-    size_t n = 0;
-    bool ok = dir && (!fs_is_dir(dir) || fs_list_files(dir, &paths, &n, e));
-    for (size_t i = 0; ok && i < n; i++) {
-        const char *base = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
-        if (strncmp(base, prefix, strlen(prefix)) || strchr(base, '.'))
-            continue;
-        char *data = NULL;
-        size_t len = 0;
-        exec_result r;
-        ok = fs_read(paths[i], &data, &len, e) &&
-             exec_run(c->x, (const uint8_t *)data, len, 0, 0, &r, e) && take(c, &r, base, len);
-        ctg_free(data);
-    }
-    for (size_t i = 0; i < n; i++)
-        ctg_free(paths[i]);
-    ctg_free(paths);
-    ctg_free(dir);
-    return ok || err_set(e, "%s: cannot resume: %s", c->opts->out.out_dir,
-                         err_is_set(e) ? e->msg : "out of memory");
-}
-
-/* A test of the earlier run: its coverage joins the archive and it joins
- * the kept tests (not written again). */
-static bool take_test(search_ctx *c, const exec_result *r, const char *name, size_t len)
-{
-    (void)name, (void)len;
-    stats_add(c->stats, "resume.tests", 1);
-    if (r->kind == EXEC_ASSUME || r->kind == EXEC_TIMEOUT)
-        return true;
-    archive_update(c->archive, exec_cov(c->x), r);
-    test_t *t = test_from_exec(c->x, r);
-    if (!t || ctg_grow((void **)&c->kept, &c->cap_kept, c->n_kept + 1, sizeof *c->kept) != 0) {
-        test_free(t);
-        return false;
-    }
-    c->kept[c->n_kept++] = t;
-    return true;
-}
-
-/* A crash file of the earlier run: its signature is known from now on. */
-static bool take_crash(search_ctx *c, const exec_result *r, const char *name, size_t len)
-{
-    const char *dash = strrchr(name, '-');
-    stats_add(c->stats, "resume.crashes", 1);
-    if (r->kind == EXEC_ERROR)
-        archive_update(c->archive, NULL, r);
-    return !dash || crashes_adopt(c->crashes, r, 0, (unsigned)strtoul(dash + 1, NULL, 10), len);
-}
-
-/* Reads the earlier run of the output directory back: counters and
- * coverage over time from stats.json, the archive and the kept tests from
- * corpus/, the crash signatures from crashes/.  The budgets count on from
- * the earlier run's executions and seconds; the random seed moves on so the
- * search does not repeat itself. */
-static bool resume_run(search_ctx *c, ctg_err *e)
-{
-    ctg_err le = {{0}};
-    stats_t *old = stats_load(c->stats_path, &le);
-    if (!old)
-        return err_set(e, "cannot resume: %s", le.msg);
-    for (size_t i = 0; i < stats_n_samples(old); i++)
-        stats_record(c->stats, &stats_samples(old)[i]);
-    c->execs = (uint64_t)stats_get(old, "execs");
-    c->min_execs = (uint64_t)stats_get(old, "crashes.min_execs");
-    for (int k = 0; k < EXEC__COUNT; k++) {
-        char name[64];
-        c->kinds[k] = (uint64_t)stats_get(old, runs_counter(name, sizeof name, k));
-    }
-    double secs = stats_get(old, "seconds");
-    stats_set(c->stats, "resumes", stats_get(old, "resumes") + 1);
-    stats_free(old);
-    bool ok = rerun_dir(c, "corpus", "id-", take_test, e) &&
-              rerun_dir(c, "crashes", "", take_crash, e);
-    rng_seed(&c->rng, c->opts->search.seed ^ (c->execs * 0x9E3779B97F4A7C15ull));
-    c->t0 = fs_now() - secs;
-    return ok;
 }
 
 /* Fills the summary and the final counters of stats.json. */
@@ -940,7 +817,7 @@ static void set_counters(search_ctx *c)
     stats_set(c->stats, "executor.timeout_recovered", (double)(c->cal[0].recovered + c->cal[1].recovered));
     for (int k = 0; k < EXEC__COUNT; k++) {
         char name[64];
-        stats_set(c->stats, runs_counter(name, sizeof name, k), (double)c->kinds[k]);
+        stats_set(c->stats, eng_runs_counter(name, sizeof name, k), (double)c->kinds[k]);
     }
 }
 
@@ -1012,7 +889,7 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
     if (ok) {
         c->t0 = fs_now();
         if (o->out.resume)
-            ok = resumed = resume_run(c, e);
+            ok = resumed = eng_resume_run(c, e);
         stats_set_info(c->stats, "strategy", st->name);
         char seed[32];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->search.seed);

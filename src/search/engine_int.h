@@ -1,0 +1,63 @@
+/*
+ * engine_int.h - the search context's fields, for the engine's own files
+ * (engine.c, engine_resume.c).  Strategies see search_ctx through engine.h
+ * only.
+ */
+#ifndef CTG_ENGINE_INT_H
+#define CTG_ENGINE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/err.h"
+#include "../base/rng.h"
+#include "../base/sbuf.h"
+#include "../report/stats.h"
+#include "../suite/suite.h"
+#include "crashes.h"
+#include "engine.h"
+
+struct search_ctx {
+    const ctg_options *opts;
+    const progdb *db;
+    const char *cov_bin;
+    const char *sym_bin; /* prog.sym, when built                        */
+    exec_t *x;
+    exec_t *xs;          /* prog.sym's executor (ctx_sym_start)          */
+    sbuf notes;          /* lines for the final summary                   */
+    archive_t *archive;
+    crashes_t *crashes;  /* crashes/: one file per signature            */
+    suite_t *suite;
+    stats_t *stats;
+    char *stats_path;
+    char *scratch;       /* OUT/.work: working directory of the runs      */
+    test_t **kept; /* every test written to the suite */
+    size_t n_kept, cap_kept;
+    rng rng;
+    double t0, last_progress, last_stats;
+    uint32_t ext_limit;  /* current extension bound (exec_set_extend_max) */
+    uint64_t execs;
+    uint64_t min_execs;  /* of execs: runs minimising crashes           */
+    uint64_t kinds[EXEC__COUNT];
+    bool failed, stop, tty, progress_drawn;
+    struct tcal {        /* timeout calibration of c->x [0] and c->xs [1] */
+        double max_us;   /* slowest run that did not time out            */
+        uint64_t timeouts, rechecks, recovered;
+    } cal[2];
+    uint8_t *known;      /* scratch of ctx_exec_batch: n_edges bytes     */
+    uint64_t batches, batched; /* executor batches and the inputs they ran */
+    bool write_failed;   /* a file of the output could not be written    */
+    unsigned unwritten;  /* tests and crashes not written since         */
+    ctg_err write_err;   /* the first write failure                      */
+    const char *stop_reason;
+    ctg_err err;
+};
+
+/* "runs.<kind>": the stats.json counter of runs of kind k, in buf. */
+const char *eng_runs_counter(char *buf, size_t size, int k);
+/* --resume (engine_resume.c): reads the earlier run of the output
+ * directory back; false with e set. */
+bool eng_resume_run(search_ctx *c, ctg_err *e);
+
+#endif
