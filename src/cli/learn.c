@@ -313,15 +313,6 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
     return ok;
 }
 
-/* Index of a feature by name (the names are fixed: a miss is a bug). */
-static int feature(const char *name)
-{
-    for (unsigned i = 0; i < CC_N_FEATURES; i++)
-        if (!strcmp(cc_feature_name(i), name))
-            return (int)i;
-    return 0;
-}
-
 /* The vectors round 1 evaluates before its drawn ones: the given (or
  * shipped) one, then points of the weight space that make the parametric
  * heuristic a fixed order - 0 everywhere (every score ties and the deepest
@@ -336,9 +327,9 @@ static void start_vectors(learn *L, const double *given)
     for (int f = 0; f < CC_N_FEATURES; f++)
         L->start_w[f][0] = given[f];
     /* [1]: all 0 */
-    L->start_w[feature("opposite_uncovered")][2] = 1.0;
-    L->start_w[feature("opposite_dist_1")][2] = 0.5;
-    L->start_w[feature("first_in_path")][3] = 1.0;
+    L->start_w[cc_feature_index("opposite_uncovered")][2] = 1.0;
+    L->start_w[cc_feature_index("opposite_dist_1")][2] = 0.5;
+    L->start_w[cc_feature_index("first_in_path")][3] = 1.0;
     L->n_start = 4;
 }
 

@@ -408,11 +408,22 @@ static void test_learn_refine(void **state)
     assert_int_equal(cc_learn_top(sc, 2, 3, idx), 2);
 }
 
+/* Feature names and indices map both ways; an unknown name is -1. */
+static void test_feature_index(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; i < CC_N_FEATURES; i++)
+        assert_int_equal(cc_feature_index(cc_feature_name(i)), (int)i);
+    assert_int_equal(cc_feature_index("first_in_path"), 12);
+    assert_int_equal(cc_feature_index("nosuch"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cfds_distances),   cmocka_unit_test(test_cfds_through_calls),   cmocka_unit_test(test_feature_vector),
         cmocka_unit_test(test_param_score),      cmocka_unit_test(test_weight_files),
+        cmocka_unit_test(test_feature_index),
         cmocka_unit_test(test_last_path_follows_scores), cmocka_unit_test(test_cgs_contexts),
         cmocka_unit_test(test_learn_refine),
     };

@@ -94,6 +94,14 @@ const double cc_default_weights[CC_N_FEATURES] = {
 
 const char *cc_feature_name(unsigned i) { return i < CC_N_FEATURES ? feature_names[i] : "?"; }
 
+int cc_feature_index(const char *name)
+{
+    for (int i = 0; i < CC_N_FEATURES; i++)
+        if (!strcmp(name, feature_names[i]))
+            return i;
+    return -1;
+}
+
 struct cc_heur {
     const progdb *db;
     cc_order order;
@@ -768,10 +776,8 @@ bool cc_weights_load(const char *path, double w[CC_N_FEATURES], ctg_err *e)
             ok = err_set(e, "%s:%d: expected 'FEATURE WEIGHT'; fix the line", path, line);
             break;
         }
-        int i = 0;
-        while (i < CC_N_FEATURES && strcmp(name, feature_names[i]))
-            i++;
-        if (i == CC_N_FEATURES)
+        int i = cc_feature_index(name);
+        if (i < 0)
             ok = err_set(e, "%s:%d: unknown feature '%s'; see docs/concolic.md for the 40 names",
                          path, line, name);
         else
