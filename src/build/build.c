@@ -8,10 +8,15 @@
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../base/fsutil.h"
@@ -33,6 +38,7 @@ typedef struct bctx {
     LLVMModuleRef mod;
     progdb *db;
     inst_stats st;
+    build_result *r; /* its stage times and levels */
     ctg_err *e;
 } bctx;
 
@@ -283,12 +289,42 @@ static bool number_program(bctx *B)
     return ok;
 }
 
+/* Instructions of the module's largest function. */
+static unsigned largest_function(LLVMModuleRef m)
+{
+    unsigned best = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        unsigned n = 0;
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+                n++;
+        if (n > best)
+            best = n;
+    }
+    return best;
+}
+
+/* Readies an instrumented module for code generation: drops its debug
+ * information (the binaries report sites by our ids, and crashes by return
+ * address; prog.bc keeps the lines) and returns the -O level to build it at. */
+static int codegen_level(LLVMModuleRef m, unsigned *largest)
+{
+    LLVMStripModuleDebugInfo(m);
+    *largest = largest_function(m);
+    return *largest > BUILD_HUGE_FUNCTION ? 0 : 2;
+}
+
 /* inst_cov on a clone -> prog.cov.bc. */
 static bool instrument_cov(bctx *B)
 {
+    double t0 = fs_now();
     LLVMModuleRef m = LLVMCloneModule(B->mod);
-    bool ok = inst_cov(m, B->db, &B->st, B->e) && verify(B, m) && write_bc(B, m, "prog.cov.bc");
+    bool ok = inst_cov(m, B->db, &B->st, B->e) && verify(B, m);
+    if (ok)
+        B->r->stage.cov_opt = codegen_level(m, &B->r->stage.cov_largest);
+    ok = ok && write_bc(B, m, "prog.cov.bc");
     LLVMDisposeModule(m);
+    B->r->stage.passes += fs_now() - t0;
     return ok;
 }
 
@@ -296,22 +332,29 @@ static bool instrument_cov(bctx *B)
  * also counts coverage, with the same ids). */
 static bool instrument_sym(bctx *B)
 {
+    double t0 = fs_now();
     LLVMModuleRef m = LLVMCloneModule(B->mod);
     inst_sym_stats ss;
     inst_stats cs;
-    bool ok = inst_sym(m, B->db, &ss, B->e) && inst_cov(m, B->db, &cs, B->e) && verify(B, m) &&
-              write_bc(B, m, "prog.sym.bc");
+    bool ok = inst_sym(m, B->db, &ss, B->e) && inst_cov(m, B->db, &cs, B->e) && verify(B, m);
+    if (ok)
+        B->r->stage.sym_opt = codegen_level(m, &B->r->stage.sym_largest);
+    ok = ok && write_bc(B, m, "prog.sym.bc");
     LLVMDisposeModule(m);
+    B->r->stage.sym_passes = fs_now() - t0;
     return ok;
 }
 
-/* clang -O2 <bc> + [extra archive] + runtime -> <out> in the entry. */
-static bool link_binary(bctx *B, const char *bc_name, const char *out_name, const char *extra)
+/* clang -O<level> <bc> + [extra archive] + runtime -> <out> in the entry;
+ * its time into *secs. */
+static bool link_binary(bctx *B, const char *bc_name, const char *out_name, const char *extra,
+                        int level, double *secs)
 {
     const build_opts *o = B->o;
+    double t0 = fs_now();
     char *bc = in_dir(B, bc_name), *out = in_dir(B, out_name);
     argv_t a = {0};
-    arg(&a, CTG_CLANG), arg(&a, "-O2"), arg(&a, o->arch_bits == 32 ? "-m32" : "-m64");
+    arg(&a, CTG_CLANG), arg(&a, level ? "-O2" : "-O0"), arg(&a, o->arch_bits == 32 ? "-m32" : "-m64");
     arg(&a, "-w"), arg(&a, bc);
     if (extra)
         arg(&a, extra);
@@ -330,6 +373,7 @@ static bool link_binary(bctx *B, const char *bc_name, const char *out_name, cons
     }
     sbuf_release(&err);
     ctg_free(a.v), ctg_free(bc), ctg_free(out);
+    *secs = fs_now() - t0;
     return ok;
 }
 
@@ -369,14 +413,21 @@ static bool build_fresh(bctx *B)
 {
     if (!name_files(B))
         return false;
+    double t0 = fs_now();
     for (int i = 0; i < B->o->n_sources; i++)
         if (!compile_one(B, i))
             return false;
+    B->r->stage.compile = fs_now() - t0;
     B->ctx = LLVMContextCreate();
-    return link_modules(B) && number_program(B) && instrument_cov(B) &&
-           link_binary(B, "prog.cov.bc", "prog.cov", NULL) &&
-           (!B->o->want_sym || (instrument_sym(B) &&
-                                link_binary(B, "prog.sym.bc", "prog.sym", B->sym_archive))) &&
+    t0 = fs_now();
+    bool ok = link_modules(B) && number_program(B);
+    B->r->stage.passes = fs_now() - t0;
+    return ok && instrument_cov(B) &&
+           link_binary(B, "prog.cov.bc", "prog.cov", NULL, B->r->stage.cov_opt,
+                       &B->r->stage.cov_codegen) &&
+           (!B->o->want_sym ||
+            (instrument_sym(B) && link_binary(B, "prog.sym.bc", "prog.sym", B->sym_archive,
+                                              B->r->stage.sym_opt, &B->r->stage.sym_codegen))) &&
            bcache_save_deps(B->dir, B->dep_files, B->o->n_sources, B->e);
 }
 
@@ -505,7 +556,7 @@ static bool build_entry(const build_opts *o, const char *rt, const char *sym, co
         sbuf_release(&tmpl);
         return false;
     }
-    bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .sym_archive = sym, .e = e};
+    bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .sym_archive = sym, .e = e, .r = r};
     char *key_txt = in_dir(&B, "key.txt");
     bool ok = key_txt && fs_write_atomic(key_txt, material->data, material->len, e) &&
               build_fresh(&B);
@@ -561,8 +612,9 @@ static bool add_sym(const build_opts *o, const char *rt, const char *sym, build_
     }
     bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .sym_archive = sym, .e = e, .db = r->db};
     B.ctx = LLVMContextCreate();
+    B.r = r;
     bool ok = (B.mod = read_bitcode(&B, r->bitcode)) && instrument_sym(&B) &&
-              link_binary(&B, "prog.sym.bc", "prog.sym", sym);
+              link_binary(&B, "prog.sym.bc", "prog.sym", sym, r->stage.sym_opt, &r->stage.sym_codegen);
     char *from = in_dir(&B, "prog.sym"), *to = fs_join(r->dir, "prog.sym");
     if (ok && (!from || !to || rename(from, to) != 0))
         ok = err_sys(e, "%s: cannot move prog.sym into the cache", r->dir);
@@ -625,10 +677,93 @@ bool build_program(const build_opts *opts, build_result *r, ctg_err *e)
     return ok;
 }
 
+/* ==== prog.sym in the background ============================================ */
+
+bool build_sym_background(const build_opts *o, build_result *r, ctg_err *e)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return err_sys(e, "cannot start the background build of prog.sym");
+    fflush(stdout), fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]), close(fds[1]);
+        return err_sys(e, "cannot start the background build of prog.sym");
+    }
+    if (pid == 0) { /* its own process group: build_sym_cancel stops clang too */
+        setpgid(0, 0);
+        close(fds[0]);
+        build_opts with = *o;
+        with.want_sym = true;
+        with.no_cache = false; /* prog.cov was just built: reuse it */
+        build_result r2;
+        ctg_err e2 = {{0}};
+        bool ok = build_program(&with, &r2, &e2);
+        if (!ok && write(fds[1], e2.msg, strlen(e2.msg)) < 0)
+            ok = false;
+        _exit(ok ? 0 : 1);
+    }
+    setpgid(pid, pid); /* also here: no window where a cancel misses clang */
+    close(fds[1]);
+    r->sym_pid = pid;
+    r->sym_fd = fds[0];
+    return true;
+}
+
+int build_sym_poll(build_result *r, bool block, char *why, size_t why_len)
+{
+    if (why_len)
+        why[0] = '\0';
+    if (r->sym_bin)
+        return 1;
+    if (r->sym_pid <= 0)
+        return -1;
+    int st = 0;
+    pid_t w = waitpid(r->sym_pid, &st, block ? 0 : WNOHANG);
+    if (w == 0)
+        return 0;
+    r->sym_pid = 0;
+    ssize_t n = why_len ? read(r->sym_fd, why, why_len - 1) : 0;
+    if (n > 0)
+        why[n] = '\0';
+    close(r->sym_fd);
+    r->sym_fd = -1;
+    char *p = fs_join(r->dir, "prog.sym");
+    if (w > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && p && fs_exists(p)) {
+        r->sym_bin = p;
+        return 1;
+    }
+    ctg_free(p);
+    if (why_len && !why[0])
+        snprintf(why, why_len, "the build of prog.sym ended abnormally (status %d)", st);
+    return -1;
+}
+
+void build_sym_cancel(build_result *r)
+{
+    if (r->sym_pid <= 0)
+        return;
+    kill(-r->sym_pid, SIGKILL);
+    waitpid(r->sym_pid, NULL, 0);
+    r->sym_pid = 0;
+    close(r->sym_fd);
+    r->sym_fd = -1;
+    sbuf pat = SBUF_INIT; /* add_sym's temporary directory */
+    sbuf_printf(&pat, "%s/sym.tmp.*", r->dir);
+    glob_t g;
+    if (sbuf_ok(&pat) && glob(pat.data, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            fs_rm_rf(g.gl_pathv[i], NULL);
+        globfree(&g);
+    }
+    sbuf_release(&pat);
+}
+
 void build_result_release(build_result *r)
 {
     if (!r)
         return;
+    build_sym_cancel(r);
     ctg_free(r->dir);
     ctg_free(r->cov_bin);
     ctg_free(r->sym_bin);

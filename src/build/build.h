@@ -8,6 +8,7 @@
 #define CTG_BUILD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "../base/err.h"
 #include "../instrument/progdb.h"
@@ -34,7 +35,29 @@ typedef struct build_result {
     bool cached;    /* true when nothing had to be rebuilt            */
     unsigned warnings;
     char *warning;  /* one line summarising the warnings, or NULL     */
+    /* what this call built (zero for what came from the cache): seconds
+     * per stage and the optimisation level of each binary's code generation */
+    struct {
+        double compile;     /* clang -c -emit-llvm of every source           */
+        double passes;      /* linking the bitcode, numbering, coverage pass  */
+        double cov_codegen; /* clang -O? prog.cov.bc -> prog.cov               */
+        double sym_passes;  /* symbolic pass                                   */
+        double sym_codegen; /* clang -O? prog.sym.bc -> prog.sym               */
+        int cov_opt, sym_opt; /* 2, or 0 for a module with a huge function    */
+        unsigned cov_largest, sym_largest; /* instructions of its largest function */
+    } stage;
+    double secs;    /* wall time of the build as the run saw it (--time counts it) */
+    int sym_pid;    /* > 0: prog.sym is being built by this child process */
+    int sym_fd;     /* its error message comes through this pipe          */
 } build_result;
+
+/* Instructions in a function above which its module's code generation runs
+ * at -O0: -O2's time grows faster than linearly in a function's size.
+ * Measured on Test-Comp programs: Problem13 (largest function 40,000 after
+ * instrumentation) 5.8 s at -O2, 1.2 s at -O0, its prog.sym 45 s at -O2;
+ * Dubois-060 (5,700, prog.sym 16,400) 0.69 s and 4.8 s at -O2, 0.11 s and
+ * 0.54 s at -O0.  Our fuzz targets' largest functions stay under 1,000. */
+#define BUILD_HUGE_FUNCTION 4000u
 
 /* Builds (or finds in the cache) the binaries.  Compiler diagnostics go to
  * stderr as clang prints them; e gets a one-line summary naming the file.
@@ -49,6 +72,18 @@ typedef struct build_result {
  * On success release r with build_result_release(); on failure r is left
  * empty (releasing it again is harmless). */
 bool build_program(const build_opts *o, build_result *r, ctg_err *e);
+
+/* Starts building prog.sym for the finished build r (same options) in a
+ * child process, so that a search can start on prog.cov at once. */
+bool build_sym_background(const build_opts *o, build_result *r, ctg_err *e);
+
+/* Whether the background build of prog.sym ended: 1 with r->sym_bin set,
+ * 0 while it runs (block: waits for it), -1 when it failed (its one-line
+ * reason in why) or none was started. */
+int build_sym_poll(build_result *r, bool block, char *why, size_t why_len);
+
+/* Stops a background build that still runs; its files are removed. */
+void build_sym_cancel(build_result *r);
 void build_result_release(build_result *r);
 
 /* Directory with the runtime archives and replay harness sources:

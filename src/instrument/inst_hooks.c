@@ -112,9 +112,6 @@ bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e)
         if (var_named(m, count_names[i]) || LLVMGetNamedFunction(m, count_names[i]))
             return reserved(e, count_names[i]);
     h->cov_ptr = LLVMAddGlobal(m, h->t_ptr8, CTG_SYM_COV_PTR);
-    unsigned id = LLVMLookupIntrinsicID("llvm.uadd.sat", 13);
-    h->sat_add = LLVMGetIntrinsicDeclaration(m, id, &h->t_i8, 1);
-    h->sat_type = LLVMIntrinsicGetType(h->ctx, id, &h->t_i8, 1);
     return true;
 }
 
@@ -131,8 +128,11 @@ void inst_hook_cov(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx)
     LLVMValueRef map = LLVMBuildLoad2(b, h->t_ptr8, h->cov_ptr, "ctg.map");
     LLVMValueRef slot = LLVMBuildInBoundsGEP2(b, h->t_i8, map, &idx, 1, "ctg.slot");
     LLVMValueRef old = LLVMBuildLoad2(b, h->t_i8, slot, "ctg.hits");
-    LLVMValueRef args[2] = {old, LLVMConstInt(h->t_i8, 1, 0)};
-    LLVMValueRef inc = LLVMBuildCall2(b, h->sat_type, h->sat_add, args, 2, "ctg.inc");
+    /* old + (old != 255), a saturating increment; not llvm.uadd.sat, which
+     * -O0's fast instruction selector does not handle (every block of a
+     * huge function then went through the slow selector) */
+    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntNE, old, LLVMConstInt(h->t_i8, 255, 0), "ctg.room");
+    LLVMValueRef inc = LLVMBuildAdd(b, old, LLVMBuildZExt(b, room, h->t_i8, ""), "ctg.inc");
     LLVMBuildStore(b, inc, slot);
 }
 

@@ -33,8 +33,6 @@ typedef struct inst_hooks {
     LLVMTypeRef types[HOOK__COUNT]; /* function types from the table      */
     LLVMValueRef fns[HOOK__COUNT];  /* declarations, made on first use    */
     LLVMValueRef cov_ptr;           /* external global i8* __ctg_cov_ptr  */
-    LLVMValueRef sat_add;           /* llvm.uadd.sat.i8                   */
-    LLVMTypeRef sat_type;
 } inst_hooks;
 
 /* Builds the types of the table for module m.  False with e set when the

@@ -21,8 +21,8 @@ static const opt_desc common_options[] = {
     {"strategy", 's', OPT_STR, OFF(search.strategy), "NAME", "auto",
      "search strategy (see below)"},
     {"time", 't', OPT_DOUBLE, OFF(search.time_s), "SEC", "60",
-     "time budget in seconds (0: none); none by default when --max-execs is given, so "
-     "that the run is reproducible"},
+     "time budget in seconds, the build included (0: none); none by default when --max-execs "
+     "is given, so that the run is reproducible"},
     {"max-execs", 'n', OPT_U64, OFF(search.max_execs), "N", "0",
      "execution budget (0: none); the first budget reached stops the run"},
     {"seed", 0, OPT_U64, OFF(search.seed), "N", "1", "random seed: same seed, same run"},

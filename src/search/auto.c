@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/mem.h"
 #include "engine.h"
@@ -33,6 +34,7 @@ typedef struct arm {
     void *state;
     bool alive;
     bool held;         /* waits for the fuzzer to stall                */
+    bool waiting;      /* waits for prog.sym (built in the background) */
     uint64_t slices;
     double reward_sum; /* sum of per-slice rewards */
     uint64_t execs;    /* executions of its slices                      */
@@ -74,13 +76,34 @@ static void add_arm(auto_state *s, search_ctx *ctx, const char *name)
     const strategy *st = strategy_find(name);
     if (!st || !strcmp(name, "auto") || s->n_arms == MAX_ARMS || st->prepare)
         return;
+    if (st->needs_sym && ctx_sym_pending(ctx)) { /* starts when prog.sym is ready */
+        s->arms[s->n_arms++] = (arm){.st = st, .alive = true, .waiting = true};
+        return;
+    }
     ctg_err e = {{0}};
     void *state = st->init(ctx, &e);
     if (!state) {
         ctx_log(ctx, "auto: %s left out: %s", name, e.msg);
         return;
     }
-    s->arms[s->n_arms++] = (arm){st, state, true, false, 0, 0.0, 0, 0};
+    s->arms[s->n_arms++] = (arm){.st = st, .state = state, .alive = true};
+}
+
+/* Starts the members that waited for prog.sym once it is built (or drops
+ * them when its build failed). */
+static void wake_waiting(auto_state *s, search_ctx *ctx)
+{
+    for (int i = 0; i < s->n_arms; i++) {
+        arm *a = &s->arms[i];
+        if (!a->waiting || ctx_sym_pending(ctx))
+            continue;
+        a->waiting = false;
+        ctg_err e = {{0}};
+        if (!(a->state = a->st->init(ctx, &e))) {
+            a->alive = false;
+            ctx_log(ctx, "auto: %s left out: %s", a->st->name, e.msg);
+        }
+    }
 }
 
 /* On a libFuzzer target with a fuzz member, holds the others back. */
@@ -151,7 +174,7 @@ static int choose(const auto_state *s)
     double best_score = -1.0;
     for (int i = 0; i < s->n_arms; i++) {
         const arm *a = &s->arms[i];
-        if (!a->alive || a->held)
+        if (!a->alive || a->held || a->waiting)
             continue;
         if (a->slices == 0)
             return i;
@@ -176,9 +199,16 @@ static uint32_t goals(const search_ctx *ctx)
 static bool auto_step(void *state, search_ctx *ctx)
 {
     auto_state *s = state;
+    wake_waiting(s, ctx);
     int i = choose(s);
-    if (i < 0)
+    if (i < 0) {
+        for (int k = 0; k < s->n_arms; k++)
+            if (s->arms[k].waiting) { /* nothing else to run: wait for prog.sym */
+                usleep(20000);
+                return true;
+            }
         return false;
+    }
     arm *a = &s->arms[i];
     uint64_t e0 = ctx_execs(ctx);
     uint32_t g0 = goals(ctx);
@@ -226,7 +256,8 @@ static void auto_finish(void *state, search_ctx *ctx)
 {
     auto_state *s = state;
     for (int i = 0; i < s->n_arms; i++)
-        s->arms[i].st->finish(s->arms[i].state, ctx);
+        if (s->arms[i].state)
+            s->arms[i].st->finish(s->arms[i].state, ctx);
     ctg_free(s);
 }
 

@@ -266,6 +266,8 @@ static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
      * value log (the test then holds fewer values than the run took) */
     if (ok && (r->status & (CTG_ST_INPUT_FULL | CTG_ST_LOG_FULL)))
         stats_add(c->stats, "tests.cut_at_cap", 1);
+    if (ok && c->n_kept == 0) /* seconds from the start of the run, build included */
+        stats_set(c->stats, "tests.first_s", t->found_at_s);
     if (ok && ctg_grow((void **)&c->kept, &c->cap_kept, c->n_kept + 1, sizeof *c->kept) == 0)
         c->kept[c->n_kept++] = t;
     else
@@ -608,6 +610,24 @@ bool ctx_exec_sym(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, 
 
 const exec_t *ctx_sym_executor(const search_ctx *c) { return c->xs; }
 
+bool ctx_sym_pending(search_ctx *c)
+{
+    if (c->sym_bin || !c->build || c->build->sym_pid <= 0)
+        return false;
+    char why[512];
+    int st = build_sym_poll(c->build, false, why, sizeof why);
+    if (st == 0)
+        return true;
+    if (st > 0) {
+        c->sym_bin = c->build->sym_bin;
+        stats_set(c->stats, "build.sym_ready_s", ctx_elapsed(c));
+        if (c->opts->ui.verbose)
+            ctx_log(c, "prog.sym is built (%.1fs): concolic execution can start", ctx_elapsed(c));
+    } else if (!c->opts->ui.quiet)
+        fprintf(stderr, "ctestgen: concolic execution disabled for this program: %s\n", why);
+    return false;
+}
+
 void ctx_summary_line(search_ctx *c, const char *fmt, ...)
 {
     va_list ap;
@@ -693,10 +713,11 @@ static suite_t *open_suite(const ctg_options *o, const char *program_file, const
 
 /* Builds the context: executor, archives, suite, stats. */
 static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_file,
-                     const build_result *b, ctg_err *e)
+                     build_result *b, ctg_err *e)
 {
     memset(c, 0, sizeof *c);
     c->opts = o;
+    c->build = b;
     c->db = b->db;
     c->cov_bin = b->cov_bin;
     c->sym_bin = b->sym_bin;
@@ -873,7 +894,7 @@ static void keep_one_test(search_ctx *c)
     test_free(t);
 }
 
-bool engine_run(const ctg_options *o, const char *program_file, const build_result *b,
+bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
                 engine_summary *s, ctg_err *e)
 {
     const char *name = o->search.strategy;
@@ -887,7 +908,8 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
     void *state = NULL;
     bool resumed = true; /* false: the earlier stats.json must stay as it is */
     if (ok) {
-        c->t0 = fs_now();
+        c->t0 = fs_now() - b->secs; /* --time counts the build */
+        stats_set(c->stats, "build.seconds", b->secs);
         if (o->out.resume)
             ok = resumed = eng_resume_run(c, e);
         stats_set_info(c->stats, "strategy", st->name);
@@ -907,6 +929,7 @@ bool engine_run(const ctg_options *o, const char *program_file, const build_resu
         ;
     if (state)
         st->finish(state, c);
+    build_sym_cancel(b); /* not needed any more: its cores go to the replay */
     if (ok && c->crashes) { /* what the strategy left to minimise */
         minimise_crashes(c, c->x);
         minimise_crashes(c, c->xs);

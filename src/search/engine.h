@@ -64,6 +64,10 @@ const exec_t *ctx_executor(const search_ctx *c);
  * program was built without prog.sym (the command line builds it for
  * strategies that need it) or it cannot start. */
 bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_err *e);
+/* Whether prog.sym is still being built in the background (a time-budget
+ * run of a strategy that can do without it starts on prog.cov at once);
+ * once it is ready, ctx_sym_start works.  A failed build is logged once. */
+bool ctx_sym_pending(search_ctx *c);
 /* ctx_exec on prog.sym: budgets, coverage, suite and crashes as for prog.cov
  * (the binaries share their edge ids); the run's path constraint is then in
  * exec_trace(ctx_sym_executor(c)).  False as ctx_exec, or before
@@ -124,5 +128,5 @@ void engine_summary_release(engine_summary *s);
  * user's main source (for the metadata).  False with e set when the output
  * cannot be written or the executor cannot start; a crashing, hanging or
  * memory-hungry program under test is never a failure. */
-bool engine_run(const ctg_options *o, const char *program_file, const struct build_result *b,
+bool engine_run(const ctg_options *o, const char *program_file, struct build_result *b,
                 engine_summary *s, ctg_err *e);

@@ -23,6 +23,7 @@ struct search_ctx {
     const progdb *db;
     const char *cov_bin;
     const char *sym_bin; /* prog.sym, when built                        */
+    struct build_result *build; /* the run's build (prog.sym may still be building) */
     exec_t *x;
     exec_t *xs;          /* prog.sym's executor (ctx_sym_start)          */
     sbuf notes;          /* lines for the final summary                   */

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# t0119-huge: a huge generated program (bench/huge/gen-eca.sh, a RERS-style
+# state machine, functions of tens of thousands of instructions) builds its
+# binaries at -O0 while a small one stays at -O2; `ctestgen build` prints
+# its stage times.  With a time budget, the search starts on prog.cov while
+# prog.sym is built in the background: the first test is written before
+# prog.sym is ready, concolic execution joins afterwards, and --time counts
+# the build.  With an execution budget prog.sym is built first (the run
+# stays reproducible).
+. "$(dirname "$0")/lib.sh"
+export CTESTGEN_CACHE="$T/cache"
+GEN="$CTG_SOURCE_DIR/bench/huge/gen-eca.sh"
+"$GEN" 120 > "$T/huge.c"
+check "the generator is deterministic" cmp -s "$T/huge.c" <("$GEN" 120)
+
+"$CTESTGEN" build "$T/huge.c" -s concolic > "$T/build.out" 2>&1
+check "huge: build prints its stages" grep -q "^stages .*compile .*passes .*prog.cov" "$T/build.out"
+check "huge: prog.cov and prog.sym at -O0" grep -q "prog.cov -O0 .*prog.sym -O0" "$T/build.out"
+"$CTESTGEN" build "$CTG_SOURCE_DIR/examples/cgi_decode.c" -s concolic > "$T/small.out" 2>&1
+check "small: prog.cov and prog.sym at -O2" grep -q "prog.cov -O2 .*prog.sym -O2" "$T/small.out"
+"$CTESTGEN" build "$CTG_SOURCE_DIR/examples/cgi_decode.c" > "$T/cached.out" 2>&1
+check "a cached build prints no stages" sh -c "! grep -q '^stages' '$T/cached.out'"
+
+rm -rf "$T/cache"
+"$CTESTGEN" run "$T/huge.c" --time 8 -o "$T/run" -v --no-replay-check > "$T/run.out" 2>&1
+first=$(stat tests.first_s "$T/run"); ready=$(stat build.sym_ready_s "$T/run")
+check "time budget: the build is counted (build.seconds > 0)" \
+  awk -v b="$(stat build.seconds "$T/run")" 'BEGIN { exit !(b > 0) }'
+check "time budget: first test ($first s) before prog.sym is ready ($ready s)" \
+  awk -v f="$first" -v r="$ready" 'BEGIN { exit !(f > 0 && r > f) }'
+check "time budget: concolic joins once prog.sym is built" [ "$(stat auto.slices.concolic "$T/run")" -gt 0 ]
+check "time budget: the log says so" grep -q "prog.sym is built" "$T/run.out"
+check "no build process is left" sh -c "! pgrep -f '$(basename "$T")/cach[e]' >/dev/null"
+check "no temporary build directory is left" sh -c "! ls -d '$T'/cache/*/sym.tmp.* 2>/dev/null"
+
+"$CTESTGEN" run "$T/huge.c" --max-execs 1600 -o "$T/execs" -q --no-replay-check
+check "execution budget: prog.sym built before the search" [ "$(stat build.sym_ready_s "$T/execs")" = 0 ]
+check "execution budget: concolic ran" [ "$(stat auto.slices.concolic "$T/execs")" -gt 0 ]
+finish
