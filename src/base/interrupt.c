@@ -35,3 +35,18 @@ void interrupt_install(void)
 }
 
 bool interrupt_requested(void) { return requested != 0; }
+
+static volatile sig_atomic_t held_back;
+
+bool interrupt_hold(bool hold)
+{
+    bool was = requested != 0;
+    if (hold) {
+        held_back = requested;
+        requested = 0;
+    } else if (held_back) {
+        requested = 1;
+        held_back = 0;
+    }
+    return was;
+}

@@ -14,5 +14,9 @@
 void interrupt_install(void);
 /* True once a stop was asked for. */
 bool interrupt_requested(void);
+/* hold: forgets a request for now (the work that saves what was found
+ * must not stop for it) and returns whether there was one; !hold: restores
+ * a request that was held back. */
+bool interrupt_hold(bool hold);
 
 #endif

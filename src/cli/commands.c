@@ -23,6 +23,7 @@
 #include "../search/strategy.h"
 #include "../suite/suite.h"
 #include "funcmode.h"
+#include "jobs.h"
 
 #define EXIT_ERR 1
 #define EXIT_USAGE 2
@@ -57,6 +58,9 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
     if (!strcmp(o->search.strategy, "auto"))
         printf(" (%s)", opt_get_str(o, "auto-arms"));
     printf("\n");
+    if (o->exec.jobs > 1)
+        printf("  jobs              %d processes, merged (each one's counters: stats.json "
+               "jobs.wK.*)\n", o->exec.jobs);
     printf("  edges covered     %u/%u (%.1f%%)  (engine: LLVM conditional-branch edges)\n",
            s->edges_covered, s->n_edges, pct(s->edges_covered, s->n_edges));
     printf("  errors reached    %u/%u\n", s->errors_reached, s->n_errors);
@@ -372,7 +376,8 @@ int cmd_run(const ctg_options *o, ctg_err *e)
      * prog.cov (an execution budget keeps the run reproducible: built first) */
     ctg_err be = {{0}};
     if (st && st->wants_sym && !br.sym_bin &&
-        !(!o->search.max_execs && o->search.time_s > 0 && build_sym_background(&bo, &br, &be)))
+        !(!o->search.max_execs && o->search.time_s > 0 && o->exec.jobs == 1 &&
+          build_sym_background(&bo, &br, &be)))
         add_optional_sym(o, &bo, &br);
     br.secs = fs_now() - t_start;
     /* "@@" among the program's arguments: the test is the file it names */
@@ -382,7 +387,9 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     engine_summary s;
     memset(&s, 0, sizeof s);
     /* the suite's program is what was built: a generated harness if any */
-    bool ok = engine_run(o, gen ? gen[0] : o->positional.items[0], &br, &s, e);
+    const char *suite_prog = gen ? gen[0] : o->positional.items[0];
+    bool ok = o->exec.jobs > 1 ? jobs_run(o, suite_prog, &br, t_start, &s, e)
+                               : engine_run(o, suite_prog, &br, &s, e);
     if (s.stop_reason && !o->ui.quiet && (ok || s.execs > 0))
         print_summary(o, o->positional.items[0], &s);
     if (ok && fn)

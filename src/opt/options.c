@@ -75,8 +75,11 @@ static const opt_desc common_options[] = {
     {"malloc-fail", 0, OPT_STR, OFF(exec.malloc_fail), "stop|null", "stop",
      "an allocation that fails under --mem-limit ends the run as out-of-memory (stop), or "
      "returns NULL to the program so that its NULL checks are covered (null)"},
-    {"jobs", 'j', OPT_INT, OFF(exec.jobs), "N", "cores",
-     "learn: evaluations run in parallel processes"},
+    {"jobs", 'j', OPT_STR, OFF(exec.jobs_arg), "N|auto", "run 1, learn auto",
+     "parallel processes (auto: one per core): run: workers on one output directory that "
+     "exchange their tests, merged into one suite at the end; learn: evaluations"},
+    {"sync-s", 0, OPT_DOUBLE, OFF(search.sync_s), "SEC", "1",
+     "run --jobs: seconds between a worker's imports of the others' new tests"},
     {"replay-timeout", 0, OPT_DOUBLE, OFF(replay.timeout_s), "SEC", "run 2, replay 3",
      "per-test limit of the gcc --coverage replay; a test still running then is killed and "
      "credited nothing, as by TestCov (run: such a test leaves test-suite/ for crashes/)"},
@@ -142,6 +145,7 @@ void options_defaults(ctg_options *o)
     o->search.max_execs = 0;
     o->search.seed = 1;
     o->search.crash_min_execs = 256;
+    o->search.sync_s = 1.0;
     o->exec.timeout_arg = "auto";
     o->exec.timeout_ms = 1000;
     o->exec.mem_mb = 2048;
@@ -314,15 +318,22 @@ static bool validate(ctg_options *o, ctg_err *e)
 {
     if (o->build.arch_bits != 0 && o->build.arch_bits != 32 && o->build.arch_bits != 64)
         return err_set(e, "--arch: must be 32 or 64, not %d", o->build.arch_bits);
-    if (o->exec.jobs < 0 || o->exec.jobs > 1024)
-        return err_set(e, "--jobs: must be between 1 and 1024");
-    if (o->exec.jobs == 0) {
+    const char *j = o->exec.jobs_arg;
+    bool is_run = o->command && !strcmp(o->command, "run");
+    if ((j && !strcmp(j, "auto")) || (!j && !is_run)) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         o->exec.jobs = n > 0 ? (int)n : 1;
-    } else if (o->exec.jobs > 1 && o->command && !strcmp(o->command, "run")) {
-        return err_set(e, "--jobs: 'ctestgen run' runs one job so far; parallel runs are for "
-                          "'ctestgen learn'");
-    }
+    } else if (j) {
+        char *end;
+        errno = 0;
+        long n = strtol(j, &end, 10);
+        if (errno || end == j || *end || n < 1 || n > 1024)
+            return err_set(e, "--jobs: '%s' must be auto or between 1 and 1024", j);
+        o->exec.jobs = (int)n;
+    } else
+        o->exec.jobs = 1;
+    if (!(o->search.sync_s > 0))
+        return err_set(e, "--sync-s: must be a positive number of seconds");
     if (o->search.time_s < 0)
         o->search.time_s = o->search.max_execs ? 0 : 60;
     o->exec.timeout_auto = !strcmp(o->exec.timeout_arg, "auto");

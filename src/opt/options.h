@@ -73,13 +73,20 @@ typedef struct ctg_options {
         const char *property; /* --property: PROP_BRANCHES or PROP_ERROR_CALL
                                  once task_apply (task.h) has run         */
         uint64_t crash_min_execs; /* --crash-min-execs: runs minimising each new crash */
+        /* set by run --jobs for its processes, not options of their own: */
+        const char *sync_dir; /* a worker: OUT/.jobs, where its siblings write */
+        int worker;           /* a worker: its number (its dir: sync_dir/wN) */
+        const char *merge_dir;/* the merge: the workers' dirs to read in  */
+        double sync_s;        /* --sync-s: seconds between a worker's imports */
     } search;
     struct {
         const char *timeout_arg; /* --timeout-ms as given: "auto" or MS   */
         uint32_t timeout_ms;  /* --timeout-ms; with auto, the cap (1000)  */
         bool timeout_auto;    /* calibrate from measured run times       */
         uint64_t mem_mb;      /* --mem-limit                             */
-        int jobs;             /* --jobs: parallel processes (learn); 0: cores */
+        const char *jobs_arg; /* --jobs as given: N, auto, or NULL        */
+        int jobs;             /* --jobs: parallel processes; run: 1 by
+                                 default, learn: the cores             */
         const char *malloc_fail; /* --malloc-fail stop|null              */
         uint64_t extend_limit;   /* --extend-limit: bytes a run may draw past
                                     its input (0: up to the 1 MiB area)   */

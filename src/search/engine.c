@@ -922,10 +922,14 @@ bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
         record_input_kind(c, o);
         if (ok)
             sample_stats(c, true); /* a valid stats.json from the start */
-        state = ok ? st->init(c, e) : NULL;
-        ok = state != NULL;
+        if (o->search.merge_dir) /* run --jobs: the workers' results, no search */
+            eng_merge(c);
+        else {
+            state = ok ? st->init(c, e) : NULL;
+            ok = state != NULL;
+        }
     }
-    while (ok && !check_stop(c) && st->step(state, c))
+    while (state && ok && !check_stop(c) && (eng_sync(c), st->step(state, c)))
         ;
     if (state)
         st->finish(state, c);
@@ -945,6 +949,7 @@ bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
         if (c->progress_drawn)
             fputs("\r\033[K", stderr);
     }
+    ctg_free(c->sync_next);
     ctx_release(c);
     ctg_free(c);
     return ok;

@@ -95,8 +95,6 @@ void ctx_stat_set(search_ctx *c, const char *name, double value);
 /* Prints a line above the progress line (stderr), e.g. a warning. */
 void ctx_log(search_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-#endif
-
 /* ---- the driver (used by the command line) -------------------------------- */
 
 struct build_result;
@@ -130,3 +128,5 @@ void engine_summary_release(engine_summary *s);
  * memory-hungry program under test is never a failure. */
 bool engine_run(const ctg_options *o, const char *program_file, struct build_result *b,
                 engine_summary *s, ctg_err *e);
+
+#endif

@@ -53,6 +53,8 @@ struct search_ctx {
     ctg_err write_err;   /* the first write failure                      */
     const char *stop_reason;
     ctg_err err;
+    double next_sync;    /* --jobs worker: when it next imports          */
+    uint32_t *sync_next; /* per sibling: the next corpus id to import    */
 };
 
 /* "runs.<kind>": the stats.json counter of runs of kind k, in buf. */
@@ -60,5 +62,10 @@ const char *eng_runs_counter(char *buf, size_t size, int k);
 /* --resume (engine_resume.c): reads the earlier run of the output
  * directory back; false with e set. */
 bool eng_resume_run(search_ctx *c, ctg_err *e);
+/* run --jobs (engine_jobs.c): a worker imports its siblings' new tests
+ * when --sync-s has passed; the merge reads every worker's tests and
+ * crashes into the run and takes their counters. */
+void eng_sync(search_ctx *c);
+void eng_merge(search_ctx *c);
 
 #endif
