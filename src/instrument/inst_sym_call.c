@@ -319,6 +319,25 @@ _Static_assert(INST_STDIN_FREAD == CTG_SYM_STDIN_FREAD && INST_STDIN_FGETS == CT
                    INST_STDIN_READ == CTG_SYM_STDIN_READ,
                "the kinds the runtime's stdin model takes");
 
+/* scanf / fscanf on a stdin target's stdin: the call goes to the runtime's
+ * wrapper of the same type, which runs the real one and models what it
+ * converted (rt_symabi.h).  False for the other unmodelled readers. */
+static bool model_scanf(sym_pass *P, LLVMValueRef i, const char *callee)
+{
+    bool f = !strcmp(callee, "fscanf") || !strcmp(callee, "__isoc99_fscanf");
+    if (!f && strcmp(callee, "scanf") && strcmp(callee, "__isoc99_scanf"))
+        return false;
+    const char *name = f ? CTG_SYMFN_FSCANF : CTG_SYMFN_SCANF;
+    LLVMTypeRef t = LLVMGetCalledFunctionType(i);
+    LLVMValueRef w = LLVMGetNamedFunction(P->m, name);
+    if (!w)
+        w = LLVMAddFunction(P->m, name, t);
+    if (LLVMGlobalGetValueType(w) != t)
+        return false; /* an odd prototype: the call stays as it is */
+    LLVMSetOperand(i, (unsigned)LLVMGetNumOperands(i) - 1, w);
+    return true;
+}
+
 /* Reads of a stdin target's stdin (inst_stdin.h): a byte read is input
  * byte (its position in the stream), the bytes fread, fgets and read(0)
  * put in a buffer become input bytes; scanf and the others stay concrete.
@@ -329,7 +348,9 @@ static bool model_stdin(sym_pass *P, LLVMValueRef i, LLVMValueRef f)
     inst_stdin_kind k = P->harness == CTG_HARNESS_STDIN
                             ? inst_stdin_call(i, LLVMGetValueName2(f, &n))
                             : INST_STDIN_NONE;
-    if (k == INST_STDIN_NONE || k == INST_STDIN_OTHER)
+    if (k == INST_STDIN_OTHER)
+        return model_scanf(P, i, LLVMGetValueName2(f, &n));
+    if (k == INST_STDIN_NONE)
         return false;
     sym_after(P, i);
     if (k == INST_STDIN_CHAR) {

@@ -124,6 +124,8 @@
 #define CTG_SYMFN_STRCAT "__ctg_sym_strcat"
 #define CTG_SYMFN_STDIN_CHAR "__ctg_sym_stdin_char"
 #define CTG_SYMFN_STDIN_BUF "__ctg_sym_stdin_buf"
+#define CTG_SYMFN_SCANF "__ctg_sym_scanf"
+#define CTG_SYMFN_FSCANF "__ctg_sym_fscanf"
 
 /* uint32_t __ctg_sym_stdin_char(uint64_t ret): after getchar/fgetc/getc on
  * a stdin target's stdin: the result's expression (the input byte at the
@@ -133,6 +135,12 @@
  * CTG_SYM_STDIN_FREAD, ret * size bytes), fgets (FGETS: ret is the
  * pointer, strlen(buf) bytes unless NULL) or read(0, ...) (READ: ret bytes):
  * the bytes in buf become the input bytes they were read from. */
+/* int __ctg_sym_scanf(const char *fmt, ...), int __ctg_sym_fscanf(FILE *f,
+ * const char *fmt, ...): scanf and fscanf as called on a stdin target's
+ * stdin (the pass renames the callee): they run the real one and give the
+ * values it converted from stdin their expressions over the input bytes
+ * (%d %i %u: the value of the digits, each required to stay a digit; %c
+ * %s: the bytes). */
 #define CTG_SYM_STDIN_FREAD 2u
 #define CTG_SYM_STDIN_FGETS 3u
 #define CTG_SYM_STDIN_READ 4u

@@ -135,5 +135,8 @@ void __ctg_sym_strcpy(char *d, const char *s, uint64_t n);
 void __ctg_sym_strcat(char *d, const char *s);
 uint32_t __ctg_sym_stdin_char(uint64_t ret);
 void __ctg_sym_stdin_buf(void *buf, uint64_t ret, uint64_t size, uint32_t kind);
+int __ctg_sym_scanf(const char *fmt, ...);
+struct _IO_FILE;
+int __ctg_sym_fscanf(struct _IO_FILE *f, const char *fmt, ...);
 
 #endif /* CTG_SYM_INT_H */

@@ -16,8 +16,11 @@
  * to exist it is taken as 1 ("differs later"): the concrete run never gets
  * there, so the approximation only costs completeness.
  */
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sym_int.h"
@@ -240,4 +243,175 @@ void __ctg_sym_stdin_buf(void *buf, uint64_t ret, uint64_t size, uint32_t kind)
     if (sym_g.off || pos < 0 || (uint64_t)pos < n || n > CTG_MAX_INPUT)
         return;
     sym_mem_input((uintptr_t)buf, n, sym_stdin_base() + (uint32_t)((uint64_t)pos - n));
+}
+
+/* ==== scanf on stdin ======================================================== */
+
+/* An ASSUME entry: the condition c (w 1) held and must hold. */
+static void sym_require(uint32_t c) { sym_push(c, CTG_SYM_NONE, CTG_SPC_ASSUME, 0, 1); }
+
+/* 1-bit expression: input byte x compares with k by LLVM predicate pred. */
+static uint32_t sym_byte_cmp(uint32_t x, unsigned pred, unsigned k)
+{
+    return sym_mk(CTG_SOP_ICMP, 1, pred, 2, x, sym_const(8, k), 0);
+}
+
+/* The value of the decimal digits at input offsets off..off+n-1 (each
+ * required to stay a digit), in w bits; with a sign byte at input offset
+ * sign (required to stay '+' or '-'), negated when it is '-'. */
+static uint32_t sym_decimal(uint32_t off, size_t n, int has_sign, uint32_t sign, unsigned w)
+{
+    /* in 64 bits, required to fit w - 1 bits: a sum that cannot wrap is one
+     * the solver handles well (wrapping digit sums make it time out), and a
+     * value that does not fit is undefined for scanf anyway */
+    uint32_t acc = sym_const(64, 0), ten = sym_const(64, 10), zero = sym_const(64, '0');
+    for (size_t k = 0; acc && k < n && k < 18; k++) {
+        uint32_t x = sym_input_byte(off + (uint32_t)k);
+        sym_require(sym_byte_cmp(x, 35 /* uge */, '0'));
+        sym_require(sym_byte_cmp(x, 37 /* ule */, '9'));
+        uint32_t d = sym_mk(CTG_SOP_SUB, 64, 0, 2, sym_zext(x, 64), zero, 0);
+        acc = sym_mk(CTG_SOP_ADD, 64, 0, 2, sym_mk(CTG_SOP_MUL, 64, 0, 2, acc, ten, 0), d, 0);
+    }
+    if (!acc || n > 18)
+        return 0;
+    uint64_t max = w >= 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (w - 1)) - 1;
+    sym_require(sym_mk(CTG_SOP_ICMP, 1, 37 /* ule */, 2, acc, sym_const(64, max), 0));
+    uint32_t v = w < 64 ? sym_mk(CTG_SOP_TRUNC, w, 0, 1, acc, 0, 0) : acc;
+    if (!has_sign || !v)
+        return v;
+    uint32_t x = sym_input_byte(sign), minus = sym_byte_cmp(x, 32 /* eq */, '-');
+    sym_require(sym_mk(CTG_SOP_OR, 1, 0, 2, minus, sym_byte_cmp(x, 32, '+'), 0));
+    return sym_mk(CTG_SOP_ITE, w, 0, 3, minus, sym_mk(CTG_SOP_NEG, w, 0, 1, v, 0, 0), v);
+}
+
+/* Bits of an integer conversion with length modifier `len` ("", "h",
+ * "hh", "l", "ll", "j", "z", "t"). */
+static unsigned sym_int_bits(const char *len)
+{
+    if (!strcmp(len, "hh"))
+        return 8;
+    if (!strcmp(len, "h"))
+        return 16;
+    if (!strcmp(len, "l") || !strcmp(len, "z") || !strcmp(len, "t"))
+        return (unsigned)(sizeof(long) * 8);
+    if (!strcmp(len, "ll") || !strcmp(len, "j"))
+        return 64;
+    return 32;
+}
+
+/* Walks the format over the bytes in[0..n) that scanf consumed (stream
+ * offsets pos..pos+n; `total` bytes in the stream) and gives the converted
+ * values their expressions: %d %i %u (decimal) become the value of their
+ * digits, %c and %s their bytes.  Stops at the first conversion it does not
+ * model (those values stay concrete) or after `convs` conversions. */
+static void sym_scanf_model(const char *f, const uint8_t *in, size_t n, uint32_t base, long total,
+                            int convs, va_list ap)
+{
+    size_t i = 0;
+    for (int done = 0; *f && done < convs;) {
+        if (isspace((unsigned char)*f)) {
+            while (i < n && isspace(in[i]))
+                i++;
+            f++;
+            continue;
+        }
+        if (*f != '%' || f[1] == '%') {
+            i++, f += *f == '%' ? 2 : 1;
+            continue;
+        }
+        f++;
+        int skip = *f == '*';
+        f += skip;
+        size_t width = 0;
+        while (isdigit((unsigned char)*f))
+            width = width * 10 + (size_t)(*f++ - '0');
+        char len[3] = {0};
+        for (int k = 0; k < 2 && strchr("hljzt", *f); k++)
+            len[k] = *f++;
+        char c = *f++;
+        if (c == 'd' || c == 'u' || c == 'i') {
+            while (i < n && isspace(in[i]))
+                i++;
+            size_t start = i;
+            int has_sign = i < n && (in[i] == '-' || in[i] == '+');
+            i += (size_t)has_sign;
+            size_t d0 = i;
+            while (i < n && isdigit(in[i]) && (!width || i - start < width))
+                i++;
+            if (i == d0 || (c == 'i' && in[d0] == '0'))
+                return; /* no digits, or %i's octal / hex: not modelled */
+            /* the digits end where they do: the next byte stays a non-digit */
+            if ((!width || i - start < width) && (long)i < total) {
+                uint32_t nx = sym_input_byte(base + (uint32_t)i);
+                sym_require(sym_mk(CTG_SOP_OR, 1, 0, 2, sym_byte_cmp(nx, 36 /* ult */, '0'),
+                                   sym_byte_cmp(nx, 34 /* ugt */, '9'), 0));
+            }
+            if (!skip) {
+                unsigned w = sym_int_bits(len);
+                void *p = va_arg(ap, void *);
+                uint64_t v = 0;
+                memcpy(&v, p, w / 8); /* little-endian: the low bytes */
+                __ctg_sym_store(p, w / 8,
+                                sym_decimal(base + (uint32_t)d0, i - d0, has_sign,
+                                            base + (uint32_t)start, w),
+                                0, v);
+                done++;
+            }
+        } else if (c == 'c' || c == 's') {
+            size_t k = i, m = width ? width : (c == 'c' ? 1 : n);
+            if (c == 's')
+                while (i < n && isspace(in[i]))
+                    i++, k++;
+            while (i < n && i - k < m && (c == 'c' || !isspace(in[i])))
+                i++;
+            if (!skip) {
+                sym_mem_input((uintptr_t)va_arg(ap, void *), i - k, base + (uint32_t)k);
+                done++;
+            }
+        } else
+            return;
+    }
+}
+
+/* After a scanf that read stream bytes pos0..pos1 of stdin. */
+static void sym_scanf_after(const char *fmt, int r, long pos0, va_list ap)
+{
+    long pos1 = ftell(stdin);
+    struct stat st;
+    if (r <= 0 || pos0 < 0 || pos1 <= pos0 || sym_g.off || fstat(0, &st) != 0 ||
+        pos1 - pos0 > (long)SYM_STR_MAX * 8)
+        return;
+    uint8_t buf[SYM_STR_MAX * 8];
+    size_t n = (size_t)(pos1 - pos0);
+    if (pread(0, buf, n, pos0) != (ssize_t)n)
+        return;
+    sym_scanf_model(fmt, buf, n, sym_stdin_base() + (uint32_t)pos0, (long)st.st_size - pos0, r,
+                    ap);
+}
+
+int __ctg_sym_scanf(const char *fmt, ...)
+{
+    long pos0 = ftell(stdin);
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int r = vscanf(fmt, ap);
+    va_end(ap);
+    sym_scanf_after(fmt, r, pos0, aq);
+    va_end(aq);
+    return r;
+}
+
+int __ctg_sym_fscanf(FILE *f, const char *fmt, ...)
+{
+    long pos0 = f == stdin ? ftell(stdin) : -1;
+    va_list ap, aq;
+    va_start(ap, fmt);
+    va_copy(aq, ap);
+    int r = vfscanf(f, fmt, ap);
+    va_end(ap);
+    if (f == stdin)
+        sym_scanf_after(fmt, r, pos0, aq);
+    va_end(aq);
+    return r;
 }

@@ -30,6 +30,16 @@ check "stdin: the corpus holds commands" bash -c "cat '$T/w/corpus/'* | grep -aq
 check "scanf of two ints: the fuzzer reaches the error" [ "$(stat errors.reached "$T/two")" = 1 ]
 check "scanf of two ints: its input is the two numbers" bash -c "grep -aqE '^ *4242[^0-9]+4259' '$T/two/crashes/'error-*[0-9]"
 
+# concolic execution models scanf on stdin: %d is the value of its digits
+# (from the seed of five-digit numbers), %c and %s their bytes
+"$CTESTGEN" run "$PROGS/stdin_two_ints.c" --strategy concolic --max-execs 100 --seed 1 -o "$T/ctwo" >"$T/ctwo.out" 2>&1
+check "scanf of two ints: concolic reaches the error" [ "$(stat errors.reached "$T/ctwo")" = 1 ]
+check "scanf of two ints: by solving, not by luck ($(stat solver.sat "$T/ctwo") sat)" [ "$(stat solver.sat "$T/ctwo")" -ge 1 ]
+check "scanf of two ints: gcov's replay reaches it too" grep -q "gcov replay .*error reached" "$T/ctwo.out"
+"$CTESTGEN" run "$PROGS/stdin_scanf_mix.c" --strategy concolic --max-execs 200 --seed 1 -q -o "$T/mix" --no-replay-check
+check "scanf of -321, a char and a word: concolic reaches the error" [ "$(stat errors.reached "$T/mix")" = 1 ]
+check "scanf of -321, a char and a word: its input" bash -c "grep -aqE '^ *-0*321 *q *go' '$T/mix/crashes/'error-*[0-9]"
+
 # concolic execution models getchar and fread on stdin: the bytes are input
 K="$PROGS/stdin_key.c"
 "$CTESTGEN" run "$K" --strategy concolic --max-execs 100 --seed 1 -o "$T/k" >"$T/k.out" 2>&1 \
