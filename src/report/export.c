@@ -4,6 +4,7 @@
 #include "export.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../base/fsutil.h"
@@ -82,6 +83,10 @@ static const char *const runner =
     "        if (p == 0) {\n"
     "            int null = open(\"/dev/null\", O_RDWR);\n"
     "            if (null >= 0)\n                dup2(null, 0), dup2(null, 1), dup2(null, 2);\n"
+    "            FILE *in = ctg_tests[i].bytes ? tmpfile() : NULL; /* a stdin test's bytes */\n"
+    "            if (in && fwrite(ctg_tests[i].bytes, 1, ctg_tests[i].len, in) == ctg_tests[i].len &&\n"
+    "                fflush(in) == 0 && lseek(fileno(in), 0, SEEK_SET) == 0)\n"
+    "                dup2(fileno(in), 0);\n"
     "            ctg_cur = ctg_tests[i].values;\n            ctg_pos = 0;\n"
     "            alarm(CTG_TIMEOUT_S); /* a hang fails the test */\n"
     "            return; /* into the program's main */\n        }\n"
@@ -128,7 +133,8 @@ bool export_c(const replay_opts *ro, const char *path, unsigned *n_tests, int *a
     stats_t *st = sp && fs_exists(sp) ? stats_load(sp, &se) : NULL;
     ctg_free(sp);
     const char *input = st ? stats_get_info(st, "input") : NULL;
-    if (input && strcmp(input, "values")) {
+    bool on_stdin = input && !strcmp(input, "stdin"); /* values: bytes of stdin */
+    if (input && strcmp(input, "values") && !on_stdin) {
         err_set(e, "%s: a %s target's tests are bytes, not values: replay its corpus "
                    "(ctestgen replay --corpus %s/corpus PROG.c) instead of exporting it",
                 ro->out_dir, input, ro->out_dir);
@@ -173,16 +179,27 @@ bool export_c(const replay_opts *ro, const char *path, unsigned *n_tests, int *a
                         rt ? replay_outcome_name(rt->outcome) : "unreadable");
             continue;
         }
-        sbuf_printf(&b, "static const char *const ctg_v%u[] = {", kept);
-        for (size_t k = 0; k < tc.n_inputs; k++) {
-            c_string(&b, tc.inputs[k].text);
-            sbuf_puts(&b, ", ");
+        if (on_stdin) { /* one value per byte */
+            sbuf_printf(&b, "static const unsigned char ctg_b%u[] = {", kept);
+            for (size_t k = 0; k < tc.n_inputs; k++)
+                sbuf_printf(&b, "%lu, ", strtoul(tc.inputs[k].text, NULL, 0) & 0xffu);
+            sbuf_puts(&b, "0};\n");
+        } else {
+            sbuf_printf(&b, "static const char *const ctg_v%u[] = {", kept);
+            for (size_t k = 0; k < tc.n_inputs; k++) {
+                c_string(&b, tc.inputs[k].text);
+                sbuf_puts(&b, ", ");
+            }
+            sbuf_puts(&b, "NULL};\n");
         }
-        sbuf_puts(&b, "NULL};\n");
+        const char *how =
+            end == END_EXIT ? "CTG_EXIT" : end == END_SIGNAL ? "CTG_SIGNAL" : "CTG_ERROR";
+        if (on_stdin)
+            sbuf_printf(&t, "    {\"%s\", NULL, ctg_b%u, %zu, %s, %d},\n", name, kept,
+                        tc.n_inputs, how, code);
+        else
+            sbuf_printf(&t, "    {\"%s\", ctg_v%u, NULL, 0, %s, %d},\n", name, kept, how, code);
         suite_testcase_release(&tc);
-        sbuf_printf(&t, "    {\"%s\", ctg_v%u, %s, %d},\n", name, kept,
-                    end == END_EXIT ? "CTG_EXIT" : end == END_SIGNAL ? "CTG_SIGNAL" : "CTG_ERROR",
-                    code);
         kept++;
     }
     if (ok && kept == 0)
@@ -190,7 +207,9 @@ bool export_c(const replay_opts *ro, const char *path, unsigned *n_tests, int *a
                      ro->out_dir);
     if (ok) {
         sbuf_puts(&b, "\nstatic const struct {\n    const char *name;\n"
-                      "    const char *const *values;\n    int end, code;\n} ctg_tests[] = {\n");
+                      "    const char *const *values; /* __VERIFIER_nondet_* values, or */\n"
+                      "    const unsigned char *bytes; /* stdin's bytes */\n    size_t len;\n"
+                      "    int end, code;\n} ctg_tests[] = {\n");
         sbuf_puts(&b, t.data ? t.data : "");
         sbuf_puts(&b, "};\n\n");
         sbuf_puts(&b, harness);

@@ -4,7 +4,10 @@
 # -Werror) it runs every test and prints "N passed, 0 failed"; the test
 # that reached cgi_decode's error expects the error.  Against a changed
 # program (the error gone) that test fails and the exit code says so.  A
-# libFuzzer target's suite and a missing --c are one-line errors.
+# libFuzzer target's suite and a missing --c are one-line errors.  A stdin
+# target's suite exports too: each test's bytes become the child's stdin
+# (scanf of -321, a char and a word); the error test fails against a
+# program whose guard changed.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 P="$EX/cgi_decode.c"
@@ -33,4 +36,14 @@ check "no --c: a usage line" bash -c "grep -q 'usage: ctestgen export OUT --c FI
 "$CTESTGEN" export "$T/lf" --c "$T/lf.c" 2>"$T/e2"
 check "a libFuzzer suite: one line pointing to replay --corpus" \
   bash -c "[ \$(wc -l <'$T/e2') = 1 ] && grep -q 'replay --corpus' '$T/e2'"
+S="$PROGS/stdin_scanf_mix.c"
+"$CTESTGEN" run "$S" --strategy concolic --max-execs 200 --seed 1 -q -o "$T/s" 2>/dev/null || fail "run $S"
+"$CTESTGEN" export "$T/s" --c "$T/s.c" >"$T/s.out" 2>&1 || fail "export stdin: $(cat "$T/s.out")"
+ns=$(ls "$T/s/test-suite" | grep -c '^test-')
+check "stdin target: tests are bytes" grep -q 'static const unsigned char ctg_b0\[\]' "$T/s.c"
+gcc -Wall -Wextra -Werror -o "$T/srt" "$T/s.c" "$S" || fail "compile the stdin tests"
+check "stdin target: every test passes ($ns)" bash -c "'$T/srt' | grep -qx '$ns passed, 0 failed'"
+sed 's/n == -321/n == -322/' "$S" >"$T/s2.c"
+gcc -w -o "$T/srt2" "$T/s.c" "$T/s2.c" || fail "compile against the changed stdin program"
+check "stdin target, guard changed: the error test fails" bash -c "'$T/srt2' | grep -q '^FAIL .*expected the error'"
 finish
