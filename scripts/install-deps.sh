@@ -9,9 +9,11 @@ pkgs=(make cmake gcc pkg-config clang-14 llvm-14-dev libz3-dev libclang-14-dev
       libcmocka-dev libxml2-dev libxml2-utils libjson-c-dev libssl-dev libyaml-dev libzip-dev
       gcovr lcov jq
       gcc-multilib)
-# optional: the HTML report's browser test renders the page in chromium
-# and skips, saying why, where it is missing; a failed install is no error
-optional=(chromium)
+# optional: the HTML report's browser test renders the page in chromium,
+# run --mpi needs OpenMPI at build time (the binary says when it was built
+# without); their tests skip, saying why, where they are missing; a failed
+# install is no error
+optional=(chromium libopenmpi-dev openmpi-bin)
 if [ "${1:-}" = "--bench" ]; then
   pkgs+=(afl++ libfuzzer-14-dev libclang-rt-14-dev)
 fi

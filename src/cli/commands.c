@@ -24,6 +24,7 @@
 #include "../suite/suite.h"
 #include "funcmode.h"
 #include "jobs.h"
+#include "mpi.h"
 
 #define EXIT_ERR 1
 #define EXIT_USAGE 2
@@ -58,7 +59,10 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
     if (!strcmp(o->search.strategy, "auto"))
         printf(" (%s)", opt_get_str(o, "auto-arms"));
     printf("\n");
-    if (o->exec.jobs > 1)
+    if (o->exec.mpi)
+        printf("  jobs              one per MPI rank, merged (each one's counters: stats.json "
+               "jobs.wK.*)\n");
+    else if (o->exec.jobs > 1)
         printf("  jobs              %d processes, merged (each one's counters: stats.json "
                "jobs.wK.*)\n", o->exec.jobs);
     printf("  edges covered     %u/%u (%.1f%%)  (engine: LLVM conditional-branch edges)\n",
@@ -376,7 +380,7 @@ int cmd_run(const ctg_options *o, ctg_err *e)
      * prog.cov (an execution budget keeps the run reproducible: built first) */
     ctg_err be = {{0}};
     if (st && st->wants_sym && !br.sym_bin &&
-        !(!o->search.max_execs && o->search.time_s > 0 && o->exec.jobs == 1 &&
+        !(!o->search.max_execs && o->search.time_s > 0 && o->exec.jobs == 1 && !o->exec.mpi &&
           build_sym_background(&bo, &br, &be)))
         add_optional_sym(o, &bo, &br);
     br.secs = fs_now() - t_start;
@@ -388,8 +392,17 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     memset(&s, 0, sizeof s);
     /* the suite's program is what was built: a generated harness if any */
     const char *suite_prog = gen ? gen[0] : o->positional.items[0];
-    bool ok = o->exec.jobs > 1 ? jobs_run(o, suite_prog, &br, t_start, &s, e)
-                               : engine_run(o, suite_prog, &br, &s, e);
+    bool root = true;
+    bool ok = o->exec.mpi         ? mpi_run(o, suite_prog, &br, t_start, &s, &root, e)
+              : o->exec.jobs > 1 ? jobs_run(o, suite_prog, &br, t_start, &s, e)
+                                 : engine_run(o, suite_prog, &br, &s, e);
+    if (!root) { /* an MPI rank other than 0: rank 0 reports the run */
+        engine_summary_release(&s);
+        build_result_release(&br);
+        free_sources(gen, n_gen);
+        fmode_release(&fm);
+        return ok ? 0 : EXIT_ERR;
+    }
     if (s.stop_reason && !o->ui.quiet && (ok || s.execs > 0))
         print_summary(o, o->positional.items[0], &s);
     if (ok && fn)
@@ -553,6 +566,11 @@ int cmd_doctor(const ctg_options *o, ctg_err *e)
     }
     ctg_err why = {{0}};
     doctor_line("exec32", host_exec32(&why), why.msg);
+#ifdef CTG_HAVE_MPI
+    doctor_line("mpi", true, "");
+#else
+    doctor_line("mpi", false, "built without MPI (install libopenmpi-dev and rebuild for --mpi)");
+#endif
     if (!ok)
         err_set(e, "%s: no 64-bit runtime; build ctestgen with cmake or set CTESTGEN_RUNTIME_DIR",
                 dir);

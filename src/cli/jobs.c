@@ -23,24 +23,50 @@
 #include "../base/sbuf.h"
 #include "../report/stats.h"
 
+char *jobs_worker_opts(const ctg_options *o, const char *dir, int k, int n, ctg_options *w)
+{
+    *w = *o;
+    char name[32];
+    snprintf(name, sizeof name, "w%d", k);
+    char *out = fs_join(dir, name);
+    uint64_t max = o->search.max_execs;
+    w->out.out_dir = out;
+    w->out.force = true;
+    w->search.seed = o->search.seed + (uint64_t)k * 1000003u;
+    w->search.max_execs = max ? max / (uint64_t)n + ((uint64_t)k < max % (uint64_t)n) : 0;
+    w->search.sync_dir = dir;
+    w->search.worker = k;
+    w->exec.jobs = n;
+    w->ui.quiet = true;
+    return out;
+}
+
+bool jobs_merge(const ctg_options *o, const char *program_file, build_result *br,
+                const char *dir, int n, double t_start, engine_summary *s, ctg_err *e)
+{
+    ctg_options m = *o;
+    m.search.merge_dir = dir;
+    m.exec.jobs = n;
+    m.search.keep_going = true; /* every crash file too, after full coverage */
+    m.search.crash_min_execs = 0; /* the workers minimised them */
+    m.search.max_execs = 0;
+    m.search.time_s = 0;
+    br->secs = fs_now() - t_start;
+    interrupt_hold(true); /* the merge saves what was found */
+    bool ok = engine_run(&m, program_file, br, s, e);
+    interrupt_hold(false);
+    if (ok)
+        fs_rm_rf(dir, NULL);
+    return ok;
+}
+
 /* A worker process: an ordinary run in dir/wK; never returns. */
 static void worker(const ctg_options *o, const char *program_file, build_result *br,
                    const char *dir, int k)
 {
-    ctg_options w = *o;
-    char name[32];
-    snprintf(name, sizeof name, "w%d", k);
-    char *out = fs_join(dir, name);
-    if (!out)
+    ctg_options w;
+    if (!jobs_worker_opts(o, dir, k, o->exec.jobs, &w))
         _exit(1);
-    uint64_t n = (uint64_t)o->exec.jobs, max = o->search.max_execs;
-    w.out.out_dir = out;
-    w.out.force = true;
-    w.search.seed = o->search.seed + (uint64_t)k * 1000003u;
-    w.search.max_execs = max ? max / n + ((uint64_t)k < max % n) : 0;
-    w.search.sync_dir = dir;
-    w.search.worker = k;
-    w.ui.quiet = true;
     engine_summary s;
     memset(&s, 0, sizeof s);
     ctg_err e = {{0}};
@@ -118,7 +144,7 @@ static void write_pids(const char *dir, const pid_t *pids, int n)
 
 /* Refuses an output directory that holds an earlier run (before the work,
  * not after it) and --resume, which --jobs does not do. */
-static bool check_out(const ctg_options *o, ctg_err *e)
+bool jobs_check_out(const ctg_options *o, ctg_err *e)
 {
     if (o->out.resume)
         return err_set(e, "--resume: not with --jobs; resume without --jobs (the merged run "
@@ -136,7 +162,7 @@ bool jobs_run(const ctg_options *o, const char *program_file, build_result *br, 
               engine_summary *s, ctg_err *e)
 {
     int n = o->exec.jobs;
-    if (!check_out(o, e))
+    if (!jobs_check_out(o, e))
         return false;
     char *dir = fs_join(o->out.out_dir, ".jobs");
     if (!dir)
@@ -163,18 +189,7 @@ bool jobs_run(const ctg_options *o, const char *program_file, build_result *br, 
     if (ok) {
         write_pids(dir, pids, n);
         wait_workers(o, dir, pids, n);
-        ctg_options m = *o;
-        m.search.merge_dir = dir;
-        m.search.keep_going = true; /* every crash file too, after full coverage */
-        m.search.crash_min_execs = 0; /* the workers minimised them */
-        m.search.max_execs = 0;
-        m.search.time_s = 0;
-        br->secs = fs_now() - t_start;
-        interrupt_hold(true); /* the merge saves what was found */
-        ok = engine_run(&m, program_file, br, s, e);
-        interrupt_hold(false);
-        if (ok)
-            fs_rm_rf(dir, NULL);
+        ok = jobs_merge(o, program_file, br, dir, n, t_start, s, e);
     }
     ctg_free(pids);
     ctg_free(dir);

@@ -20,4 +20,14 @@
 bool jobs_run(const ctg_options *o, const char *program_file, build_result *br, double t_start,
               engine_summary *s, ctg_err *e);
 
+/* The options of worker k of n in dir (its output directory dir/wK, which
+ * it returns, to ctg_free; NULL when out of memory). */
+char *jobs_worker_opts(const ctg_options *o, const char *dir, int k, int n, ctg_options *w);
+/* Merges the n workers' directories dir/wK into OUT (see above) and
+ * removes dir. */
+bool jobs_merge(const ctg_options *o, const char *program_file, build_result *br,
+                const char *dir, int n, double t_start, engine_summary *s, ctg_err *e);
+/* Refuses an OUT that holds an earlier run (without --force) and --resume. */
+bool jobs_check_out(const ctg_options *o, ctg_err *e);
+
 #endif

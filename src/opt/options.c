@@ -78,6 +78,9 @@ static const opt_desc common_options[] = {
     {"jobs", 'j', OPT_STR, OFF(exec.jobs_arg), "N|auto", "run 1, learn auto",
      "parallel processes (auto: one per core): run: workers on one output directory that "
      "exchange their tests, merged into one suite at the end; learn: evaluations"},
+    {"mpi", 0, OPT_FLAG, OFF(exec.mpi), NULL, NULL,
+     "run: one worker per MPI rank (mpirun -np N ctestgen run PROG.c --mpi -o OUT); rank 0 "
+     "writes OUT, the others send it their tests"},
     {"sync-s", 0, OPT_DOUBLE, OFF(search.sync_s), "SEC", "1",
      "run --jobs: seconds between a worker's imports of the others' new tests"},
     {"replay-timeout", 0, OPT_DOUBLE, OFF(replay.timeout_s), "SEC", "run 2, replay 3",
@@ -332,6 +335,8 @@ static bool validate(ctg_options *o, ctg_err *e)
         o->exec.jobs = (int)n;
     } else
         o->exec.jobs = 1;
+    if (o->exec.mpi && o->exec.jobs > 1)
+        return err_set(e, "--mpi: the ranks are the jobs; leave --jobs out");
     if (!(o->search.sync_s > 0))
         return err_set(e, "--sync-s: must be a positive number of seconds");
     if (o->search.time_s < 0)

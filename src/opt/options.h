@@ -85,6 +85,7 @@ typedef struct ctg_options {
         bool timeout_auto;    /* calibrate from measured run times       */
         uint64_t mem_mb;      /* --mem-limit                             */
         const char *jobs_arg; /* --jobs as given: N, auto, or NULL        */
+        bool mpi;             /* --mpi: one worker per MPI rank           */
         int jobs;             /* --jobs: parallel processes; run: 1 by
                                  default, learn: the cores             */
         const char *malloc_fail; /* --malloc-fail stop|null              */

@@ -95,6 +95,10 @@ void ctx_stat_set(search_ctx *c, const char *name, double value);
 /* Prints a line above the progress line (stderr), e.g. a warning. */
 void ctx_log(search_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* run --mpi: a function the --jobs exchange calls at each of a worker's
+ * imports, before it reads its siblings' directories (MPI fills them). */
+void engine_set_sync_hook(void (*hook)(void *arg), void *arg);
+
 /* ---- the driver (used by the command line) -------------------------------- */
 
 struct build_result;

@@ -41,6 +41,15 @@ static bool run_file(search_ctx *c, const char *path)
     return ok;
 }
 
+static void (*sync_hook)(void *);
+static void *sync_arg;
+
+void engine_set_sync_hook(void (*hook)(void *arg), void *arg)
+{
+    sync_hook = hook;
+    sync_arg = arg;
+}
+
 void eng_sync(search_ctx *c)
 {
     const ctg_options *o = c->opts;
@@ -48,6 +57,8 @@ void eng_sync(search_ctx *c)
     if (!o->search.sync_dir || n < 2 || ctx_elapsed(c) < c->next_sync)
         return;
     c->next_sync = ctx_elapsed(c) + o->search.sync_s;
+    if (sync_hook)
+        sync_hook(sync_arg);
     if (!c->sync_next && !(c->sync_next = ctg_calloc((size_t)n, sizeof *c->sync_next)))
         return;
     for (int j = 0; j < n; j++) {
