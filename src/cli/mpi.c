@@ -23,6 +23,25 @@
 
 #ifndef CTG_HAVE_MPI
 
+/* Rank 0: its traffic into OUT/stats.json (mpi.*), for docs/scale-out.md. */
+static void record_traffic(const ctg_options *o, const mpi_state *M, double secs)
+{
+    char *p = fs_join(o->out.out_dir, "stats.json");
+    ctg_err e = {{0}};
+    stats_t *st = p ? stats_load(p, &e) : NULL;
+    if (st) {
+        stats_set(st, "mpi.ranks", M->size);
+        stats_set(st, "mpi.seconds", secs);
+        stats_set(st, "mpi.root_msgs_in", M->msgs_in);
+        stats_set(st, "mpi.root_bytes_in", M->bytes_in);
+        stats_set(st, "mpi.root_msgs_out", M->msgs_out);
+        stats_set(st, "mpi.root_bytes_out", M->bytes_out);
+        stats_write(st, p, &e);
+    }
+    stats_free(st);
+    ctg_free(p);
+}
+
 bool mpi_run(const ctg_options *o, const char *program_file, build_result *br, double t_start,
              engine_summary *s, bool *is_root, ctg_err *e)
 {
@@ -44,6 +63,7 @@ bool mpi_run(const ctg_options *o, const char *program_file, build_result *br, d
 #include "../base/fsutil.h"
 #include "../base/mem.h"
 #include "../base/sbuf.h"
+#include "../report/stats.h"
 #include "jobs.h"
 
 enum { TAG_TESTS = 71, TAG_FINAL, TAG_BYE };
@@ -64,6 +84,7 @@ typedef struct mpi_state {
     pending *out;         /* sends not yet complete                     */
     size_t n_out, cap_out;
     bool bye;             /* rank > 0: BYE received                     */
+    double msgs_in, bytes_in, msgs_out, bytes_out; /* rank 0's traffic  */
 } mpi_state;
 
 /* ---- records ------------------------------------------------------------ */
@@ -140,6 +161,7 @@ static void send_to(mpi_state *M, int to, int tag, const void *data, size_t len)
     memcpy(copy, data, len);
     pending *p = &M->out[M->n_out++];
     p->buf = copy;
+    M->msgs_out++, M->bytes_out += (double)len;
     MPI_Isend(copy, (int)len, MPI_BYTE, to, tag, MPI_COMM_WORLD, &p->req);
 }
 
@@ -192,6 +214,7 @@ static void receive(mpi_state *M)
         if (!m)
             return;
         MPI_Recv(m, n, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        M->msgs_in++, M->bytes_in += n;
         if (M->heard)
             M->heard[st.MPI_SOURCE] = fs_now();
         if (st.MPI_TAG == TAG_BYE)
@@ -316,6 +339,25 @@ static char *sync_dir(const ctg_options *o, int rank, ctg_err *e)
     return ctg_strdup(tmpl);
 }
 
+/* Rank 0: its traffic into OUT/stats.json (mpi.*), for docs/scale-out.md. */
+static void record_traffic(const ctg_options *o, const mpi_state *M, double secs)
+{
+    char *p = fs_join(o->out.out_dir, "stats.json");
+    ctg_err e = {{0}};
+    stats_t *st = p ? stats_load(p, &e) : NULL;
+    if (st) {
+        stats_set(st, "mpi.ranks", M->size);
+        stats_set(st, "mpi.seconds", secs);
+        stats_set(st, "mpi.root_msgs_in", M->msgs_in);
+        stats_set(st, "mpi.root_bytes_in", M->bytes_in);
+        stats_set(st, "mpi.root_msgs_out", M->msgs_out);
+        stats_set(st, "mpi.root_bytes_out", M->bytes_out);
+        stats_write(st, p, &e);
+    }
+    stats_free(st);
+    ctg_free(p);
+}
+
 bool mpi_run(const ctg_options *o, const char *program_file, build_result *br, double t_start,
              engine_summary *s, bool *is_root, ctg_err *e)
 {
@@ -343,6 +385,7 @@ bool mpi_run(const ctg_options *o, const char *program_file, build_result *br, d
         err_set(e, "--mpi: another rank could not start (see its message)");
     if (res) {
         engine_set_sync_hook(pump, &M);
+        double t0 = fs_now();
         engine_summary ws;
         memset(&ws, 0, sizeof ws);
         ctg_err we = {{0}};
@@ -353,7 +396,10 @@ bool mpi_run(const ctg_options *o, const char *program_file, build_result *br, d
         pump(&M);
         if (M.rank == 0) {
             bool all = gather(o, &M);
+            double secs = fs_now() - t0;
             res = jobs_merge(o, program_file, br, dir, M.size, t_start, s, e);
+            if (res)
+                record_traffic(o, &M, secs);
             if (!all) { /* a dead rank's sends never complete: no MPI_Finalize */
                 ctg_free(out), ctg_free(dir), ctg_free(M.final), ctg_free(M.heard);
                 return res;
