@@ -57,6 +57,9 @@ typedef struct learn {
     unsigned n_start;     /* evaluated first in round 1 (0: pure draw)  */
     unsigned done, total; /* for the progress line */
     bool tty;
+    int rank, ranks;      /* --mpi: this rank, and how many (1: no MPI)   */
+    int *busy;            /* --mpi, rank 0: the job index a rank runs, or -1 */
+    unsigned remote_done; /* --mpi: evaluations the other ranks ran      */
 } learn;
 
 /* One evaluation to run: weights, seed and where its value goes. */
@@ -68,6 +71,7 @@ typedef struct job {
     double *out;
     pid_t pid;
     char *dir;
+    int remote;           /* --mpi: the rank running it, or 0            */
 } job;
 
 /* ==== the log ================================================================ */
@@ -205,38 +209,154 @@ static bool finish_job(learn *L, job *j, int ws, ctg_err *e)
     return ok;
 }
 
-/* Runs the jobs, --jobs at a time; logged ones are not run again. */
+
+/* ==== --mpi: evaluations on other ranks =============================================== */
+
+#ifdef CTG_HAVE_MPI
+#include <mpi.h>
+
+enum { LTAG_JOB = 91, LTAG_RESULT, LTAG_STOP };
+
+/* An evaluation on the wire: the job's key, weights and result. */
+typedef struct wire {
+    unsigned round, index;
+    char phase;
+    unsigned long long seed;
+    double cov;
+    int ok;
+    double w[CC_N_FEATURES];
+} wire;
+
+/* Rank 0: hands job i to an idle rank; false when none is idle. */
+static bool mpi_start(learn *L, job *jobs, size_t i)
+{
+    for (int r = 1; r < L->ranks; r++) {
+        if (L->busy[r] >= 0)
+            continue;
+        wire m = {jobs[i].round, jobs[i].index, jobs[i].phase, jobs[i].seed, 0, 0, {0}};
+        memcpy(m.w, jobs[i].w, sizeof m.w);
+        MPI_Send(&m, sizeof m, MPI_BYTE, r, LTAG_JOB, MPI_COMM_WORLD);
+        L->busy[r] = (int)i;
+        jobs[i].remote = r;
+        return true;
+    }
+    return false;
+}
+
+/* Rank 0: takes a result that has arrived; its job index, or -1. */
+static long mpi_result(learn *L, job *jobs, ctg_err *e)
+{
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, LTAG_RESULT, MPI_COMM_WORLD, &flag, &st);
+    if (!flag)
+        return -1;
+    wire m;
+    MPI_Recv(&m, sizeof m, MPI_BYTE, st.MPI_SOURCE, LTAG_RESULT, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    long i = L->busy[st.MPI_SOURCE];
+    L->busy[st.MPI_SOURCE] = -1;
+    if (i < 0)
+        return -1;
+    job *j = &jobs[i];
+    j->remote = 0;
+    if (!m.ok) {
+        err_set(e, "learn: an evaluation failed on rank %d; run it by hand there to see why",
+                st.MPI_SOURCE);
+        return i;
+    }
+    *j->out = m.cov;
+    L->remote_done++;
+    fprintf(L->logf, "eval %u %c %u %llu %.6g\n", j->round, j->phase, j->index, j->seed, m.cov);
+    fflush(L->logf);
+    L->done++;
+    return i;
+}
+
+/* Ranks > 0: runs the evaluations rank 0 sends until it says stop. */
+static void mpi_serve(learn *L)
+{
+    for (;;) {
+        wire m;
+        MPI_Status st;
+        MPI_Recv(&m, sizeof m, MPI_BYTE, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        if (st.MPI_TAG != LTAG_JOB)
+            return;
+        job j = {m.w, m.round, m.index, m.phase, m.seed, &m.cov, 0, NULL, 0};
+        ctg_err e = {{0}};
+        int ws = 0;
+        m.ok = start_job(L, &j, &e) && waitpid(j.pid, &ws, 0) == j.pid;
+        char *sp = m.ok && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 ? fs_join(j.dir, "stats.json")
+                                                               : NULL;
+        stats_t *sts = sp ? stats_load(sp, &e) : NULL;
+        m.ok = sts != NULL;
+        m.cov = sts ? stats_get(sts, "edges.covered") : 0;
+        stats_free(sts);
+        ctg_free(sp);
+        if (j.dir) {
+            fs_rm_rf(j.dir, NULL);
+            char wpath[4096];
+            snprintf(wpath, sizeof wpath, "%s.weights", j.dir);
+            unlink(wpath);
+            ctg_free(j.dir);
+        }
+        MPI_Send(&m, sizeof m, MPI_BYTE, 0, LTAG_RESULT, MPI_COMM_WORLD);
+    }
+}
+#endif
+
+/* Runs the jobs, --jobs at a time here (and, with --mpi, one on every
+ * other rank); logged ones are not run again. */
 static bool run_jobs(learn *L, job *jobs, size_t n, const char *what, ctg_err *e)
 {
-    size_t next = 0, running = 0;
+    size_t next = 0, running = 0, remote = 0;
     bool ok = true;
-    while (next < n || running) {
-        while (ok && next < n && running < L->jobs && !interrupt_requested()) {
-            job *j = &jobs[next++];
+    while (next < n || running || remote) {
+        while (ok && next < n && !interrupt_requested()) {
+            job *j = &jobs[next];
             if (logged_value(L, j, j->out)) {
-                L->done++;
+                L->done++, next++;
                 continue;
             }
+#ifdef CTG_HAVE_MPI
+            if (L->ranks > 1 && mpi_start(L, jobs, next)) {
+                next++, remote++;
+                continue;
+            }
+#endif
+            if (running >= L->jobs)
+                break;
             ok = start_job(L, j, e);
             running += ok;
+            next++;
         }
-        if (!running)
+        if (!running && !remote)
             break;
         int ws;
-        pid_t p = wait(&ws);
+        pid_t p = remote ? waitpid(-1, &ws, WNOHANG) : wait(&ws);
         if (p < 0 && errno == EINTR)
             continue;
-        if (p < 0)
+        if (p < 0 && !remote)
             break;
-        for (size_t i = 0; i < next; i++)
-            if (jobs[i].pid == p && jobs[i].dir) {
+        for (size_t i = 0; p > 0 && i < next; i++)
+            if (jobs[i].pid == p && jobs[i].dir && !jobs[i].remote) {
                 running--;
                 ctg_err je = {{0}};
                 if (!finish_job(L, &jobs[i], ws, &je) && ok)
                     ok = err_set(e, "%s", je.msg);
             }
+#ifdef CTG_HAVE_MPI
+        ctg_err me = {{0}};
+        long got = remote ? mpi_result(L, jobs, &me) : -1;
+        if (got >= 0)
+            remote--;
+        if (err_is_set(&me) && ok)
+            ok = err_set(e, "%s", me.msg);
+        if (remote && p <= 0 && got < 0)
+            usleep(10000);
+#endif
         progress(L, what);
-        if (ok && interrupt_requested() && next < n)
+        if ((!ok || interrupt_requested()) && next < n)
             next = n; /* stop launching; let the running ones finish */
     }
     if (ok && interrupt_requested())
@@ -266,7 +386,7 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
         if (r == 1 && i < L->n_start) /* warm start; the others stay as drawn */
             for (int f = 0; f < CC_N_FEATURES; f++)
                 w[i][f] = L->start_w[f][i];
-        jobs[i] = (job){w[i], r, i, 'F', L->o->search.seed, &cov[i], 0, NULL};
+        jobs[i] = (job){w[i], r, i, 'F', L->o->search.seed, &cov[i], 0, NULL, 0};
     }
     L->done = 0, L->total = n;
     ok = ok && run_jobs(L, jobs, n, "find", e);
@@ -284,7 +404,7 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
     for (size_t t = 0; ok && t < nk; t++) /* check */
         for (unsigned s = 0; s < c; s++)
             jobs[n + t * c + s] = (job){w[top[t]], r, (unsigned)top[t], 'C',
-                                        L->o->search.seed + 1 + s, &cc[t * c + s], 0, NULL};
+                                        L->o->search.seed + 1 + s, &cc[t * c + s], 0, NULL, 0};
     L->done = 0, L->total = (unsigned)(nk * c);
     ok = ok && run_jobs(L, jobs + n, nk * c, "check", e);
     for (size_t t = 0; ok && t < nk; t++) {
@@ -365,10 +485,40 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
                    "[-o weights.txt]");
         return 2;
     }
-    learn L = {.o = o, .tty = isatty(2) != 0};
+    learn L = {.o = o, .tty = isatty(2) != 0, .ranks = 1};
     L.weights_out = strcmp(o->out.out_dir, "ctestgen-out") ? o->out.out_dir : "weights.txt";
     if (!learn_opts(&L, o, e))
         return 2;
+    if (o->exec.mpi) {
+#ifdef CTG_HAVE_MPI
+        MPI_Init(NULL, NULL);
+        MPI_Comm_rank(MPI_COMM_WORLD, &L.rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &L.ranks);
+        if (L.rank > 0) { /* an evaluation server in a work directory of its own */
+            char tmpl[256];
+            snprintf(tmpl, sizeof tmpl, "%s/ctg-learn-r%d-XXXXXX",
+                     getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", L.rank);
+            char *dir = fs_exe_dir();
+            L.exe = dir ? fs_join(dir, "ctestgen") : NULL;
+            ctg_free(dir);
+            if (mkdtemp(tmpl) && L.exe) {
+                L.work = tmpl;
+                mpi_serve(&L);
+                fs_rm_rf(tmpl, NULL);
+            }
+            ctg_free(L.exe);
+            MPI_Finalize();
+            return 0;
+        }
+        L.busy = ctg_calloc((size_t)L.ranks, sizeof *L.busy);
+        for (int r = 0; L.busy && r < L.ranks; r++)
+            L.busy[r] = -1;
+#else
+        err_set(e, "--mpi: this ctestgen was built without MPI; install libopenmpi-dev and "
+                   "openmpi-bin, rebuild, and start it with mpirun");
+        return 1;
+#endif
+    }
     interrupt_install();
     sbuf b = SBUF_INIT;
     sbuf_printf(&b, "%s.work", L.weights_out);
@@ -402,6 +552,9 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
         if (ok && !o->ui.quiet)
             printf("ctestgen: learn: %s\n  weights           %s\n  log               %s\n", note,
                    L.weights_out, L.log_path);
+        if (ok && !o->ui.quiet && L.ranks > 1)
+            printf("  ranks             %d (%u evaluations on ranks 1..%d)\n", L.ranks,
+                   L.remote_done, L.ranks - 1);
     }
     if (L.logf)
         fclose(L.logf);
@@ -412,5 +565,13 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
                 L.log_path);
     }
     ctg_free(L.work), ctg_free(L.log_path), ctg_free(L.exe), ctg_free(L.log);
+#ifdef CTG_HAVE_MPI
+    if (L.ranks > 1) { /* the servers end */
+        for (int k = 1; k < L.ranks; k++)
+            MPI_Send("", 0, MPI_BYTE, k, LTAG_STOP, MPI_COMM_WORLD);
+        ctg_free(L.busy);
+        MPI_Finalize();
+    }
+#endif
     return rc;
 }

@@ -80,7 +80,7 @@ static const opt_desc common_options[] = {
      "exchange their tests, merged into one suite at the end; learn: evaluations"},
     {"mpi", 0, OPT_FLAG, OFF(exec.mpi), NULL, NULL,
      "run: one worker per MPI rank (mpirun -np N ctestgen run PROG.c --mpi -o OUT); rank 0 "
-     "writes OUT, the others send it their tests"},
+     "writes OUT, the others send it their tests; learn: the other ranks run evaluations too"},
     {"sync-s", 0, OPT_DOUBLE, OFF(search.sync_s), "SEC", "1",
      "run --jobs: seconds between a worker's imports of the others' new tests"},
     {"replay-timeout", 0, OPT_DOUBLE, OFF(replay.timeout_s), "SEC", "run 2, replay 3",
@@ -335,7 +335,7 @@ static bool validate(ctg_options *o, ctg_err *e)
         o->exec.jobs = (int)n;
     } else
         o->exec.jobs = 1;
-    if (o->exec.mpi && o->exec.jobs > 1)
+    if (o->exec.mpi && o->exec.jobs > 1 && is_run)
         return err_set(e, "--mpi: the ranks are the jobs; leave --jobs out");
     if (!(o->search.sync_s > 0))
         return err_set(e, "--sync-s: must be a positive number of seconds");

@@ -2,7 +2,8 @@
 # t0121-mpi: `mpirun -np 3 ctestgen run ... --mpi`.  Three ranks on
 # cgi_decode with 3000 executions in all give one suite in OUT (rank 0's),
 # whose gcov replay covers at least what one job covers with the same
-# budget, with every rank's counters in stats.json.  With mpirun
+# budget, with every rank's counters in stats.json.  `learn --mpi` hands
+# evaluations to the other ranks.  With mpirun
 # --enable-recovery, a rank killed mid-run does not stop the others: rank
 # 0 reports it, merges what it had sent, and the output is valid.  Skips
 # when mpirun is missing or ctestgen was built without MPI.
@@ -28,6 +29,14 @@ check "mpi: every rank ran, execs is their sum ($w)" [ "$(stat execs "$T/m")" = 
   [ "$(stat jobs.w2.execs "$T/m")" -gt 0 ]
 check "mpi: the sync directory is gone" [ ! -e "$T/m/.jobs" ]
 check "mpi: the other ranks' directories are gone" sh -c "! ls -d '$T/tmp'/ctg-mpi-r* 2>/dev/null | grep -q ."
+
+# learn --mpi: the other ranks run evaluations
+mpirun -np 3 "$CTESTGEN" learn "$CTG_SOURCE_DIR/bench/concolic-programs/calc.c" --mpi -j 1 \
+  --samples 6 --top 2 --checks 2 --rounds 2 --max-execs 150 -o "$T/w.txt" > "$T/l.out" 2>&1
+check "learn --mpi: exit 0" [ $? = 0 ]
+check "learn --mpi: a weights file" grep -q '^in_main ' "$T/w.txt"
+r=$(sed -n 's/.*(\([0-9]*\) evaluations on ranks.*/\1/p' "$T/l.out")
+check "learn --mpi: ranks 1..2 ran evaluations (${r:-none})" [ "${r:-0}" -gt 0 ]
 
 # a rank killed mid-run
 mpirun --enable-recovery -np 3 "$CTESTGEN" run "$CTG_SOURCE_DIR/bench/fuzz-programs/json.c" --mpi \
