@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "err.h"
 
@@ -21,6 +22,24 @@ hash_ctx *hash_new(void);
 bool hash_update(hash_ctx *h, const void *data, size_t len);
 bool hash_final(hash_ctx *h, char hex[HASH_HEX_LEN + 1]);
 void hash_free(hash_ctx *h);
+
+/* MurmurHash3's 64-bit finaliser: every bit of x reaches every bit of the
+ * result (hash tables and path hashes, not security). */
+static inline uint64_t hash_mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* Hash h extended by value v (boost's hash_combine on 64 bits), mixed. */
+static inline uint64_t hash_combine64(uint64_t h, uint64_t v)
+{
+    return hash_mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
 
 /* SHA-256 of a buffer; false only when libcrypto fails. */
 bool hash_buffer(const void *data, size_t len, char hex[HASH_HEX_LEN + 1]);

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "../base/hash.h"
 #include "../base/mem.h"
 
 #define CHUNK_NODES 512u
@@ -170,26 +171,16 @@ bool expr_ctx_var_width(expr_ctx *c, uint32_t id, unsigned width)
 
 /* ---- hashing and interning ---------------------------------------------- */
 
-static uint64_t fmix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 static uint64_t hcombine(uint64_t h, uint64_t v)
 {
-    return fmix(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+    return hash_combine64(h, v);
 }
 
 /* Structural hash of a key: depends only on the structure, never on
  * addresses or ids, so it is stable across contexts and runs. */
 static uint64_t key_hash(const expr_key *k)
 {
-    uint64_t h = fmix(((uint64_t)k->op << 8 | k->width) ^ ((uint64_t)k->aux << 32));
+    uint64_t h = hash_mix64(((uint64_t)k->op << 8 | k->width) ^ ((uint64_t)k->aux << 32));
     h = hcombine(h, (uint64_t)k->val);
     h = hcombine(h, (uint64_t)(k->val >> 64));
     for (int i = 0; i < 3; i++)

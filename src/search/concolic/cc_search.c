@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../base/hash.h"
 #include "../../base/mem.h"
 #include "../../base/rng.h"
 
@@ -97,24 +98,14 @@ static double now(void)
 
 /* ---- path hashes ------------------------------------------------------------------ */
 
-static uint64_t fmix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 #define PATH_SEED 0x6a09e667f3bcc908ULL
 
 /* Hash of the path so far (h) extended by one decision. */
 static uint64_t path_step(uint64_t h, const expr_pc_entry *en, bool taken)
 {
     uint64_t what = (uint64_t)en->site << 32 | en->arg;
-    uint64_t d = fmix(what ^ ((uint64_t)en->kind << 1 | taken) << 56);
-    return fmix(h ^ (d + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+    uint64_t d = hash_mix64(what ^ ((uint64_t)en->kind << 1 | taken) << 56);
+    return hash_combine64(h, d);
 }
 
 static uint64_t prefix_before(const cc_node *n, uint32_t j)
@@ -627,7 +618,7 @@ static cc_item pick(cc_search *s)
  * before it and the flipped decision itself. */
 static uint64_t context_of(const cc_node *n, uint32_t j, uint32_t k)
 {
-    uint64_t h = fmix(PATH_SEED ^ k);
+    uint64_t h = hash_mix64(PATH_SEED ^ k);
     for (uint32_t i = j > k ? j - k : 0; i < j; i++)
         h = path_step(h, &n->pc.v[i], n->pc.v[i].taken);
     return path_step(h, &n->pc.v[j], !n->pc.v[j].taken);
