@@ -23,25 +23,6 @@
 
 #ifndef CTG_HAVE_MPI
 
-/* Rank 0: its traffic into OUT/stats.json (mpi.*), for docs/scale-out.md. */
-static void record_traffic(const ctg_options *o, const mpi_state *M, double secs)
-{
-    char *p = fs_join(o->out.out_dir, "stats.json");
-    ctg_err e = {{0}};
-    stats_t *st = p ? stats_load(p, &e) : NULL;
-    if (st) {
-        stats_set(st, "mpi.ranks", M->size);
-        stats_set(st, "mpi.seconds", secs);
-        stats_set(st, "mpi.root_msgs_in", M->msgs_in);
-        stats_set(st, "mpi.root_bytes_in", M->bytes_in);
-        stats_set(st, "mpi.root_msgs_out", M->msgs_out);
-        stats_set(st, "mpi.root_bytes_out", M->bytes_out);
-        stats_write(st, p, &e);
-    }
-    stats_free(st);
-    ctg_free(p);
-}
-
 bool mpi_run(const ctg_options *o, const char *program_file, build_result *br, double t_start,
              engine_summary *s, bool *is_root, ctg_err *e)
 {
