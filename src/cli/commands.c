@@ -384,6 +384,11 @@ int cmd_run(const ctg_options *o, ctg_err *e)
           build_sym_background(&bo, &br, &be)))
         add_optional_sym(o, &bo, &br);
     br.secs = fs_now() - t_start;
+    if (o->search.time_s > 0 && br.secs >= o->search.time_s * 0.5 && !o->ui.quiet)
+        fprintf(stderr, "ctestgen: %s: warning: the build took %.1f s of the %g s budget (--time "
+                        "counts it)%s\n", o->positional.items[0], br.secs, o->search.time_s,
+                br.secs >= o->search.time_s ? ": no time is left to search; give a larger --time"
+                                            : "");
     /* "@@" among the program's arguments: the test is the file it names */
     if (has_at_arg(o) && br.db->harness == CTG_HARNESS_TESTCOMP)
         br.db->harness = CTG_HARNESS_STDIN;

@@ -879,7 +879,10 @@ static void record_input_kind(search_ctx *c, const ctg_options *o)
  * when written), and TestCov credits what ran before it. */
 static void keep_one_test(search_ctx *c)
 {
-    if (suite_n_tests(c->suite) > 0 || c->execs == 0 || c->write_failed)
+    /* with no run at all, only when the build used up --time: the user
+     * still gets a suite that replays */
+    bool no_time = c->stop_reason && !strcmp(c->stop_reason, "time budget spent");
+    if (suite_n_tests(c->suite) > 0 || (c->execs == 0 && !no_time) || c->write_failed)
         return;
     test_t *t = test_new(NULL, 0, NULL, 0);
     if (!t)

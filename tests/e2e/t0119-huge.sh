@@ -33,6 +33,12 @@ check "time budget: the log says so" grep -q "prog.sym is built" "$T/run.out"
 check "no build process is left" sh -c "! pgrep -f '$(basename "$T")/cach[e]' >/dev/null"
 check "no temporary build directory is left" sh -c "! ls -d '$T'/cache/*/sym.tmp.* 2>/dev/null"
 
+rm -rf "$T/cache"
+"$CTESTGEN" run "$T/huge.c" --time 0.1 -o "$T/short" --no-replay-check > "$T/short.out" 2>&1
+check "a budget the build used up: exit 0" [ $? = 0 ]
+check "a budget the build used up: a warning says so" grep -q "no time is left to search; give a larger --time" "$T/short.out"
+check "a budget the build used up: the empty test is kept" [ "$(stat tests "$T/short")" = 1 ]
+
 "$CTESTGEN" run "$T/huge.c" --max-execs 1600 -o "$T/execs" -q --no-replay-check
 check "execution budget: prog.sym built before the search" [ "$(stat build.sym_ready_s "$T/execs")" = 0 ]
 check "execution budget: concolic ran" [ "$(stat auto.slices.concolic "$T/execs")" -gt 0 ]
