@@ -263,6 +263,24 @@ bool fs_copy(const char *from, const char *to, ctg_err *e)
     return ok;
 }
 
+char *fs_mkdtemp(const char *prefix, const char *what_for, ctg_err *e)
+{
+    const char *tmp = getenv("TMPDIR");
+    sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "%s/%sXXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+    char *dir = sbuf_take(&b);
+    if (!dir) {
+        err_set(e, "out of memory while creating %s", what_for);
+        return NULL;
+    }
+    if (!mkdtemp(dir)) {
+        err_sys(e, "%s: cannot create %s", dir, what_for);
+        ctg_free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
 double fs_now(void)
 {
     struct timespec ts;

@@ -32,6 +32,10 @@ bool fs_list_files(const char *dir, char ***paths, size_t *n, ctg_err *e);
 char *fs_join(const char *a, const char *b);
 /* Absolute path of an existing file (ctg_free); NULL with e set on failure. */
 char *fs_realpath(const char *path, ctg_err *e);
+/* Creates a new directory $TMPDIR/<prefix>XXXXXX (/tmp when TMPDIR is unset
+ * or empty) and returns its path (ctg_free); NULL with e set naming what
+ * it is `for`. */
+char *fs_mkdtemp(const char *prefix, const char *what_for, ctg_err *e);
 /* Directory holding the running executable (ctg_free); NULL on failure. */
 char *fs_exe_dir(void);
 /* Copies a file, preserving the execute bits. */

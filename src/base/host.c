@@ -60,16 +60,11 @@ bool host_exec32(ctg_err *why)
                             "enable IA-32 emulation (ia32_emulation=on) or run as 64-bit",
                        HOST_NO_EXEC32_ENV, no);
     if (known < 0) {
-        const char *tmp = getenv("TMPDIR");
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%s/ctestgen-probe.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(dir)) {
-            err_sys(&reason, "%s: cannot create a directory for the 32-bit probe", dir);
-            known = 0;
-        } else {
-            known = probe_in(dir, &reason) ? 1 : 0;
+        char *dir = fs_mkdtemp("ctestgen-probe.", "a directory for the 32-bit probe", &reason);
+        known = dir && probe_in(dir, &reason) ? 1 : 0;
+        if (dir)
             fs_rm_rf(dir, NULL);
-        }
+        ctg_free(dir);
     }
     if (known == 0)
         err_set(why, "%s", reason.msg);

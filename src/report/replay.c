@@ -89,16 +89,8 @@ static bool make_work_dir(replay_ctx *c, ctg_err *e)
             return false;
         c->work = fs_realpath(c->o->work_dir, e);
     } else {
-        const char *tmp = getenv("TMPDIR");
-        sbuf b = SBUF_INIT;
-        sbuf_printf(&b, "%s/ctestgen-replay-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        c->work = sbuf_take(&b);
-        if (c->work && !mkdtemp(c->work)) {
-            err_sys(e, "%s: cannot create a temporary directory", c->work);
-            ctg_free(c->work);
-            c->work = NULL;
+        if (!(c->work = fs_mkdtemp("ctestgen-replay-", "a temporary directory", e)))
             return false;
-        }
         c->work_is_tmp = true;
     }
     if (!c->work)
