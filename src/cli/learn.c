@@ -176,9 +176,22 @@ static void progress(learn *L, const char *what)
     fprintf(stderr, "\r\033[K[learn] %s %u/%u", what, L->done, L->total);
 }
 
-/* Collects finished job j (exit status ws): its coverage into *j->out and
- * the log.  False with e set when the run failed. */
-static bool finish_job(learn *L, job *j, int ws, ctg_err *e)
+/* Removes evaluation j's output directory and weights file. */
+static void drop_files(job *j)
+{
+    if (!j->dir)
+        return;
+    fs_rm_rf(j->dir, NULL);
+    char wpath[4096];
+    snprintf(wpath, sizeof wpath, "%s.weights", j->dir);
+    unlink(wpath);
+    ctg_free(j->dir);
+    j->dir = NULL;
+}
+
+/* The coverage of finished evaluation j (exit status ws) into *cov, its
+ * files removed.  False with e set when the run failed. */
+static bool eval_coverage(const learn *L, job *j, int ws, double *cov, ctg_err *e)
 {
     bool ok = true;
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == 130)
@@ -191,22 +204,32 @@ static bool finish_job(learn *L, job *j, int ws, ctg_err *e)
     char *sp = ok ? fs_join(j->dir, "stats.json") : NULL;
     stats_t *st = sp ? stats_load(sp, e) : NULL;
     ok = ok && st;
-    if (ok) {
-        *j->out = stats_get(st, "edges.covered");
-        fprintf(L->logf, "eval %u %c %u %llu %.6g\n", j->round, j->phase, j->index, j->seed,
-                *j->out);
-        fflush(L->logf);
-        L->done++;
-    }
+    if (ok)
+        *cov = stats_get(st, "edges.covered");
     stats_free(st);
     ctg_free(sp);
-    fs_rm_rf(j->dir, NULL);
-    char wpath[4096];
-    snprintf(wpath, sizeof wpath, "%s.weights", j->dir);
-    unlink(wpath);
-    ctg_free(j->dir);
-    j->dir = NULL;
+    drop_files(j);
     return ok;
+}
+
+/* An evaluation's value: into its slot, the log and the progress count. */
+static void record_eval(learn *L, const job *j, double cov)
+{
+    *j->out = cov;
+    fprintf(L->logf, "eval %u %c %u %llu %.6g\n", j->round, j->phase, j->index, j->seed, cov);
+    fflush(L->logf);
+    L->done++;
+}
+
+/* Collects finished job j (exit status ws): its coverage into *j->out and
+ * the log.  False with e set when the run failed. */
+static bool finish_job(learn *L, job *j, int ws, ctg_err *e)
+{
+    double cov = 0;
+    if (!eval_coverage(L, j, ws, &cov, e))
+        return false;
+    record_eval(L, j, cov);
+    return true;
 }
 
 
@@ -265,11 +288,8 @@ static long mpi_result(learn *L, job *jobs, ctg_err *e)
                 st.MPI_SOURCE);
         return i;
     }
-    *j->out = m.cov;
     L->remote_done++;
-    fprintf(L->logf, "eval %u %c %u %llu %.6g\n", j->round, j->phase, j->index, j->seed, m.cov);
-    fflush(L->logf);
-    L->done++;
+    record_eval(L, j, m.cov);
     return i;
 }
 
@@ -285,21 +305,10 @@ static void mpi_serve(learn *L)
         job j = {m.w, m.round, m.index, m.phase, m.seed, &m.cov, 0, NULL, 0};
         ctg_err e = {{0}};
         int ws = 0;
-        m.ok = start_job(L, &j, &e) && waitpid(j.pid, &ws, 0) == j.pid;
-        char *sp = m.ok && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 ? fs_join(j.dir, "stats.json")
-                                                               : NULL;
-        stats_t *sts = sp ? stats_load(sp, &e) : NULL;
-        m.ok = sts != NULL;
-        m.cov = sts ? stats_get(sts, "edges.covered") : 0;
-        stats_free(sts);
-        ctg_free(sp);
-        if (j.dir) {
-            fs_rm_rf(j.dir, NULL);
-            char wpath[4096];
-            snprintf(wpath, sizeof wpath, "%s.weights", j.dir);
-            unlink(wpath);
-            ctg_free(j.dir);
-        }
+        m.cov = 0;
+        m.ok = start_job(L, &j, &e) && waitpid(j.pid, &ws, 0) == j.pid &&
+               eval_coverage(L, &j, ws, &m.cov, &e);
+        drop_files(&j); /* when it did not get that far */
         MPI_Send(&m, sizeof m, MPI_BYTE, 0, LTAG_RESULT, MPI_COMM_WORLD);
     }
 }
@@ -495,17 +504,16 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
         MPI_Comm_rank(MPI_COMM_WORLD, &L.rank);
         MPI_Comm_size(MPI_COMM_WORLD, &L.ranks);
         if (L.rank > 0) { /* an evaluation server in a work directory of its own */
-            char tmpl[256];
-            snprintf(tmpl, sizeof tmpl, "%s/ctg-learn-r%d-XXXXXX",
-                     getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", L.rank);
-            char *dir = fs_exe_dir();
+            char prefix[32], *dir = fs_exe_dir();
+            snprintf(prefix, sizeof prefix, "ctg-learn-r%d-", L.rank);
             L.exe = dir ? fs_join(dir, "ctestgen") : NULL;
             ctg_free(dir);
-            if (mkdtemp(tmpl) && L.exe) {
-                L.work = tmpl;
+            ctg_err te = {{0}};
+            if (L.exe && (L.work = fs_mkdtemp(prefix, "an evaluation directory", &te))) {
                 mpi_serve(&L);
-                fs_rm_rf(tmpl, NULL);
+                fs_rm_rf(L.work, NULL);
             }
+            ctg_free(L.work);
             ctg_free(L.exe);
             MPI_Finalize();
             return 0;
