@@ -26,9 +26,7 @@
 char *jobs_worker_opts(const ctg_options *o, const char *dir, int k, int n, ctg_options *w)
 {
     *w = *o;
-    char name[32];
-    snprintf(name, sizeof name, "w%d", k);
-    char *out = fs_join(dir, name);
+    char *out = engine_worker_path(dir, k, NULL, NULL);
     uint64_t max = o->search.max_execs;
     w->out.out_dir = out;
     w->out.force = true;
@@ -77,22 +75,19 @@ static void worker(const ctg_options *o, const char *program_file, build_result 
     _exit(ok ? 0 : 1);
 }
 
-/* Sum of counter `name` over the workers' stats.json as they are now. */
-static double sum_counter(const char *dir, int n, const char *name)
+/* The workers' executions and kept tests as their stats.json say now. */
+static void sum_progress(const char *dir, int n, double *execs, double *tests)
 {
-    double sum = 0;
+    *execs = *tests = 0;
     for (int k = 0; k < n; k++) {
-        char rel[48];
-        snprintf(rel, sizeof rel, "w%d/stats.json", k);
-        char *p = fs_join(dir, rel);
+        char *p = engine_worker_path(dir, k, "stats.json", NULL);
         ctg_err e = {{0}};
         stats_t *st = p && fs_exists(p) ? stats_load(p, &e) : NULL;
         if (st)
-            sum += stats_get(st, name);
+            *execs += stats_get(st, "execs"), *tests += stats_get(st, "tests");
         stats_free(st);
         ctg_free(p);
     }
-    return sum;
 }
 
 /* Waits for the workers; a progress line on a terminal.  A worker that
@@ -119,8 +114,10 @@ static void wait_workers(const ctg_options *o, const char *dir, pid_t *pids, int
             continue;
         if (tty && fs_now() >= next) {
             next = fs_now() + 1.0;
+            double execs, tests;
+            sum_progress(dir, n, &execs, &tests);
             fprintf(stderr, "\r\033[Kctestgen: %d jobs: %.0f executions, %.0f tests kept", left,
-                    sum_counter(dir, n, "execs"), sum_counter(dir, n, "tests"));
+                    execs, tests);
         }
         usleep(50000);
     }

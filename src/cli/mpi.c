@@ -87,9 +87,7 @@ static void put_record(sbuf *b, int origin, int kind, const char *name, const ch
 /* Appends a file of this rank's worker directory as a record. */
 static void put_file(mpi_state *M, sbuf *b, int kind, const char *sub, const char *name)
 {
-    char rel[160];
-    snprintf(rel, sizeof rel, "w%d/%s%s%s", M->rank, sub, *sub ? "/" : "", name);
-    char *p = fs_join(M->dir, rel), *data = NULL;
+    char *p = engine_worker_path(M->dir, M->rank, sub, name), *data = NULL;
     size_t len = 0;
     ctg_err e = {{0}};
     if (p && fs_read(p, &data, &len, &e))
@@ -117,11 +115,10 @@ static void take_records(mpi_state *M, const uint8_t *m, size_t n)
         i += 4;
         if (i + len > n || strchr(name, '/'))
             return;
-        char rel[260];
-        snprintf(rel, sizeof rel, "w%u/%s", h[0], sub[h[1]]);
-        char *d = fs_join(M->dir, rel), *p = d ? fs_join(d, name) : NULL;
+        char *d = engine_worker_path(M->dir, (int)h[0], sub[h[1]], NULL);
+        char *p = engine_worker_path(M->dir, (int)h[0], sub[h[1]], name);
         ctg_err e = {{0}};
-        if (p && fs_mkdir_p(d, &e))
+        if (d && p && fs_mkdir_p(d, &e))
             fs_write_atomic(p, (const char *)m + i, len, &e);
         ctg_free(p);
         ctg_free(d);
@@ -165,10 +162,9 @@ static void reap(mpi_state *M)
 static void own_tests(mpi_state *M, sbuf *b)
 {
     for (;;) {
-        char name[32], rel[64];
+        char name[32];
         snprintf(name, sizeof name, "id-%05u", M->next_own);
-        snprintf(rel, sizeof rel, "w%d/corpus/%s", M->rank, name);
-        char *p = fs_join(M->dir, rel);
+        char *p = engine_worker_path(M->dir, M->rank, "corpus", name);
         bool there = p && fs_exists(p);
         ctg_free(p);
         if (!there)
@@ -237,9 +233,7 @@ static void finish_rank(mpi_state *M)
 {
     sbuf b = SBUF_INIT;
     own_tests(M, &b);
-    char rel[32];
-    snprintf(rel, sizeof rel, "w%d/crashes", M->rank);
-    char *cd = fs_join(M->dir, rel), **paths = NULL;
+    char *cd = engine_worker_path(M->dir, M->rank, "crashes", NULL), **paths = NULL;
     size_t n = 0;
     ctg_err e = {{0}};
     if (cd && fs_is_dir(cd) && fs_list_files(cd, &paths, &n, &e))
@@ -310,14 +304,10 @@ static char *sync_dir(const ctg_options *o, int rank, ctg_err *e)
         }
         return dir;
     }
-    char tmpl[256];
-    snprintf(tmpl, sizeof tmpl, "%s/ctg-mpi-r%d-XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", rank);
-    if (!mkdtemp(tmpl)) {
-        err_sys(e, "%s: cannot create rank %d's directory", tmpl, rank);
-        return NULL;
-    }
-    return ctg_strdup(tmpl);
+    char prefix[32], what[32];
+    snprintf(prefix, sizeof prefix, "ctg-mpi-r%d-", rank);
+    snprintf(what, sizeof what, "rank %d's directory", rank);
+    return fs_mkdtemp(prefix, what, e);
 }
 
 /* Rank 0: its traffic into OUT/stats.json (mpi.*), for docs/scale-out.md. */

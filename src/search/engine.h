@@ -98,6 +98,9 @@ void ctx_log(search_ctx *c, const char *fmt, ...) __attribute__((format(printf, 
 /* run --mpi: a function the --jobs exchange calls at each of a worker's
  * imports, before it reads its siblings' directories (MPI fills them). */
 void engine_set_sync_hook(void (*hook)(void *arg), void *arg);
+/* run --jobs / --mpi: worker k's directory in sync directory dir, or its
+ * file sub/name there (either NULL or ""), as a new string (ctg_free). */
+char *engine_worker_path(const char *dir, int k, const char *sub, const char *name);
 
 /* ---- the driver (used by the command line) -------------------------------- */
 

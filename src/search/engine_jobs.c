@@ -18,14 +18,18 @@
 
 #include "../base/fsutil.h"
 #include "../base/mem.h"
+#include "../base/sbuf.h"
 #include "engine_int.h"
 
-/* Path of worker j's file dir/wJ/sub/name (ctg_free). */
-static char *worker_path(const char *dir, int j, const char *sub, const char *name)
+char *engine_worker_path(const char *dir, int k, const char *sub, const char *name)
 {
-    char rel[96];
-    snprintf(rel, sizeof rel, "w%d/%s%s%s", j, sub, name ? "/" : "", name ? name : "");
-    return fs_join(dir, rel);
+    sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "%s/w%d", dir, k);
+    if (sub && *sub)
+        sbuf_printf(&b, "/%s", sub);
+    if (name && *name)
+        sbuf_printf(&b, "/%s", name);
+    return sbuf_take(&b);
 }
 
 /* Runs one input file through ctx_exec; false when the search must stop. */
@@ -67,7 +71,7 @@ void eng_sync(search_ctx *c)
         for (;;) {
             char name[32];
             snprintf(name, sizeof name, "id-%05u", c->sync_next[j]);
-            char *p = worker_path(o->search.sync_dir, j, "corpus", name);
+            char *p = engine_worker_path(o->search.sync_dir, j, "corpus", name);
             bool there = p && fs_exists(p);
             bool go_on = there && run_file(c, p);
             ctg_free(p);
@@ -85,7 +89,7 @@ void eng_sync(search_ctx *c)
  * of the prefixes (NULL: any name without a dot). */
 static void merge_dir(search_ctx *c, int j, const char *sub, const char *prefix)
 {
-    char *dir = worker_path(c->opts->search.merge_dir, j, sub, NULL), **paths = NULL;
+    char *dir = engine_worker_path(c->opts->search.merge_dir, j, sub, NULL), **paths = NULL;
     size_t n = 0;
     ctg_err e = {{0}};
     if (dir && fs_is_dir(dir) && fs_list_files(dir, &paths, &n, &e)) {
@@ -106,7 +110,7 @@ static void merge_dir(search_ctx *c, int j, const char *sub, const char *prefix)
  * (the merge's own runs are jobs.merge_execs), and jobs.wJ.* of its own. */
 static void take_counters(search_ctx *c, int j, uint64_t *execs)
 {
-    char *path = worker_path(c->opts->search.merge_dir, j, "stats.json", NULL);
+    char *path = engine_worker_path(c->opts->search.merge_dir, j, "stats.json", NULL);
     ctg_err e = {{0}};
     stats_t *w = path ? stats_load(path, &e) : NULL;
     ctg_free(path);
