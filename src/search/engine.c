@@ -881,7 +881,8 @@ static void keep_one_test(search_ctx *c)
 {
     /* with no run at all, only when the build used up --time: the user
      * still gets a suite that replays */
-    bool no_time = c->stop_reason && !strcmp(c->stop_reason, "time budget spent");
+    double budget = c->opts->search.time_s;
+    bool no_time = budget > 0 && ctx_elapsed(c) >= budget;
     if (suite_n_tests(c->suite) > 0 || (c->execs == 0 && !no_time) || c->write_failed)
         return;
     test_t *t = test_new(NULL, 0, NULL, 0);
