@@ -91,10 +91,15 @@ static void print_output_line(const ctg_options *o)
            o->out.out_dir, o->out.suite_zip ? ", test-suite.zip" : "");
 }
 
-/* The replay options common to both forms. */
-static replay_opts replay_opts_from(const ctg_options *o)
+/* The replay options of OUT (out_dir, NULL for a corpus) and the sources,
+ * with the limits, exports and program arguments of the command line. */
+static replay_opts replay_opts_from(const ctg_options *o, const char *out_dir,
+                                    const char *const *sources, int n_sources)
 {
     replay_opts ro = {
+        .out_dir = out_dir,
+        .sources = sources,
+        .n_sources = n_sources,
         .cflags = o->build.cflags.items,
         .n_cflags = o->build.cflags.n,
         .arch_bits = 0,
@@ -130,14 +135,11 @@ static void check_by_replay(const ctg_options *o, const engine_summary *s, char 
     int n_src;
     const char **src = run_sources(o, gen, n_gen, &n_src, &driver);
     runcheck_opts ro = {
-        .replay = replay_opts_from(o),
+        .replay = replay_opts_from(o, o->out.out_dir, src, n_src),
         .engine_pct = pct(s->edges_covered, s->n_edges),
         .kinds = s->test_kinds,
         .n_kinds = s->n_test_kinds,
     };
-    ro.replay.out_dir = o->out.out_dir;
-    ro.replay.sources = src;
-    ro.replay.n_sources = n_src;
     runcheck_result r;
     ctg_err e = {{0}};
     bool ok = src && runcheck(&ro, &r, &e);
@@ -176,10 +178,7 @@ static void run_report(const ctg_options *o, char **gen, int n_gen)
     char *driver = NULL, *path = NULL;
     int n_src;
     const char **src = run_sources(o, gen, n_gen, &n_src, &driver);
-    replay_opts ro = replay_opts_from(o);
-    ro.out_dir = o->out.out_dir;
-    ro.sources = src;
-    ro.n_sources = n_src;
+    replay_opts ro = replay_opts_from(o, o->out.out_dir, src, n_src);
     ctg_err e = {{0}};
     bool ok = src && html_report(&ro, &path, &e);
     if (!gen)
@@ -233,10 +232,7 @@ int cmd_report(const ctg_options *o, ctg_err *e)
         err_set(e, "%s/stats.json names no program; give it: ctestgen report %s PROG.c", out, out);
         rc = EXIT_USAGE;
     } else {
-        replay_opts ro = replay_opts_from(o);
-        ro.out_dir = out;
-        ro.sources = src;
-        ro.n_sources = n_src;
+        replay_opts ro = replay_opts_from(o, out, src, n_src);
         if (!html_report(&ro, &path, e))
             rc = EXIT_ERR;
         else if (!o->ui.quiet)
@@ -276,10 +272,7 @@ int cmd_export(const ctg_options *o, ctg_err *e)
                 out, out);
         rc = EXIT_ERR;
     } else {
-        replay_opts ro = replay_opts_from(o);
-        ro.out_dir = out;
-        ro.sources = src;
-        ro.n_sources = n_src;
+        replay_opts ro = replay_opts_from(o, out, src, n_src);
         if (!export_c(&ro, o->replay.export_c, &n, &arch, e))
             rc = EXIT_ERR;
         else if (!o->ui.quiet)
@@ -511,11 +504,9 @@ static int cmd_replay_corpus(const ctg_options *o, ctg_err *e)
         err_set(e, "replay: usage: ctestgen replay --corpus DIR PROG.c [MORE.c ...]");
         return EXIT_USAGE;
     }
-    replay_opts ro = replay_opts_from(o);
+    replay_opts ro = replay_opts_from(o, NULL, o->positional.items, o->positional.n);
     ro.corpus = o->replay.corpus.items;
     ro.n_corpus = o->replay.corpus.n;
-    ro.sources = o->positional.items;
-    ro.n_sources = o->positional.n;
     ro.arch_bits = o->build.arch_bits;
     return replay_and_print(&ro, e);
 }
@@ -537,10 +528,7 @@ int cmd_replay(const ctg_options *o, ctg_err *e)
         err_set(e, "replay: out of memory");
         return EXIT_ERR;
     }
-    replay_opts ro = replay_opts_from(o);
-    ro.out_dir = o->positional.items[0];
-    ro.sources = src;
-    ro.n_sources = n_src;
+    replay_opts ro = replay_opts_from(o, o->positional.items[0], src, n_src);
     int rc = replay_and_print(&ro, e);
     ctg_free(src);
     ctg_free(driver);
