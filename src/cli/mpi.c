@@ -14,10 +14,12 @@
  *   FINAL  a rank's last batch: the rest of its tests, its crash files and
  *          its stats.json; rank 0 merges when it has every FINAL.
  *   BYE    rank 0 to the others: merged; stop receiving and end.
- * Every rank sends rank 0 a batch every --sync-s, empty or not; one not
- * heard of for --sync-s x 5 + 10 s after rank 0's own worker ended counts
- * as dead, and what it sent is merged without it (mpirun must be started
- * with --enable-recovery, or it ends the whole job when a rank dies).
+ * Every rank sends rank 0, and rank 0 every rank, a batch every --sync-s,
+ * empty or not.  A rank rank 0 has not heard of for --sync-s x 5 + 10 s
+ * counts as dead, and what it sent is merged without it; a rank that has
+ * not heard of rank 0 as long after its FINAL ends without BYE (mpirun must
+ * be started with --enable-recovery, or it ends the whole job when a rank
+ * dies).
  */
 #include "mpi.h"
 
@@ -65,6 +67,7 @@ typedef struct mpi_state {
     pending *out;         /* sends not yet complete                     */
     size_t n_out, cap_out;
     bool bye;             /* rank > 0: BYE received                     */
+    bool all_alive;       /* rank > 0: BYE said that no rank died       */
     double msgs_in, bytes_in, msgs_out, bytes_out; /* rank 0's traffic  */
 } mpi_state;
 
@@ -195,7 +198,7 @@ static void receive(mpi_state *M)
         if (M->heard)
             M->heard[st.MPI_SOURCE] = fs_now();
         if (st.MPI_TAG == TAG_BYE)
-            M->bye = true;
+            M->bye = true, M->all_alive = n > 0 && m[0] == 1;
         else if (M->rank == 0 || st.MPI_TAG == TAG_TESTS)
             take_records(M, m, (size_t)n);
         if (M->rank == 0 && st.MPI_TAG == TAG_TESTS && n > 0)
@@ -216,20 +219,35 @@ static void pump(void *arg)
     mpi_state *M = arg;
     sbuf b = SBUF_INIT;
     own_tests(M, &b);
+    /* also empty: the other side hears that this rank lives */
     if (M->rank == 0) {
-        for (int j = 1; b.len && sbuf_ok(&b) && j < M->size; j++)
+        for (int j = 1; sbuf_ok(&b) && j < M->size; j++)
             if (!M->final[j])
-                send_to(M, j, TAG_TESTS, b.data, b.len);
-    } else if (sbuf_ok(&b)) /* also empty: rank 0 hears that this rank lives */
+                send_to(M, j, TAG_TESTS, b.data ? b.data : "", b.len);
+    } else if (sbuf_ok(&b))
         send_to(M, 0, TAG_TESTS, b.data ? b.data : "", b.len);
     sbuf_release(&b);
     receive(M);
     reap(M);
 }
 
+/* Seconds without a message after which a rank counts as dead: everyone
+ * sends every --sync-s while it lives. */
+static double patience(const ctg_options *o) { return o->search.sync_s * 5 + 10; }
+
+/* Waits at most `secs` for this rank's sends to complete; whether they did. */
+static bool drain_sends(mpi_state *M, double secs)
+{
+    double until = fs_now() + secs;
+    for (reap(M); M->n_out > 0 && fs_now() < until; reap(M))
+        usleep(20000);
+    return M->n_out == 0;
+}
+
 /* Rank > 0 after its worker: the last batch (tests, crashes, stats.json),
- * then draining until rank 0 says BYE. */
-static void finish_rank(mpi_state *M)
+ * then draining until rank 0 says BYE (or goes silent).  Whether it ended
+ * cleanly (BYE, every send complete): else MPI_Finalize could wait forever. */
+static bool finish_rank(const ctg_options *o, mpi_state *M)
 {
     sbuf b = SBUF_INIT;
     own_tests(M, &b);
@@ -248,14 +266,16 @@ static void finish_rank(mpi_state *M)
     put_file(M, &b, REC_STATS, "", "stats.json");
     send_to(M, 0, TAG_FINAL, b.data ? b.data : "", b.len);
     sbuf_release(&b);
-    while (!M->bye) {
+    while (!M->bye && fs_now() - M->heard[0] < patience(o)) {
         receive(M);
         reap(M);
         usleep(20000);
     }
-    for (size_t i = 0; i < M->n_out; i++)
-        MPI_Wait(&M->out[i].req, MPI_STATUS_IGNORE), ctg_free(M->out[i].buf);
-    M->n_out = 0;
+    if (!M->bye && !o->ui.quiet)
+        fprintf(stderr, "ctestgen: rank %d: rank 0 went silent; this rank's results are in what "
+                        "it sent\n", M->rank);
+    /* with a rank dead, MPI_Finalize waits for it forever */
+    return drain_sends(M, 10) && M->bye && M->all_alive;
 }
 
 /* Rank 0 after its worker: waits for every FINAL (a rank not heard of for
@@ -263,31 +283,30 @@ static void finish_rank(mpi_state *M)
  * then says BYE.  False when a rank was given up. */
 static bool gather(const ctg_options *o, mpi_state *M)
 {
-    double patience = o->search.sync_s * 5 + 10;
-    for (;;) {
+    for (double beat = 0;; usleep(20000)) {
+        if (fs_now() >= beat) { /* the ranks still running hear that rank 0 lives */
+            beat = fs_now() + o->search.sync_s;
+            for (int j = 1; j < M->size; j++)
+                if (!M->final[j])
+                    send_to(M, j, TAG_TESTS, "", 0);
+        }
         receive(M);
         reap(M);
         bool waiting = false;
         for (int j = 1; j < M->size; j++)
-            waiting |= !M->final[j] && fs_now() - M->heard[j] < patience;
+            waiting |= !M->final[j] && fs_now() - M->heard[j] < patience(o);
         if (!waiting)
             break;
-        usleep(20000);
     }
-    for (int j = 1; j < M->size; j++)
-        if (!M->final[j]) {
-            if (!o->ui.quiet)
-                fprintf(stderr, "ctestgen: rank %d went silent without its final results; what it "
-                                "sent before is merged\n", j);
-        } else
-            send_to(M, j, TAG_BYE, "", 0);
     bool all = M->n_final == M->size - 1;
-    double until = fs_now() + 10;
-    while (all && M->n_out > 0 && fs_now() < until) {
-        reap(M);
-        usleep(20000);
+    const char alive = all; /* the others skip MPI_Finalize too when one died */
+    for (int j = 1; j < M->size; j++) { /* BYE to all: one only slow must not wait forever */
+        if (!M->final[j] && !o->ui.quiet)
+            fprintf(stderr, "ctestgen: rank %d went silent without its final results; what it "
+                            "sent before is merged\n", j);
+        send_to(M, j, TAG_BYE, &alive, 1);
     }
-    return all;
+    return all && drain_sends(M, 10);
 }
 
 /* This rank's sync directory: OUT/.jobs for rank 0, else a temporary one;
@@ -351,7 +370,7 @@ bool mpi_run(const ctg_options *o, const char *program_file, build_result *br, d
     ctg_options w;
     char *out = all_ok && M.final && M.heard ? jobs_worker_opts(o, dir, M.rank, M.size, &w)
                                             : NULL;
-    bool res = out != NULL;
+    bool res = out != NULL, clean = true;
     if (!all_ok && !err_is_set(e))
         err_set(e, "--mpi: another rank could not start (see its message)");
     if (res) {
@@ -366,17 +385,13 @@ bool mpi_run(const ctg_options *o, const char *program_file, build_result *br, d
         engine_set_sync_hook(NULL, NULL);
         pump(&M);
         if (M.rank == 0) {
-            bool all = gather(o, &M);
+            clean = gather(o, &M);
             double secs = fs_now() - t0;
             res = jobs_merge(o, program_file, br, dir, M.size, t_start, s, e);
             if (res)
                 record_traffic(o, &M, secs);
-            if (!all) { /* a dead rank's sends never complete: no MPI_Finalize */
-                ctg_free(out), ctg_free(dir), ctg_free(M.final), ctg_free(M.heard);
-                return res;
-            }
         } else {
-            finish_rank(&M);
+            clean = finish_rank(o, &M);
             fs_rm_rf(dir, NULL);
         }
     }
@@ -384,8 +399,12 @@ bool mpi_run(const ctg_options *o, const char *program_file, build_result *br, d
     ctg_free(dir);
     ctg_free(M.final);
     ctg_free(M.heard);
-    ctg_free(M.out);
-    MPI_Finalize();
+    /* a send to a rank that died never completes, and MPI_Finalize would
+     * wait for it: then the process ends without it (its buffers stay) */
+    if (clean) {
+        ctg_free(M.out);
+        MPI_Finalize();
+    }
     return res;
 }
 

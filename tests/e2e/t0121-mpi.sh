@@ -18,7 +18,7 @@ mpirun --version >/dev/null 2>&1 || { echo "skip: mpirun does not start"; exit 7
 gcov_branches() { sed -n 's/.*gcov replay *branches \([0-9]*\)\/.*/\1/p' "$1"; }
 "$CTESTGEN" build "$EX/cgi_decode.c" -s concolic >/dev/null # the ranks share the cache entry
 "$CTESTGEN" run "$EX/cgi_decode.c" --max-execs 3000 -o "$T/one" > "$T/one.out" 2>&1
-mpirun -np 3 "$CTESTGEN" run "$EX/cgi_decode.c" --mpi --max-execs 3000 -o "$T/m" > "$T/m.out" 2>&1
+timeout 300 mpirun -np 3 "$CTESTGEN" run "$EX/cgi_decode.c" --mpi --max-execs 3000 -o "$T/m" > "$T/m.out" 2>&1
 check "mpirun -np 3: exit 0" [ $? = 0 ]
 one=$(gcov_branches "$T/one.out"); m=$(gcov_branches "$T/m.out")
 check "mpi: gcov replay covers $m, one job $one" [ -n "$m" ] && [ "$m" -ge "${one:-999}" ]
@@ -31,7 +31,7 @@ check "mpi: the sync directory is gone" [ ! -e "$T/m/.jobs" ]
 check "mpi: the other ranks' directories are gone" sh -c "! ls -d '$T/tmp'/ctg-mpi-r* 2>/dev/null | grep -q ."
 
 # learn --mpi: the other ranks run evaluations
-mpirun -np 3 "$CTESTGEN" learn "$CTG_SOURCE_DIR/bench/concolic-programs/calc.c" --mpi -j 1 \
+timeout 300 mpirun -np 3 "$CTESTGEN" learn "$CTG_SOURCE_DIR/bench/concolic-programs/calc.c" --mpi -j 1 \
   --samples 6 --top 2 --checks 2 --rounds 2 --max-execs 150 -o "$T/w.txt" > "$T/l.out" 2>&1
 check "learn --mpi: exit 0" [ $? = 0 ]
 check "learn --mpi: a weights file" grep -q '^in_main ' "$T/w.txt"
@@ -39,7 +39,7 @@ r=$(sed -n 's/.*(\([0-9]*\) evaluations on ranks.*/\1/p' "$T/l.out")
 check "learn --mpi: ranks 1..2 ran evaluations (${r:-none})" [ "${r:-0}" -gt 0 ]
 
 # a rank killed mid-run
-mpirun --enable-recovery -np 3 "$CTESTGEN" run "$CTG_SOURCE_DIR/bench/fuzz-programs/json.c" --mpi \
+timeout 300 mpirun --enable-recovery -np 3 "$CTESTGEN" run "$CTG_SOURCE_DIR/bench/fuzz-programs/json.c" --mpi \
   --strategy fuzz --max-execs 3000000 --sync-s 0.2 -o "$T/k" > "$T/k.out" 2>&1 &
 run=$!
 victim=
