@@ -37,7 +37,7 @@
 #define LEARN_EVAL_SECS 60.0 /* safety cap of one evaluation */
 
 typedef struct logged {
-    unsigned round, index;
+    unsigned round, index, prog;
     char phase;
     unsigned long long seed;
     double cov;
@@ -48,6 +48,7 @@ typedef struct learn {
     const char *weights_out;
     char *work, *log_path, *exe;
     unsigned samples, top, checks, rounds, jobs;
+    unsigned nprog;       /* --each: the programs (1: the sources of one) */
     uint64_t execs;
     double eval_secs;     /* safety cap of one evaluation (--time)       */
     logged *log;
@@ -72,6 +73,7 @@ typedef struct job {
     pid_t pid;
     char *dir;
     int remote;           /* --mpi: the rank running it, or 0            */
+    unsigned prog;        /* --each: which program (positional index)    */
 } job;
 
 /* ==== the log ================================================================ */
@@ -87,9 +89,9 @@ static bool read_log(learn *L, ctg_err *e)
         nl = strchr(s, '\n');
         if (nl)
             *nl = '\0';
-        logged g;
-        if (sscanf(s, "eval %u %c %u %llu %lf", &g.round, &g.phase, &g.index, &g.seed, &g.cov) ==
-                5 &&
+        logged g = {0};
+        if (sscanf(s, "eval %u %c %u %llu %lf %u", &g.round, &g.phase, &g.index, &g.seed, &g.cov,
+                   &g.prog) >= 5 &&
             L->n_log < LEARN_MAX_LOG &&
             ctg_grow((void **)&L->log, &L->cap_log, L->n_log + 1, sizeof *L->log) == 0)
             L->log[L->n_log++] = g;
@@ -104,7 +106,7 @@ static bool logged_value(const learn *L, const job *j, double *cov)
     for (size_t i = 0; i < L->n_log; i++) {
         const logged *g = &L->log[i];
         if (g->round == j->round && g->phase == j->phase && g->index == j->index &&
-            g->seed == j->seed) {
+            g->seed == j->seed && g->prog == j->prog) {
             *cov = g->cov;
             return true;
         }
@@ -132,7 +134,9 @@ static void run_child(const learn *L, const job *j)
         _exit(111);
     argv[n++] = L->exe;
     argv[n++] = "run";
-    for (int i = 0; i < o->positional.n; i++)
+    if (L->nprog > 1)
+        argv[n++] = o->positional.items[j->prog];
+    for (int i = 0; L->nprog == 1 && i < o->positional.n; i++)
         argv[n++] = o->positional.items[i];
     for (int i = 0; i < o->build.cflags.n; i++) {
         argv[n++] = "--cflag";
@@ -156,7 +160,8 @@ static void run_child(const learn *L, const job *j)
 static bool start_job(learn *L, job *j, ctg_err *e)
 {
     sbuf d = SBUF_INIT;
-    sbuf_printf(&d, "%s/r%u-%c%u-s%llu", L->work, j->round, j->phase, j->index, j->seed);
+    sbuf_printf(&d, "%s/r%u-%c%u-s%llu-p%u", L->work, j->round, j->phase, j->index, j->seed,
+                j->prog);
     if (!sbuf_ok(&d))
         return err_set(e, "learn: out of memory");
     j->dir = sbuf_take(&d);
@@ -190,7 +195,9 @@ static void drop_files(job *j)
 }
 
 /* The coverage of finished evaluation j (exit status ws) into *cov, its
- * files removed.  False with e set when the run failed. */
+ * files removed: covered edges, or with --each their percentage (programs
+ * of different sizes weigh the same).  False with e set when the run
+ * failed. */
 static bool eval_coverage(const learn *L, job *j, int ws, double *cov, ctg_err *e)
 {
     bool ok = true;
@@ -199,13 +206,18 @@ static bool eval_coverage(const learn *L, job *j, int ws, double *cov, ctg_err *
     else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
         ok = err_set(e, "learn: an evaluation run failed (exit %d); run it by hand to see why: "
                         "ctestgen run %s --strategy concolic --search param --weights %s.weights",
-                     WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws), L->o->positional.items[0],
+                     WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws),
+                     L->o->positional.items[j->prog],
                      j->dir);
     char *sp = ok ? fs_join(j->dir, "stats.json") : NULL;
     stats_t *st = sp ? stats_load(sp, e) : NULL;
     ok = ok && st;
-    if (ok)
+    if (ok && L->nprog > 1) {
+        double total = stats_get(st, "edges.total");
+        *cov = total > 0 ? 100.0 * stats_get(st, "edges.covered") / total : 0;
+    } else if (ok) {
         *cov = stats_get(st, "edges.covered");
+    }
     stats_free(st);
     ctg_free(sp);
     drop_files(j);
@@ -216,7 +228,11 @@ static bool eval_coverage(const learn *L, job *j, int ws, double *cov, ctg_err *
 static void record_eval(learn *L, const job *j, double cov)
 {
     *j->out = cov;
-    fprintf(L->logf, "eval %u %c %u %llu %.6g\n", j->round, j->phase, j->index, j->seed, cov);
+    if (L->nprog > 1)
+        fprintf(L->logf, "eval %u %c %u %llu %.6g %u\n", j->round, j->phase, j->index, j->seed,
+                cov, j->prog);
+    else
+        fprintf(L->logf, "eval %u %c %u %llu %.6g\n", j->round, j->phase, j->index, j->seed, cov);
     fflush(L->logf);
     L->done++;
 }
@@ -242,7 +258,7 @@ enum { LTAG_JOB = 91, LTAG_RESULT, LTAG_STOP };
 
 /* An evaluation on the wire: the job's key, weights and result. */
 typedef struct wire {
-    unsigned round, index;
+    unsigned round, index, prog;
     char phase;
     unsigned long long seed;
     double cov;
@@ -256,7 +272,8 @@ static bool mpi_start(learn *L, job *jobs, size_t i)
     for (int r = 1; r < L->ranks; r++) {
         if (L->busy[r] >= 0)
             continue;
-        wire m = {jobs[i].round, jobs[i].index, jobs[i].phase, jobs[i].seed, 0, 0, {0}};
+        wire m = {jobs[i].round, jobs[i].index, jobs[i].prog, jobs[i].phase, jobs[i].seed, 0, 0,
+                  {0}};
         memcpy(m.w, jobs[i].w, sizeof m.w);
         MPI_Send(&m, sizeof m, MPI_BYTE, r, LTAG_JOB, MPI_COMM_WORLD);
         L->busy[r] = (int)i;
@@ -302,7 +319,7 @@ static void mpi_serve(learn *L)
         MPI_Recv(&m, sizeof m, MPI_BYTE, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
         if (st.MPI_TAG != LTAG_JOB)
             return;
-        job j = {m.w, m.round, m.index, m.phase, m.seed, &m.cov, 0, NULL, 0};
+        job j = {m.w, m.round, m.index, m.phase, m.seed, &m.cov, 0, NULL, 0, m.prog};
         ctg_err e = {{0}};
         int ws = 0;
         m.cov = 0;
@@ -375,6 +392,16 @@ static bool run_jobs(learn *L, job *jobs, size_t n, const char *what, ctg_err *e
 
 /* ==== algorithm 2 ================================================================= */
 
+/* out[i] = the mean of v[i * P .. i * P + P - 1], for i < n. */
+static void mean_over_programs(const double *v, size_t n, size_t P, double *out)
+{
+    for (size_t i = 0; v && out && i < n; i++) {
+        out[i] = 0;
+        for (size_t p = 0; p < P; p++)
+            out[i] += v[i * P + p] / (double)P;
+    }
+}
+
 static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, double *best_w,
                       ctg_err *e)
 {
@@ -383,9 +410,11 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
     double (*w)[CC_N_FEATURES] = ctg_calloc(n, sizeof *w);
     double *cov = ctg_calloc(n, sizeof *cov), *avg = ctg_calloc(kk, sizeof *avg);
     double *cc = ctg_calloc(kk * c, sizeof *cc);
-    size_t *top = ctg_calloc(kk, sizeof *top), best2[2];
-    job *jobs = ctg_calloc((size_t)n + kk * c, sizeof *jobs);
-    bool ok = w && cov && avg && cc && top && jobs;
+    size_t P = L->nprog, *top = ctg_calloc(kk, sizeof *top), best2[2];
+    /* per program: [vector * P + program] */
+    double *covp = ctg_calloc(n * P, sizeof *covp), *ccp = ctg_calloc(kk * c * P, sizeof *ccp);
+    job *jobs = ctg_calloc((n + kk * c) * P, sizeof *jobs);
+    bool ok = w && cov && avg && cc && top && jobs && covp && ccp;
     if (!ok)
         err_set(e, "learn: out of memory");
     rng g;
@@ -395,10 +424,13 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
         if (r == 1 && i < L->n_start) /* warm start; the others stay as drawn */
             for (int f = 0; f < CC_N_FEATURES; f++)
                 w[i][f] = L->start_w[f][i];
-        jobs[i] = (job){w[i], r, i, 'F', L->o->search.seed, &cov[i], 0, NULL, 0};
+        for (size_t p = 0; p < P; p++)
+            jobs[i * P + p] = (job){w[i], r, i, 'F', L->o->search.seed, &covp[i * P + p], 0,
+                                    NULL, 0, (unsigned)p};
     }
-    L->done = 0, L->total = n;
-    ok = ok && run_jobs(L, jobs, n, "find", e);
+    L->done = 0, L->total = (unsigned)(n * P);
+    ok = ok && run_jobs(L, jobs, n * P, "find", e);
+    mean_over_programs(covp, n, P, cov);
     size_t nk = ok ? cc_learn_top(cov, n, k, top) : 0;
     /* round 1 also checks the given vectors: on one seed a drawn vector
      * often beats them by luck (fsm: 58 against DFS's 55 on seed 1, then 33
@@ -410,12 +442,17 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
         if (!have)
             top[nk++] = i;
     }
+    job *cj = jobs + n * P;
     for (size_t t = 0; ok && t < nk; t++) /* check */
         for (unsigned s = 0; s < c; s++)
-            jobs[n + t * c + s] = (job){w[top[t]], r, (unsigned)top[t], 'C',
-                                        L->o->search.seed + 1 + s, &cc[t * c + s], 0, NULL, 0};
-    L->done = 0, L->total = (unsigned)(nk * c);
-    ok = ok && run_jobs(L, jobs + n, nk * c, "check", e);
+            for (size_t p = 0; p < P; p++) {
+                size_t x = (t * c + s) * P + p;
+                cj[x] = (job){w[top[t]], r, (unsigned)top[t], 'C', L->o->search.seed + 1 + s,
+                              &ccp[x], 0, NULL, 0, (unsigned)p};
+            }
+    L->done = 0, L->total = (unsigned)(nk * c * P);
+    ok = ok && run_jobs(L, cj, nk * c * P, "check", e);
+    mean_over_programs(ccp, nk * c, P, cc);
     for (size_t t = 0; ok && t < nk; t++) {
         for (unsigned s = 0; s < c; s++)
             avg[t] += cc[t * c + s] / c;
@@ -439,6 +476,7 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
         }
     }
     ctg_free(w), ctg_free(cov), ctg_free(avg), ctg_free(cc), ctg_free(top), ctg_free(jobs);
+    ctg_free(covp), ctg_free(ccp);
     return ok;
 }
 
@@ -472,6 +510,7 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
         if (v[i] < 1 || v[i] > 100000)
             return err_set(e, "%s: %ld is out of range; give 1 .. 100000", names[i], v[i]);
     L->samples = (unsigned)v[0], L->top = (unsigned)v[1], L->checks = (unsigned)v[2];
+    L->nprog = opt_get_flag(o, "each") ? (unsigned)o->positional.n : 1;
     L->rounds = (unsigned)v[3], L->jobs = (unsigned)v[4];
     L->execs = o->search.max_execs ? o->search.max_execs : LEARN_DEFAULT_EXECS;
     /* a weight vector may send the solver after hard queries: an
@@ -551,11 +590,16 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
     if (ok && best < 0)
         ok = err_set(e, "learn: no evaluation finished");
     if (ok) {
-        char note[512];
-        snprintf(note, sizeof note, "learned by ctestgen learn on %s: average coverage %.2f "
-                                    "branches over %u seeds, %u rounds, %llu executions a run",
-                 o->positional.items[0], best, L.checks, r > L.rounds ? L.rounds : r,
-                 (unsigned long long)L.execs);
+        char note[1024], on[512] = "";
+        for (int i = 0; i < o->positional.n && (L.nprog > 1 || i == 0); i++) {
+            const char *base = strrchr(o->positional.items[i], '/');
+            snprintf(on + strlen(on), sizeof on - strlen(on), "%s%s", i ? " " : "",
+                     base ? base + 1 : o->positional.items[i]);
+        }
+        snprintf(note, sizeof note, "learned by ctestgen learn on %s: average coverage %.2f %s "
+                                    "over %u seeds, %u rounds, %llu executions a run",
+                 on, best, L.nprog > 1 ? "% of branches (--each)" : "branches", L.checks,
+                 r > L.rounds ? L.rounds : r, (unsigned long long)L.execs);
         ok = cc_weights_save(L.weights_out, best_w, note, e);
         if (ok && !o->ui.quiet)
             printf("ctestgen: learn: %s\n  weights           %s\n  log               %s\n", note,

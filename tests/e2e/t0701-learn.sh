@@ -60,6 +60,20 @@ check "--weights none: a drawn vector (no weight is 0)" [ "$(grep -cE '^[a-z0-9_
 "$CTESTGEN" learn "$P" --max-execs 40 --samples 1 --rounds 1 --weights "$T/nosuch" -q -o "$T/wx.txt" 2>"$T/err"
 check "learn with a missing start vector: one-line error" grep -q "nosuch" "$T/err"
 
+# --each: two programs, every vector evaluated on both, scored in percent
+F="$CTG_SOURCE_DIR/bench/fuzz-programs/fsm.c"
+"$CTESTGEN" learn --each "$P" "$F" --max-execs 60 --samples 2 --top 1 --checks 1 --rounds 1 -j 2 \
+  -o "$T/each.txt" >"$T/each.out" 2>&1 || fail "learn --each: $(tail -1 "$T/each.out")"
+check "learn --each: names both programs" grep -q "^# learned by ctestgen learn on calc.c fsm.c: .*% of branches" "$T/each.txt"
+# find: 2 vectors x 2 programs; check: both (the top one, and round 1 checks its given vectors) x 2 programs
+check "learn --each: every evaluation once per program" \
+  [ "$(grep -c '^eval 1 F ' "$T/each.txt.work/learn.log") $(grep -c '^eval 1 C ' "$T/each.txt.work/learn.log")" = "4 4" ]
+check "learn --each: both programs in the log" \
+  [ "$(awk '/^eval /{print $7}' "$T/each.txt.work/learn.log" | sort -u | tr '\n' ' ')" = "0 1 " ]
+# percentages, not edge counts: within 0..100, and not all whole numbers
+check "learn --each: values are percentages" \
+  awk '/^eval /{if ($6 < 0 || $6 > 100) exit 1; if ($6 != int($6)) f = 1} END {exit !f}' "$T/each.txt.work/learn.log"
+
 for o in cfds cgs param; do
   "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search $o --max-execs 300 --seed 1 -q -o "$T/$o" \
     || fail "$o: run failed"

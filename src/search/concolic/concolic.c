@@ -50,6 +50,9 @@ static const opt_desc concolic_options[] = {
     {"top", 0, OPT_INT, OPT_KV, "K", "4", "learn: best samples re-evaluated per round (check)"},
     {"checks", 0, OPT_INT, OPT_KV, "N", "3", "learn: seeds each of them is re-evaluated on"},
     {"rounds", 0, OPT_INT, OPT_KV, "N", "8", "learn: rounds at most (it stops on convergence)"},
+    {"each", 0, OPT_FLAG, OPT_KV, NULL, NULL,
+     "learn: every PROG.c is a program of its own; an evaluation runs each and scores the mean "
+     "of their branch coverage in percent (weights for several programs)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
