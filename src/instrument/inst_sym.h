@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/hmap.h"
 #include "inst_sites.h"
 #include "instrument.h"
 
@@ -62,11 +63,8 @@ typedef enum sym_rt {
     SR__COUNT
 } sym_rt;
 
-/* Pointer -> pointer hash map (open addressing, keys never NULL). */
-typedef struct sym_map {
-    void **keys, **vals;
-    size_t cap, n;
-} sym_map;
+/* Pointer -> pointer map (base/hmap; a zero-initialised one is empty). */
+typedef hmap sym_map;
 
 typedef struct sym_pass {
     LLVMModuleRef m;
@@ -92,10 +90,18 @@ typedef struct sym_pass {
 
 /* ---- inst_sym.c ------------------------------------------------------------ */
 
-bool sym_map_put(sym_map *m, void *key, void *val);
-void *sym_map_get(const sym_map *m, const void *key);
-void sym_map_clear(sym_map *m);
-void sym_map_release(sym_map *m);
+static inline bool sym_map_put(sym_map *m, void *key, void *val)
+{
+    return hmap_put(m, (uintptr_t)key, (uintptr_t)val);
+}
+/* key's value, or NULL when absent */
+static inline void *sym_map_get(const sym_map *m, const void *key)
+{
+    uint64_t v;
+    return hmap_get(m, (uintptr_t)key, &v) ? (void *)(uintptr_t)v : NULL;
+}
+static inline void sym_map_clear(sym_map *m) { hmap_clear(m); }
+static inline void sym_map_release(sym_map *m) { hmap_release(m); }
 
 /* Shadow of v: its entry in the map, i32 0 for constants and unknowns. */
 LLVMValueRef sym_shadow(sym_pass *P, LLVMValueRef v);

@@ -66,62 +66,37 @@ void progdb_free(progdb *db)
     for (uint32_t i = 0; i < db->n_strings; i++)
         ctg_free(db->strings[i]);
     ctg_free(db->strings);
-    ctg_free(db->index);
+    hmap_release(&db->index);
     ctg_free(db);
 }
 
 /* FNV-1a hash of a string. */
-static uint32_t str_hash(const char *s)
+static uint64_t str_hash(const char *s)
 {
-    uint32_t h = 2166136261u;
+    uint64_t h = 1469598103934665603ull;
     for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
+        h = (h ^ (uint8_t)*s) * 1099511628211ull;
     return h;
-}
-
-/* Slot of s in the index: the slot holding it, or the empty slot where it
- * belongs.  The index is never full (load factor <= 1/2). */
-static uint32_t index_slot(const progdb *db, const char *s)
-{
-    uint32_t mask = db->cap_index - 1, i = str_hash(s) & mask;
-    while (db->index[i] && strcmp(db->strings[db->index[i] - 1], s) != 0)
-        i = (i + 1) & mask;
-    return i;
-}
-
-/* Doubles the index table and reinserts every string; false on oom. */
-static bool index_grow(progdb *db)
-{
-    uint32_t cap = db->cap_index ? db->cap_index * 2 : 64;
-    uint32_t *t = ctg_calloc(cap, sizeof *t);
-    if (!t)
-        return false;
-    ctg_free(db->index);
-    db->index = t;
-    db->cap_index = cap;
-    for (uint32_t k = 0; k < db->n_strings; k++)
-        db->index[index_slot(db, db->strings[k])] = k + 1;
-    return true;
 }
 
 const char *progdb_intern(progdb *db, const char *s)
 {
     if (!s)
         s = "";
-    if (2 * (db->n_strings + 1) > db->cap_index && !index_grow(db))
-        return NULL;
-    uint32_t slot = index_slot(db, s);
-    if (db->index[slot])
-        return db->strings[db->index[slot] - 1];
+    uint64_t h = str_hash(s), id;
+    for (size_t cur = 0; hmap_next(&db->index, h, &cur, &id);)
+        if (!strcmp(db->strings[id], s))
+            return db->strings[id];
     size_t cap = db->cap_strings;
     if (ctg_grow((void **)&db->strings, &cap, db->n_strings + 1, sizeof *db->strings) != 0)
         return NULL;
     db->cap_strings = (uint32_t)cap;
     char *copy = ctg_strdup(s);
-    if (!copy)
+    if (!copy || !hmap_push(&db->index, h, db->n_strings)) {
+        ctg_free(copy);
         return NULL;
+    }
     db->strings[db->n_strings++] = copy;
-    db->index[slot] = db->n_strings;
     return copy;
 }
 

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "../base/err.h"
+#include "../base/hmap.h"
 
 struct json_object;
 
@@ -110,8 +111,7 @@ typedef struct progdb {
     /* private: string pool */
     char **strings;
     uint32_t n_strings, cap_strings;
-    uint32_t *index;      /* open-addressing table of string ids + 1 */
-    uint32_t cap_index;
+    hmap index;           /* string hash -> string id                */
 } progdb;
 
 progdb *progdb_new(void);

@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "../base/hmap.h"
 #include "../base/mem.h"
 
 typedef struct qentry {
@@ -40,8 +41,7 @@ typedef struct cexent {
 } cexent;
 
 struct scache {
-    qentry **qtab; /* open addressing on key */
-    size_t qcap, qn;
+    hmap qtab;     /* key -> qentry (several under one key) */
     uint32_t qmax;
     cexent *ring; /* cex entries, oldest at head */
     size_t rcap, rn, rhead;
@@ -68,11 +68,10 @@ static void qentry_free(qentry *q)
 
 static void qflush(scache *sc)
 {
-    for (size_t i = 0; i < sc->qcap; i++) {
-        qentry_free(sc->qtab[i]);
-        sc->qtab[i] = NULL;
-    }
-    sc->qn = 0;
+    uint64_t v;
+    for (size_t cur = 0; hmap_each(&sc->qtab, &cur, NULL, &v);)
+        qentry_free((qentry *)(uintptr_t)v);
+    hmap_clear(&sc->qtab);
 }
 
 static void cexent_clear(cexent *c)
@@ -87,7 +86,7 @@ void scache_free(scache *sc)
     if (!sc)
         return;
     qflush(sc);
-    ctg_free(sc->qtab);
+    hmap_release(&sc->qtab);
     if (sc->ring)
         for (size_t i = 0; i < sc->rcap; i++)
             cexent_clear(&sc->ring[i]);
@@ -154,14 +153,10 @@ static cexent *ring_at(scache *sc, size_t i) { return &sc->ring[(sc->rhead + i) 
 
 cache_hit scache_exact(scache *sc, const squery *q, solver_model *m)
 {
-    if (!sc->qtab)
-        return HIT_NONE;
-    uint64_t key = seq_key(q->hash, q->n);
-    for (size_t i = key & (sc->qcap - 1);; i = (i + 1) & (sc->qcap - 1)) {
-        qentry *e = sc->qtab[i];
-        if (!e)
-            return HIT_NONE;
-        if (e->key != key || e->n != q->n || memcmp(e->h, q->hash, q->n * sizeof *q->hash))
+    uint64_t key = seq_key(q->hash, q->n), v;
+    for (size_t cur = 0; hmap_next(&sc->qtab, key, &cur, &v);) {
+        qentry *e = (qentry *)(uintptr_t)v;
+        if (e->n != q->n || memcmp(e->h, q->hash, q->n * sizeof *q->hash))
             continue;
         if (e->res == SOLVER_UNSAT)
             return HIT_EXACT_UNSAT;
@@ -169,6 +164,7 @@ cache_hit scache_exact(scache *sc, const squery *q, solver_model *m)
             return HIT_EXACT_SKIP;
         return smodel_set(m, e->model, e->n_model) ? HIT_EXACT_SAT : HIT_NONE;
     }
+    return HIT_NONE;
 }
 
 cache_hit scache_cex(scache *sc, const squery *q, solver_model *m)
@@ -216,24 +212,8 @@ bool scache_try_models(scache *sc, const squery *q, uint32_t recent,
 
 static bool qput(scache *sc, const squery *q, solver_result res, const solver_model *m)
 {
-    if (sc->qn + 1 > sc->qmax)
+    if (hmap_count(&sc->qtab) + 1 > sc->qmax)
         qflush(sc);
-    if (!sc->qtab || (sc->qn + 1) * 2 > sc->qcap) { /* grow (rehash) */
-        size_t ncap = sc->qcap ? sc->qcap * 2 : 64;
-        qentry **nt = ctg_calloc(ncap, sizeof *nt);
-        if (!nt)
-            return false;
-        for (size_t i = 0; i < sc->qcap; i++)
-            if (sc->qtab[i]) {
-                size_t j = sc->qtab[i]->key & (ncap - 1);
-                while (nt[j])
-                    j = (j + 1) & (ncap - 1);
-                nt[j] = sc->qtab[i];
-            }
-        ctg_free(sc->qtab);
-        sc->qtab = nt;
-        sc->qcap = ncap;
-    }
     qentry *e = ctg_calloc(1, sizeof *e);
     if (!e)
         return false;
@@ -249,11 +229,10 @@ static bool qput(scache *sc, const squery *q, solver_result res, const solver_mo
         qentry_free(e);
         return false;
     }
-    size_t j = e->key & (sc->qcap - 1);
-    while (sc->qtab[j])
-        j = (j + 1) & (sc->qcap - 1);
-    sc->qtab[j] = e;
-    sc->qn++;
+    if (!hmap_push(&sc->qtab, e->key, (uintptr_t)e)) {
+        qentry_free(e);
+        return false;
+    }
     return true;
 }
 

@@ -7,6 +7,7 @@
 #ifndef CTG_SOLVER_INT_H
 #define CTG_SOLVER_INT_H
 
+#include "../base/hmap.h"
 #include "solver.h"
 
 /* ---- query preparation (solver_prep.c) ------------------------------------ */
@@ -31,9 +32,7 @@ typedef enum prep_result { PREP_OK, PREP_TRUE, PREP_FALSE, PREP_OOM } prep_resul
  * context (the negations of one path share their prefix constraints). */
 typedef struct varmemo {
     uint64_t serial; /* expr_ctx_serial of the context of the entries */
-    expr **key;      /* open addressing on the node pointer          */
-    uint32_t *off, *cnt;
-    size_t cap, n;
+    hmap map;        /* node pointer -> offset in pool << 32 | count  */
     uint32_t *pool;  /* the variable keys                            */
     size_t pool_n, pool_cap;
 } varmemo;

@@ -127,46 +127,9 @@ static uint32_t key_index(const uint32_t *uniq, size_t nu, uint32_t key)
 
 void varmemo_release(varmemo *m)
 {
-    ctg_free(m->key);
-    ctg_free(m->off);
-    ctg_free(m->cnt);
+    hmap_release(&m->map);
     ctg_free(m->pool);
     memset(m, 0, sizeof *m);
-}
-
-static size_t memo_slot(const varmemo *m, const expr *e)
-{
-    size_t i = ((uintptr_t)e >> 4) * 0x9e3779b97f4a7c15ULL >> 8 & (m->cap - 1);
-    while (m->key[i] && m->key[i] != e)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static bool memo_grow(varmemo *m)
-{
-    varmemo g = *m;
-    g.cap = m->cap ? m->cap * 2 : 256;
-    g.key = ctg_calloc(g.cap, sizeof *g.key);
-    g.off = ctg_malloc(g.cap * sizeof *g.off);
-    g.cnt = ctg_malloc(g.cap * sizeof *g.cnt);
-    if (!g.key || !g.off || !g.cnt) {
-        ctg_free(g.key);
-        ctg_free(g.off);
-        ctg_free(g.cnt);
-        return false;
-    }
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->key[i]) {
-            size_t j = memo_slot(&g, m->key[i]);
-            g.key[j] = m->key[i];
-            g.off[j] = m->off[i];
-            g.cnt[j] = m->cnt[i];
-        }
-    ctg_free(m->key);
-    ctg_free(m->off);
-    ctg_free(m->cnt);
-    *m = g;
-    return true;
 }
 
 /* The sorted variable keys of constraint e (valid until the next call).
@@ -174,15 +137,12 @@ static bool memo_grow(varmemo *m)
 static bool memo_vars(varmemo *m, expr_ctx *c, expr *e, const uint32_t **keys, size_t *n)
 {
     if (m->serial != expr_ctx_serial(c) || m->pool_n > (1u << 24)) { /* new context: forget */
-        if (m->key)
-            memset(m->key, 0, m->cap * sizeof *m->key);
-        m->n = m->pool_n = 0;
+        hmap_clear(&m->map);
+        m->pool_n = 0;
         m->serial = expr_ctx_serial(c);
     }
-    if ((m->n + 1) * 2 > m->cap && !memo_grow(m))
-        return false;
-    size_t i = memo_slot(m, e);
-    if (!m->key[i]) {
+    uint64_t v;
+    if (!hmap_get(&m->map, (uintptr_t)e, &v)) {
         uint32_t *k;
         size_t nk;
         if (!expr_vars(c, &e, 1, &k, &nk))
@@ -193,14 +153,13 @@ static bool memo_vars(varmemo *m, expr_ctx *c, expr *e, const uint32_t **keys, s
         }
         memcpy(m->pool + m->pool_n, k, nk * sizeof *k);
         ctg_free(k);
-        m->key[i] = e;
-        m->off[i] = (uint32_t)m->pool_n;
-        m->cnt[i] = (uint32_t)nk;
+        v = (uint64_t)m->pool_n << 32 | (uint32_t)nk;
+        if (!hmap_put(&m->map, (uintptr_t)e, v))
+            return false;
         m->pool_n += nk;
-        m->n++;
     }
-    *keys = m->pool + m->off[i];
-    *n = m->cnt[i];
+    *keys = m->pool + (v >> 32);
+    *n = (uint32_t)v;
     return true;
 }
 

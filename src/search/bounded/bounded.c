@@ -123,35 +123,12 @@ size_t bnd_run_types(bounded *b, search_ctx *ctx, const ctx_run *r, size_t skip,
     return m;
 }
 
-/* ==== set of 64-bit hashes ========================================================== */
-
-/* Adds h; true when it was new (oom counts as new). */
-static bool set_add(bnd_set *s, uint64_t h)
+/* Notes a distinct consumed sequence (out of memory: not noted; the
+ * count is a statistic only). */
+static void seen_add(bounded *b, uint64_t h)
 {
-    if (h == 0)
-        h = 1;
-    if ((s->n + 1) * 2 > s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 1024;
-        uint64_t *t = ctg_calloc(cap, sizeof *t);
-        if (!t)
-            return true;
-        for (size_t i = 0; i < s->cap; i++)
-            for (size_t j = s->slot[i] & (cap - 1); s->slot[i]; j = (j + 1) & (cap - 1))
-                if (!t[j]) {
-                    t[j] = s->slot[i];
-                    break;
-                }
-        ctg_free(s->slot);
-        s->slot = t;
-        s->cap = cap;
-    }
-    size_t j = h & (s->cap - 1);
-    for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
-        if (s->slot[j] == h)
-            return false;
-    s->slot[j] = h;
-    s->n++;
-    return true;
+    bool added;
+    (void)hmap_add(&b->seen, h, &added);
 }
 
 /* Hash of the values the last run consumed (bytes and types). */
@@ -213,7 +190,7 @@ static bool scalar_step(bounded *b, search_ctx *ctx)
         return false;
     bool truncated;
     size_t m = bnd_run_types(b, ctx, &r, 0, &truncated);
-    set_add(&b->seen, consumed_hash(ctx));
+    seen_add(b, consumed_hash(ctx));
     return scope_report(b->sc, b->types, m, truncated);
 }
 
@@ -228,7 +205,7 @@ static bool bytes_step(bounded *b, search_ctx *ctx)
         sbuf_putc(&b->in, (char)d->vals[b->bidx[i]]);
     if (!sbuf_ok(&b->in) || !ctx_exec(ctx, (const uint8_t *)sbuf_str(&b->in), b->blen, 0, NULL))
         return false;
-    set_add(&b->seen, consumed_hash(ctx));
+    seen_add(b, consumed_hash(ctx));
     size_t i = b->blen;
     while (i > 0 && ++b->bidx[i - 1] == d->n)
         b->bidx[--i] = 0;
@@ -239,12 +216,12 @@ static bool bytes_step(bounded *b, search_ctx *ctx)
 
 static void scalar_finish(bounded *b, search_ctx *ctx)
 {
-    uint64_t execs = b->sc ? scope_get_stats(b->sc)->runs : b->seen.n;
+    uint64_t execs = b->sc ? scope_get_stats(b->sc)->runs : hmap_count(&b->seen);
     if (b->sc) {
         const scope_stats *st = scope_get_stats(b->sc);
         ctx_log(ctx, "bounded: small scope: %llu executions, %zu distinct value prefixes "
                      "explored; largest size %llu, up to %zu values per run%s",
-                (unsigned long long)execs, b->seen.n, (unsigned long long)st->max_size,
+                (unsigned long long)execs, hmap_count(&b->seen), (unsigned long long)st->max_size,
                 st->max_depth, st->pending ? "" : "; every prefix explored");
         if (st->truncated)
             ctx_log(ctx, "bounded: %llu runs asked for more than %zu values "
@@ -255,11 +232,11 @@ static void scalar_finish(bounded *b, search_ctx *ctx)
                          "is not deterministic", (unsigned long long)st->diverged);
         ctx_stat_set(ctx, "bounded.largest_size", (double)st->max_size);
     } else {
-        ctx_log(ctx, "bounded: small scope: %zu byte strings of up to %zu bytes%s", b->seen.n,
+        ctx_log(ctx, "bounded: small scope: %zu byte strings of up to %zu bytes%s", hmap_count(&b->seen),
                 b->max_blen, b->bdone ? "; all of them" : "");
     }
     ctx_stat_set(ctx, "bounded.executions", (double)execs);
-    ctx_stat_set(ctx, "bounded.distinct_prefixes", (double)b->seen.n);
+    ctx_stat_set(ctx, "bounded.distinct_prefixes", (double)hmap_count(&b->seen));
 }
 
 /* ==== mode, init, dispatch ============================================================== */
@@ -328,6 +305,7 @@ static void *bounded_init(search_ctx *ctx, ctg_err *e)
         return NULL;
     }
     b->arch = ctx_arch_bits(ctx);
+    b->seen = (hmap)HMAP_SET;
     b->fuzz = PROGDB_BYTE_INPUT(ctx_db(ctx));
     long mv = opt_get_long(o, "scope-max-values");
     bool ok = resolve_mode(o, &b->mode, e) && load_domains(o, b->arch, &b->dom, e);
@@ -377,7 +355,7 @@ static void bounded_finish(void *state, search_ctx *ctx)
     sbuf_release(&b->in);
     ctg_free(b->types);
     ctg_free(b->bidx);
-    ctg_free(b->seen.slot);
+    hmap_release(&b->seen);
     ctg_free(b);
 }
 

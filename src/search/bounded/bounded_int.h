@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../../base/err.h"
+#include "../../base/hmap.h"
 #include "../../base/sbuf.h"
 #include "../engine.h"
 #include "bhelper.h"
@@ -21,12 +22,6 @@
 
 typedef enum bnd_mode { BND_SCALAR, BND_GRAMMAR, BND_KORAT } bnd_mode;
 
-/* A set of 64-bit hashes (distinct consumed sequences). */
-typedef struct bnd_set {
-    uint64_t *slot;
-    size_t cap, n;
-} bnd_set;
-
 typedef struct bounded {
     bnd_mode mode;
     bool fuzz;             /* libFuzzer harness: one byte-string input */
@@ -35,7 +30,7 @@ typedef struct bounded {
     size_t max_values;     /* --scope-max-values */
     sbuf in;               /* the input being assembled */
     uint16_t *types;       /* value types of the last run */
-    bnd_set seen;          /* consumed sequences seen (small scope)   */
+    hmap seen;             /* consumed sequences seen (small scope)   */
     /* small scope */
     scope *sc;
     size_t blen, max_blen; /* libFuzzer: current length, --scope-max-len */

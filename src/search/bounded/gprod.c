@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "../../base/hmap.h"
 #include "../../base/mem.h"
 #include "../../base/sbuf.h"
 
@@ -33,9 +34,8 @@ typedef struct hent {
 struct gprod {
     const grammar *g;
     gprod_opts o;
-    /* seen-set: open addressing, power-of-two capacity */
-    form **set;
-    size_t set_cap, set_n;
+    /* seen-set: form hash -> form (several under one hash) */
+    hmap set;
     /* priority queue */
     hent *heap;
     size_t heap_n, heap_cap;
@@ -64,47 +64,30 @@ static uint64_t hash_bytes(const uint8_t *b, size_t n)
     return h ^ (h >> 29);
 }
 
-static bool set_grow(gprod *p)
+/* The form b[0..n) (hash h) when the seen-set holds it, else NULL. */
+static form *set_find(const gprod *p, const uint8_t *b, size_t n, uint64_t h)
 {
-    size_t cap = p->set_cap ? p->set_cap * 2 : 1024;
-    form **t = ctg_calloc(cap, sizeof *t);
-    if (!t)
-        return false;
-    for (size_t i = 0; i < p->set_cap; i++) {
-        form *f = p->set[i];
-        if (!f)
-            continue;
-        size_t j = f->hash & (cap - 1);
-        while (t[j])
-            j = (j + 1) & (cap - 1);
-        t[j] = f;
+    size_t cur = 0;
+    uint64_t v;
+    while (hmap_next(&p->set, h, &cur, &v)) {
+        form *f = (form *)(uintptr_t)v;
+        if (f->len == n && memcmp(f->b, b, n) == 0)
+            return f;
     }
-    ctg_free(p->set);
-    p->set = t;
-    p->set_cap = cap;
-    return true;
+    return NULL;
 }
 
 /* Adds the form b[0..n) unless present.  Returns the new form, or NULL when it
  * was present (*dup set) or memory ran out (p->failed set). */
 static form *set_add(gprod *p, const uint8_t *b, size_t n, bool *dup)
 {
-    *dup = false;
-    if ((p->set_n + 1) * 2 > p->set_cap && !set_grow(p)) {
-        p->failed = true;
-        return NULL;
-    }
     uint64_t h = hash_bytes(b, n);
-    size_t j = h & (p->set_cap - 1);
-    for (; p->set[j]; j = (j + 1) & (p->set_cap - 1)) {
-        form *f = p->set[j];
-        if (f->hash == h && f->len == n && memcmp(f->b, b, n) == 0) {
-            *dup = true;
-            return NULL;
-        }
-    }
+    *dup = set_find(p, b, n, h) != NULL;
+    if (*dup)
+        return NULL;
     form *f = ctg_malloc(sizeof *f + n + 1);
-    if (!f) {
+    if (!f || !hmap_push(&p->set, h, (uintptr_t)f)) {
+        ctg_free(f);
         p->failed = true;
         return NULL;
     }
@@ -112,8 +95,6 @@ static form *set_add(gprod *p, const uint8_t *b, size_t n, bool *dup)
     f->len = n;
     memcpy(f->b, b, n);
     f->b[n] = 0;
-    p->set[j] = f;
-    p->set_n++;
     return f;
 }
 
@@ -173,13 +154,8 @@ static hent heap_pop(gprod *p)
 /* Queues b[0..n) with the given key unless it was seen or the set is full. */
 static void enqueue(gprod *p, const uint8_t *b, size_t n, uint64_t prio, uint32_t nnt)
 {
-    if (p->o.max_forms && p->set_n >= p->o.max_forms) {
-        bool known = false;
-        uint64_t h = hash_bytes(b, n);
-        for (size_t j = h & (p->set_cap - 1); p->set[j]; j = (j + 1) & (p->set_cap - 1))
-            if (p->set[j]->hash == h && p->set[j]->len == n && !memcmp(p->set[j]->b, b, n))
-                known = true;
-        p->st.truncated |= !known;
+    if (p->o.max_forms && hmap_count(&p->set) >= p->o.max_forms) {
+        p->st.truncated |= !set_find(p, b, n, hash_bytes(b, n));
         return;
     }
     bool dup;
@@ -468,9 +444,10 @@ void gprod_free(gprod *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->set_cap; i++)
-        ctg_free(p->set[i]);
-    ctg_free(p->set);
+    uint64_t v;
+    for (size_t cur = 0; hmap_each(&p->set, &cur, NULL, &v);)
+        ctg_free((form *)(uintptr_t)v);
+    hmap_release(&p->set);
     ctg_free(p->heap);
     for (size_t i = 0; i < p->g->n_nts; i++) {
         if (p->seed_name)

@@ -7,15 +7,14 @@
 #ifndef CTG_CC_INT_H
 #define CTG_CC_INT_H
 
+#include "../../base/hmap.h"
 #include "cc_search.h"
 
 /* ---- set of 64-bit hashes (cc_work.c) ----------------------------------- */
 
 typedef struct cc_set {
-    uint64_t *v; /* open addressing; 0 marks a free slot */
-    size_t cap, n;
+    hmap h;      /* a set (zero-initialised: empty)                        */
     size_t max;  /* 0: unlimited; else adds beyond max entries are ignored */
-    bool has_zero;
 } cc_set;
 
 /* Adds h; *added tells whether it was new (false also when the set is at

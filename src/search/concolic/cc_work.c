@@ -13,64 +13,21 @@
 
 /* ---- hash set ---------------------------------------------------------------- */
 
-static bool set_insert(uint64_t *v, size_t cap, uint64_t h)
-{
-    for (size_t i = (h * 0x9e3779b97f4a7c15ULL) >> 7 & (cap - 1);; i = (i + 1) & (cap - 1)) {
-        if (v[i] == h)
-            return false;
-        if (!v[i]) {
-            v[i] = h;
-            return true;
-        }
-    }
-}
-
 bool cc_set_add(cc_set *s, uint64_t h, bool *added)
 {
-    if (!h) {
-        *added = !s->has_zero;
-        s->has_zero = true;
-        return true;
-    }
-    if (s->max && s->n >= s->max) {
+    if (s->max && hmap_count(&s->h) >= s->max) {
         *added = false;
         return true;
     }
-    if ((s->n + 1) * 2 > s->cap) {
-        size_t ncap = s->cap ? s->cap * 2 : 1024;
-        uint64_t *nv = ctg_calloc(ncap, sizeof *nv);
-        if (!nv)
-            return false;
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->v[i])
-                set_insert(nv, ncap, s->v[i]);
-        ctg_free(s->v);
-        s->v = nv;
-        s->cap = ncap;
-    }
-    *added = set_insert(s->v, s->cap, h);
-    s->n += *added;
-    return true;
+    return hmap_add(&s->h, h, added);
 }
 
-bool cc_set_has(const cc_set *s, uint64_t h)
-{
-    if (!h)
-        return s->has_zero;
-    if (!s->cap)
-        return false;
-    for (size_t i = (h * 0x9e3779b97f4a7c15ULL) >> 7 & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-        if (s->v[i] == h)
-            return true;
-        if (!s->v[i])
-            return false;
-    }
-}
+bool cc_set_has(const cc_set *s, uint64_t h) { return hmap_get(&s->h, h, NULL); }
 
 void cc_set_release(cc_set *s)
 {
-    ctg_free(s->v);
-    memset(s, 0, sizeof *s);
+    hmap_release(&s->h);
+    s->max = 0;
 }
 
 /* ---- heap ---------------------------------------------------------------------- */
