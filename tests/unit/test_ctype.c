@@ -3,7 +3,7 @@
  * row pinned (Test-Comp name, nondet suffix, declaration, sizes on ILP32 and
  * LP64, signedness), the sizes agree with this host's C types, names parse
  * back, and the modules that used to keep their own copies (tcase, scope,
- * kfin) answer from it.
+ * kspec) answer from it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "base/ctype.h"
-#include "search/bounded/kfin.h"
+#include "search/bounded/kspec.h"
 #include "search/bounded/scope.h"
 #include "search/sbst/tcase.h"
 

@@ -55,7 +55,7 @@ static size_t canonical(const korat *k, const korat_fin *f, int cls, char *out, 
     } while (0)
     for (size_t r = 0; r < f->n_roots; r++) {
         const korat_field *fl = &f->roots[r];
-        size_t s = korat_slot_index(k, KFIN_ROOT, 0, (int)r);
+        size_t s = korat_slot_index(k, KORAT_ROOT, 0, (int)r);
         int id = -1;
         if (fl->kind == KF_PTR && vec[s])
             FIND(fl->target, (int)vec[s] - 1, id);
@@ -207,7 +207,7 @@ static bool is_tree(korat_view *v, korat_ref root, korat_ref *nodes, int *n_node
         if (visited[cur])
             return false;
         visited[cur] = true;
-        korat_ref l = kv_ptr(v, cur, LEFT), r = kv_ptr(v, cur, RIGHT);
+        korat_ref l = korat_view_ptr(v, cur, LEFT), r = korat_view_ptr(v, cur, RIGHT);
         if (l)
             queue[tail++] = l;
         if (r)
@@ -223,19 +223,19 @@ static bool is_tree(korat_view *v, korat_ref root, korat_ref *nodes, int *n_node
 static bool bintree_ok(korat_view *v, void *user)
 {
     (void)user;
-    return is_tree(v, kv_root_ptr(v, 0), NULL, NULL);
+    return is_tree(v, korat_view_root_ptr(v, 0), NULL, NULL);
 }
 
 static void test_binary_trees(void **state)
 {
     (void)state;
-    korat_fin *f = kfin_new();
-    int node = kfin_add_class(f, "node", 3);
-    assert_true(kfin_add_ptr(f, node, "left", node) && kfin_add_ptr(f, node, "right", node));
-    assert_true(kfin_add_ptr(f, KFIN_ROOT, "root", node));
+    korat_fin *f = korat_fin_new();
+    int node = korat_fin_add_class(f, "node", 3);
+    assert_true(korat_fin_add_ptr(f, node, "left", node) && korat_fin_add_ptr(f, node, "right", node));
+    assert_true(korat_fin_add_ptr(f, KORAT_ROOT, "root", node));
     static const size_t catalan[] = {1, 1, 2, 5};
     check_structures(f, bintree_ok, node, catalan, 4);
-    kfin_free(f);
+    korat_fin_free(f);
 }
 
 /* The seed's walk-through: the first candidate read root only; the root
@@ -243,11 +243,11 @@ static void test_binary_trees(void **state)
 static void test_field_ordering_walkthrough(void **state)
 {
     (void)state;
-    korat_fin *f = kfin_new();
-    int node = kfin_add_class(f, "node", 3);
-    kfin_add_ptr(f, node, "left", node);
-    kfin_add_ptr(f, node, "right", node);
-    kfin_add_ptr(f, KFIN_ROOT, "root", node);
+    korat_fin *f = korat_fin_new();
+    int node = korat_fin_add_class(f, "node", 3);
+    korat_fin_add_ptr(f, node, "left", node);
+    korat_fin_add_ptr(f, node, "right", node);
+    korat_fin_add_ptr(f, KORAT_ROOT, "root", node);
     ctg_err e = {{0}};
     korat *k = korat_new(f, &e);
     size_t order[16], n;
@@ -267,7 +267,7 @@ static void test_field_ordering_walkthrough(void **state)
     assert_true(korat_advance(k, order, n, false));
     assert_int_equal(korat_vector(k)[korat_slot_index(k, node, 0, RIGHT)], 2); /* N1 */
     korat_free(k);
-    kfin_free(f);
+    korat_fin_free(f);
 }
 
 /* ==== binary search trees over {1,2,3} ============================================== */
@@ -276,19 +276,19 @@ static bool in_order(korat_view *v, korat_ref n, int64_t *last)
 {
     if (!n)
         return true;
-    if (!in_order(v, kv_ptr(v, n, LEFT), last))
+    if (!in_order(v, korat_view_ptr(v, n, LEFT), last))
         return false;
     int64_t key = kv_val(v, n, KEY);
     if (key <= *last)
         return false;
     *last = key;
-    return in_order(v, kv_ptr(v, n, RIGHT), last);
+    return in_order(v, korat_view_ptr(v, n, RIGHT), last);
 }
 
 static bool bst_ok(korat_view *v, void *user)
 {
     (void)user;
-    korat_ref root = kv_root_ptr(v, 0);
+    korat_ref root = korat_view_root_ptr(v, 0);
     int64_t last = 0;
     return is_tree(v, root, NULL, NULL) && in_order(v, root, &last);
 }
@@ -296,15 +296,15 @@ static bool bst_ok(korat_view *v, void *user)
 static void test_binary_search_trees(void **state)
 {
     (void)state;
-    korat_fin *f = kfin_new();
-    int node = kfin_add_class(f, "node", 3);
-    kfin_add_ptr(f, node, "left", node);
-    kfin_add_ptr(f, node, "right", node);
-    kfin_add_range(f, node, "key", 1, 3);
-    kfin_add_ptr(f, KFIN_ROOT, "root", node);
+    korat_fin *f = korat_fin_new();
+    int node = korat_fin_add_class(f, "node", 3);
+    korat_fin_add_ptr(f, node, "left", node);
+    korat_fin_add_ptr(f, node, "right", node);
+    korat_fin_add_range(f, node, "key", 1, 3);
+    korat_fin_add_ptr(f, KORAT_ROOT, "root", node);
     static const size_t want[] = {1, 3, 6, 5}; /* C(3,n) * Catalan(n) */
     check_structures(f, bst_ok, node, want, 4);
-    kfin_free(f);
+    korat_fin_free(f);
 }
 
 /* ==== doubly linked lists ============================================================= */
@@ -315,22 +315,22 @@ enum { NEXT, PREV, VAL };
 static bool dlist_ok(korat_view *v, void *user)
 {
     (void)user;
-    korat_ref list = kv_root_ptr(v, 0);
+    korat_ref list = korat_view_root_ptr(v, 0);
     if (!list)
         return false;
-    korat_ref cur = kv_ptr(v, list, HEAD);
+    korat_ref cur = korat_view_ptr(v, list, HEAD);
     if (!cur)
         return true;
-    if (kv_ptr(v, cur, PREV))
+    if (korat_view_ptr(v, cur, PREV))
         return false;
     bool visited[64] = {false};
     for (;;) {
         visited[cur] = true;
         kv_val(v, cur, VAL);
-        korat_ref nx = kv_ptr(v, cur, NEXT);
+        korat_ref nx = korat_view_ptr(v, cur, NEXT);
         if (!nx)
             return true;
-        if (visited[nx] || kv_ptr(v, nx, PREV) != cur)
+        if (visited[nx] || korat_view_ptr(v, nx, PREV) != cur)
             return false;
         cur = nx;
     }
@@ -339,17 +339,17 @@ static bool dlist_ok(korat_view *v, void *user)
 static void test_doubly_linked_lists(void **state)
 {
     (void)state;
-    korat_fin *f = kfin_new();
-    int list = kfin_add_class(f, "list", 1);
-    int node = kfin_add_class(f, "node", 3);
-    kfin_add_ptr(f, list, "head", node);
-    kfin_add_ptr(f, node, "next", node);
-    kfin_add_ptr(f, node, "prev", node);
-    kfin_add_range(f, node, "val", 0, 1);
-    kfin_add_ptr(f, KFIN_ROOT, "list", list);
+    korat_fin *f = korat_fin_new();
+    int list = korat_fin_add_class(f, "list", 1);
+    int node = korat_fin_add_class(f, "node", 3);
+    korat_fin_add_ptr(f, list, "head", node);
+    korat_fin_add_ptr(f, node, "next", node);
+    korat_fin_add_ptr(f, node, "prev", node);
+    korat_fin_add_range(f, node, "val", 0, 1);
+    korat_fin_add_ptr(f, KORAT_ROOT, "list", list);
     static const size_t want[] = {1, 2, 4, 8}; /* one shape per length, 2^n values */
     check_structures(f, dlist_ok, node, want, 4);
-    kfin_free(f);
+    korat_fin_free(f);
 }
 
 /* ==== sorted singly linked lists ======================================================== */
@@ -361,7 +361,7 @@ static bool sorted_ok(korat_view *v, void *user)
     (void)user;
     bool visited[64] = {false};
     int64_t last = INT64_MIN;
-    for (korat_ref cur = kv_root_ptr(v, 0); cur; cur = kv_ptr(v, cur, SNEXT)) {
+    for (korat_ref cur = korat_view_root_ptr(v, 0); cur; cur = korat_view_ptr(v, cur, SNEXT)) {
         if (visited[cur])
             return false;
         visited[cur] = true;
@@ -376,15 +376,15 @@ static bool sorted_ok(korat_view *v, void *user)
 static void test_sorted_lists(void **state)
 {
     (void)state;
-    korat_fin *f = kfin_new();
-    int node = kfin_add_class(f, "node", 3);
-    kfin_add_ptr(f, node, "next", node);
+    korat_fin *f = korat_fin_new();
+    int node = korat_fin_add_class(f, "node", 3);
+    korat_fin_add_ptr(f, node, "next", node);
     int64_t keys[] = {1, 2, 3};
-    kfin_add_vals(f, node, "key", keys, 3);
-    kfin_add_ptr(f, KFIN_ROOT, "head", node);
+    korat_fin_add_vals(f, node, "key", keys, 3);
+    korat_fin_add_ptr(f, KORAT_ROOT, "head", node);
     static const size_t want[] = {1, 3, 6, 10}; /* multisets of n keys */
     check_structures(f, sorted_ok, node, want, 4);
-    kfin_free(f);
+    korat_fin_free(f);
 }
 
 /* ==== errors ============================================================================ */
@@ -393,21 +393,21 @@ static void test_bad_finitisations(void **state)
 {
     (void)state;
     ctg_err e = {{0}};
-    korat_fin *f = kfin_new();
+    korat_fin *f = korat_fin_new();
     assert_null(korat_new(f, &e));
     assert_non_null(strstr(e.msg, "nothing to enumerate"));
-    int node = kfin_add_class(f, "node", 2);
-    kfin_add_vals(f, node, "key", NULL, 0);
+    int node = korat_fin_add_class(f, "node", 2);
+    korat_fin_add_vals(f, node, "key", NULL, 0);
     err_clear(&e);
     assert_null(korat_new(f, &e));
     assert_non_null(strstr(e.msg, "node.key has an empty domain"));
-    kfin_free(f);
-    f = kfin_new();
-    kfin_add_ptr(f, KFIN_ROOT, "root", 3);
+    korat_fin_free(f);
+    f = korat_fin_new();
+    korat_fin_add_ptr(f, KORAT_ROOT, "root", 3);
     err_clear(&e);
     assert_null(korat_new(f, &e));
     assert_non_null(strstr(e.msg, "argument.root points to an undeclared struct"));
-    kfin_free(f);
+    korat_fin_free(f);
 }
 
 int main(void)

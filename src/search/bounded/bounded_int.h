@@ -16,7 +16,7 @@
 #include "../engine.h"
 #include "bhelper.h"
 #include "gprod.h"
-#include "kfin.h"
+#include "kspec.h"
 #include "korat.h"
 #include "scope.h"
 

@@ -34,7 +34,7 @@
 #include <stdbool.h>
 
 #include "../../base/sbuf.h"
-#include "kfin.h"
+#include "kspec.h"
 
 /* Korat harness for spec k around the program file `program` (absolute
  * path); timeout_ms bounds one repOk run in the helper. */

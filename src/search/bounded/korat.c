@@ -13,7 +13,7 @@
 
 /* ==== finitisation ============================================================== */
 
-korat_fin *kfin_new(void) { return ctg_calloc(1, sizeof(korat_fin)); }
+korat_fin *korat_fin_new(void) { return ctg_calloc(1, sizeof(korat_fin)); }
 
 static void field_release(korat_field *f)
 {
@@ -21,7 +21,7 @@ static void field_release(korat_field *f)
     ctg_free(f->vals);
 }
 
-void kfin_free(korat_fin *f)
+void korat_fin_free(korat_fin *f)
 {
     if (!f)
         return;
@@ -38,7 +38,7 @@ void kfin_free(korat_fin *f)
     ctg_free(f);
 }
 
-int kfin_add_class(korat_fin *f, const char *name, int n_objs)
+int korat_fin_add_class(korat_fin *f, const char *name, int n_objs)
 {
     korat_class *c = ctg_realloc(f->classes, (f->n_classes + 1) * sizeof *c);
     if (!c)
@@ -52,7 +52,7 @@ int kfin_add_class(korat_fin *f, const char *name, int n_objs)
     return (int)f->n_classes++;
 }
 
-int kfin_find_class(const korat_fin *f, const char *name)
+int korat_fin_find_class(const korat_fin *f, const char *name)
 {
     for (size_t c = 0; c < f->n_classes; c++)
         if (strcmp(f->classes[c].name, name) == 0)
@@ -63,8 +63,8 @@ int kfin_find_class(const korat_fin *f, const char *name)
 /* Appends an empty field to class cls (or the roots); NULL on oom. */
 static korat_field *add_field(korat_fin *f, int cls, const char *name)
 {
-    korat_field **arr = cls == KFIN_ROOT ? &f->roots : &f->classes[cls].fields;
-    size_t *n = cls == KFIN_ROOT ? &f->n_roots : &f->classes[cls].n_fields;
+    korat_field **arr = cls == KORAT_ROOT ? &f->roots : &f->classes[cls].fields;
+    size_t *n = cls == KORAT_ROOT ? &f->n_roots : &f->classes[cls].n_fields;
     korat_field *a = ctg_realloc(*arr, (*n + 1) * sizeof *a);
     if (!a)
         return NULL;
@@ -77,7 +77,7 @@ static korat_field *add_field(korat_fin *f, int cls, const char *name)
     return a;
 }
 
-bool kfin_add_ptr(korat_fin *f, int cls, const char *name, int target)
+bool korat_fin_add_ptr(korat_fin *f, int cls, const char *name, int target)
 {
     korat_field *a = add_field(f, cls, name);
     if (!a)
@@ -87,7 +87,7 @@ bool kfin_add_ptr(korat_fin *f, int cls, const char *name, int target)
     return true;
 }
 
-bool kfin_add_vals(korat_fin *f, int cls, const char *name, const int64_t *vals, size_t n)
+bool korat_fin_add_vals(korat_fin *f, int cls, const char *name, const int64_t *vals, size_t n)
 {
     korat_field *a = add_field(f, cls, name);
     if (!a)
@@ -102,7 +102,7 @@ bool kfin_add_vals(korat_fin *f, int cls, const char *name, const int64_t *vals,
     return true;
 }
 
-bool kfin_add_range(korat_fin *f, int cls, const char *name, int64_t lo, int64_t hi)
+bool korat_fin_add_range(korat_fin *f, int cls, const char *name, int64_t lo, int64_t hi)
 {
     size_t n = hi >= lo ? (size_t)(hi - lo) + 1 : 0;
     int64_t *v = n ? ctg_malloc(n * sizeof *v) : NULL;
@@ -110,7 +110,7 @@ bool kfin_add_range(korat_fin *f, int cls, const char *name, int64_t lo, int64_t
         return false;
     for (size_t i = 0; i < n; i++)
         v[i] = lo + (int64_t)i;
-    bool ok = kfin_add_vals(f, cls, name, v, n);
+    bool ok = korat_fin_add_vals(f, cls, name, v, n);
     ctg_free(v);
     return ok;
 }
@@ -132,7 +132,7 @@ struct korat {
 const korat_field *korat_field_of(const korat *k, size_t slot)
 {
     korat_slot s = k->slots[slot];
-    return s.cls == KFIN_ROOT ? &k->f->roots[s.field] : &k->f->classes[s.cls].fields[s.field];
+    return s.cls == KORAT_ROOT ? &k->f->roots[s.field] : &k->f->classes[s.cls].fields[s.field];
 }
 
 /* Checks domains and targets of every field of the finitisation. */
@@ -182,7 +182,7 @@ static bool layout(korat *k, ctg_err *e)
         !(k->stack = ctg_calloc(n, sizeof *k->stack)))
         return err_set(e, "korat: out of memory");
     for (size_t r = 0; r < f->n_roots; r++)
-        k->slots[r] = (korat_slot){KFIN_ROOT, 0, (int)r};
+        k->slots[r] = (korat_slot){KORAT_ROOT, 0, (int)r};
     for (size_t c = 0; c < f->n_classes; c++)
         for (int o = 0; o < f->classes[c].n_objs; o++)
             for (size_t fl = 0; fl < f->classes[c].n_fields; fl++)
@@ -224,7 +224,7 @@ const korat_stats *korat_get_stats(const korat *k) { return &k->st; }
 
 size_t korat_slot_index(const korat *k, int cls, int obj, int field)
 {
-    if (cls == KFIN_ROOT)
+    if (cls == KORAT_ROOT)
         return (size_t)field;
     return k->class_base[cls] + (size_t)obj * k->f->classes[cls].n_fields + (size_t)field;
 }
@@ -297,7 +297,7 @@ static void kv_touch(korat_view *v, size_t slot)
     }
 }
 
-int kv_class(const korat_view *v, korat_ref obj)
+int korat_view_class(const korat_view *v, korat_ref obj)
 {
     assert(obj > 0 && obj <= v->k->n_objs);
     int c = 0;
@@ -306,9 +306,9 @@ int kv_class(const korat_view *v, korat_ref obj)
     return c;
 }
 
-int kv_index(const korat_view *v, korat_ref obj) { return obj - 1 - v->k->obj_base[kv_class(v, obj)]; }
+int korat_view_index(const korat_view *v, korat_ref obj) { return obj - 1 - v->k->obj_base[korat_view_class(v, obj)]; }
 
-int kv_n_objects(const korat_view *v) { return v->k->n_objs; }
+int korat_view_n_objects(const korat_view *v) { return v->k->n_objs; }
 
 /* Reference of pointer value x of a field pointing to class target. */
 static korat_ref to_ref(const korat *k, int target, uint32_t x)
@@ -318,12 +318,12 @@ static korat_ref to_ref(const korat *k, int target, uint32_t x)
 
 static size_t obj_slot(korat_view *v, korat_ref obj, int field)
 {
-    int c = kv_class(v, obj);
+    int c = korat_view_class(v, obj);
     assert(field >= 0 && (size_t)field < v->k->f->classes[c].n_fields);
-    return korat_slot_index(v->k, c, kv_index(v, obj), field);
+    return korat_slot_index(v->k, c, korat_view_index(v, obj), field);
 }
 
-korat_ref kv_root_ptr(korat_view *v, int root)
+korat_ref korat_view_root_ptr(korat_view *v, int root)
 {
     assert(root >= 0 && (size_t)root < v->k->f->n_roots && v->k->f->roots[root].kind == KF_PTR);
     kv_touch(v, (size_t)root);
@@ -337,7 +337,7 @@ int64_t kv_root_val(korat_view *v, int root)
     return v->k->f->roots[root].vals[v->k->vec[root]];
 }
 
-korat_ref kv_ptr(korat_view *v, korat_ref obj, int field)
+korat_ref korat_view_ptr(korat_view *v, korat_ref obj, int field)
 {
     size_t s = obj_slot(v, obj, field);
     const korat_field *fl = korat_field_of(v->k, s);

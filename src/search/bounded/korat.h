@@ -49,7 +49,7 @@ typedef struct korat_class {
     size_t n_fields;
 } korat_class;
 
-/* A finitisation; built with kfin_* and read-only afterwards. */
+/* A finitisation; built with korat_fin_* and read-only afterwards. */
 typedef struct korat_fin {
     korat_class *classes;
     size_t n_classes;
@@ -57,27 +57,27 @@ typedef struct korat_fin {
     size_t n_roots;
 } korat_fin;
 
-#define KFIN_ROOT (-1) /* pseudo class index of the roots */
+#define KORAT_ROOT (-1) /* pseudo class index of the roots */
 
-korat_fin *kfin_new(void);
-void kfin_free(korat_fin *f);
+korat_fin *korat_fin_new(void);
+void korat_fin_free(korat_fin *f);
 /* Adds a class with n_objs objects; returns its index, or -1 on oom. */
-int kfin_add_class(korat_fin *f, const char *name, int n_objs);
-/* Adds a pointer field to class cls (KFIN_ROOT: a root) pointing to class
+int korat_fin_add_class(korat_fin *f, const char *name, int n_objs);
+/* Adds a pointer field to class cls (KORAT_ROOT: a root) pointing to class
  * target.  Returns false on oom. */
-bool kfin_add_ptr(korat_fin *f, int cls, const char *name, int target);
+bool korat_fin_add_ptr(korat_fin *f, int cls, const char *name, int target);
 /* Adds a scalar field whose domain is vals[0..n) (copied). */
-bool kfin_add_vals(korat_fin *f, int cls, const char *name, const int64_t *vals, size_t n);
+bool korat_fin_add_vals(korat_fin *f, int cls, const char *name, const int64_t *vals, size_t n);
 /* Adds a scalar field with domain lo..hi. */
-bool kfin_add_range(korat_fin *f, int cls, const char *name, int64_t lo, int64_t hi);
-int kfin_find_class(const korat_fin *f, const char *name);
+bool korat_fin_add_range(korat_fin *f, int cls, const char *name, int64_t lo, int64_t hi);
+int korat_fin_find_class(const korat_fin *f, const char *name);
 
 /* ---- the search ---------------------------------------------------------- */
 
 typedef struct korat korat;
 
 typedef struct korat_slot {
-    int cls;   /* KFIN_ROOT or a class index */
+    int cls;   /* KORAT_ROOT or a class index */
     int obj;   /* object index within the class (0 for roots) */
     int field; /* field (or root) index */
 } korat_slot;
@@ -91,7 +91,7 @@ void korat_free(korat *k);
 size_t korat_n_slots(const korat *k);
 korat_slot korat_slot_of(const korat *k, size_t slot);
 const korat_field *korat_field_of(const korat *k, size_t slot);
-/* Slot of field `field` of object obj of class cls (cls KFIN_ROOT: root). */
+/* Slot of field `field` of object obj of class cls (cls KORAT_ROOT: root). */
 size_t korat_slot_index(const korat *k, int cls, int obj, int field);
 /* The current candidate: a domain index per slot. */
 const uint32_t *korat_vector(const korat *k);
@@ -123,15 +123,15 @@ typedef struct korat_view korat_view;
 /* Reads a root or a field of an object, recording the slot in the field
  * ordering.  Reading a field of NULL or the wrong kind is a bug of the
  * predicate: it asserts. */
-korat_ref kv_root_ptr(korat_view *v, int root);
+korat_ref korat_view_root_ptr(korat_view *v, int root);
 int64_t kv_root_val(korat_view *v, int root);
-korat_ref kv_ptr(korat_view *v, korat_ref obj, int field);
+korat_ref korat_view_ptr(korat_view *v, korat_ref obj, int field);
 int64_t kv_val(korat_view *v, korat_ref obj, int field);
 /* Class and index within the class of a non-NULL reference. */
-int kv_class(const korat_view *v, korat_ref obj);
-int kv_index(const korat_view *v, korat_ref obj);
+int korat_view_class(const korat_view *v, korat_ref obj);
+int korat_view_index(const korat_view *v, korat_ref obj);
 /* Number of objects over all classes (references are 1..this). */
-int kv_n_objects(const korat_view *v);
+int korat_view_n_objects(const korat_view *v);
 
 typedef bool (*korat_repok)(korat_view *v, void *user);
 /* Called for every valid candidate (korat_vector holds it). */

@@ -1,9 +1,9 @@
 /*
- * kfin.c - parser of Korat finitisation files (see kfin.h and
+ * kspec.c - parser of Korat finitisation files (see kspec.h and
  * docs/korat-format.md).  Line based: every line is one declaration, `#`
  * starts a comment; errors name file:line and what was expected.
  */
-#include "kfin.h"
+#include "kspec.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -125,14 +125,14 @@ static bool d_struct(kparse *p, bool is_typedef)
     if (!ls_end(&p->l))
         return false;
     korat_fin *f = p->k->fin;
-    if (kfin_find_class(f, name) >= 0)
+    if (korat_fin_find_class(f, name) >= 0)
         return err_set(p->l.e, "%s:%d: struct %s is declared twice", p->l.fname, p->l.line, name);
     char **ct = ctg_realloc(p->k->ctype, (f->n_classes + 1) * sizeof *ct);
     if (!ct)
         return oom(p);
     p->k->ctype = ct;
     ct[f->n_classes] = NULL;
-    int c = kfin_add_class(f, name, (int)n);
+    int c = korat_fin_add_class(f, name, (int)n);
     if (c < 0)
         return oom(p);
     sbuf b = SBUF_INIT;
@@ -146,7 +146,7 @@ static int class_ref(kparse *p, const char *what)
     char name[128];
     if (!ls_ident(&p->l, name, sizeof name, what))
         return -1;
-    int c = kfin_find_class(p->k->fin, name);
+    int c = korat_fin_find_class(p->k->fin, name);
     if (c < 0)
         err_set(p->l.e, "%s:%d: unknown struct '%s'; declare it first with 'struct %s N'",
                 p->l.fname, p->l.line, name, name);
@@ -170,7 +170,7 @@ static bool d_field(kparse *p)
         int t = class_ref(p, "a struct name after '->'");
         if (t < 0 || !ls_end(&p->l))
             return false;
-        return kfin_add_ptr(p->k->fin, c, fname, t) || oom(p);
+        return korat_fin_add_ptr(p->k->fin, c, fname, t) || oom(p);
     }
     ls_ws(&p->l);
     if (!strncmp(p->l.s, "=>", 2) ||
@@ -182,7 +182,7 @@ static bool d_field(kparse *p)
     size_t n;
     if (!scope_parse_ints(where, p->l.s, &vals, &n, p->l.e))
         return false;
-    bool ok = kfin_add_vals(p->k->fin, c, fname, vals, n) || oom(p);
+    bool ok = korat_fin_add_vals(p->k->fin, c, fname, vals, n) || oom(p);
     ctg_free(vals);
     return ok;
 }
@@ -216,7 +216,7 @@ static bool d_repok(kparse *p)
         p->root_names = rn;
         if (!(rn[f->n_roots] = ctg_strdup(arg)))
             return oom(p);
-        if (!kfin_add_ptr(f, KFIN_ROOT, arg, c)) {
+        if (!korat_fin_add_ptr(f, KORAT_ROOT, arg, c)) {
             ctg_free(rn[f->n_roots]);
             return oom(p);
         }
@@ -302,7 +302,7 @@ kspec *kspec_parse(const char *text, const char *fname, ctg_err *e)
 {
     kparse p = {.l = {.fname = fname ? fname : "<finitisation>", .e = e}};
     kspec *k = p.k = ctg_calloc(1, sizeof *k);
-    bool ok = k && (k->fin = kfin_new()) != NULL;
+    bool ok = k && (k->fin = korat_fin_new()) != NULL;
     if (!ok)
         err_set(e, "%s: out of memory", p.l.fname);
     for (const char *s = text; ok && *s;) {
@@ -357,7 +357,7 @@ void kspec_free(kspec *k)
     ctg_free(k->fargs);
     ctg_free(k->repok);
     ctg_free(k->function);
-    kfin_free(k->fin);
+    korat_fin_free(k->fin);
     ctg_free(k);
 }
 

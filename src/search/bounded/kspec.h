@@ -1,5 +1,5 @@
 /*
- * kfin.h - Korat finitisation files (`--korat FILE`, format in
+ * kspec.h - Korat finitisation files (`--korat FILE`, format in
  * docs/korat-format.md): which struct types, how many objects of each, the
  * domain of every field repOk reads, the repOk predicate and the function
  * under test.  Parsed into a korat_fin (korat.h) plus the C spellings the
@@ -12,8 +12,8 @@
  *     repok repOk(node *root)        # bool repOk(struct node *root)
  *     function bst_insert(root, int key)
  */
-#ifndef CTG_KFIN_H
-#define CTG_KFIN_H
+#ifndef CTG_KSPEC_H
+#define CTG_KSPEC_H
 
 #include <stdbool.h>
 #include <stddef.h>

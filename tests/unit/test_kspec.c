@@ -1,5 +1,5 @@
 /*
- * test_kfin.c - Korat finitisation files (src/search/bounded/kfin.c) and the
+ * test_kspec.c - Korat finitisation files (src/search/bounded/kspec.c) and the
  * harness generated from them (kharness.c): parsed structure, --function
  * defaults, one-line errors naming the line, and a harness whose test main
  * has no branch.
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "base/mem.h"
-#include "search/bounded/kfin.h"
+#include "search/bounded/kspec.h"
 #include "search/bounded/kharness.h"
 
 static const char bst[] = "# bst\n"
