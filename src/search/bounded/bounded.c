@@ -167,12 +167,12 @@ static bool scalar_init(bounded *b, search_ctx *ctx, ctg_err *e)
     if (b->fuzz) {
         if (maxlen < 0 || maxlen > 64)
             return err_set(e, "--scope-max-len: must be between 0 and 64");
-        b->max_blen = (size_t)maxlen;
-        b->bidx = ctg_calloc(b->max_blen + 1, sizeof *b->bidx);
-        return b->bidx || err_set(e, "out of memory");
+        b->scal.max_blen = (size_t)maxlen;
+        b->scal.bidx = ctg_calloc(b->scal.max_blen + 1, sizeof *b->scal.bidx);
+        return b->scal.bidx || err_set(e, "out of memory");
     }
-    b->sc = scope_new(&b->dom, b->max_values, e);
-    return b->sc != NULL;
+    b->scal.sc = scope_new(&b->dom, b->max_values, e);
+    return b->scal.sc != NULL;
 }
 
 /* One run of the next prefix of a Test-Comp harness. */
@@ -180,7 +180,7 @@ static bool scalar_step(bounded *b, search_ctx *ctx)
 {
     const scope_val *p;
     size_t k;
-    if (!scope_next(b->sc, &p, &k))
+    if (!scope_next(b->scal.sc, &p, &k))
         return false;
     sbuf_reset(&b->in);
     bnd_encode_prefix(b, p, k);
@@ -191,34 +191,34 @@ static bool scalar_step(bounded *b, search_ctx *ctx)
     bool truncated;
     size_t m = bnd_run_types(b, ctx, &r, 0, &truncated);
     seen_add(b, consumed_hash(ctx));
-    return scope_report(b->sc, b->types, m, truncated);
+    return scope_report(b->scal.sc, b->types, m, truncated);
 }
 
 /* One run of the next byte string of a libFuzzer target. */
 static bool bytes_step(bounded *b, search_ctx *ctx)
 {
     const scope_dom *d = &b->dom.d[CTG_T_UCHAR];
-    if (b->bdone || d->n == 0)
+    if (b->scal.bdone || d->n == 0)
         return false;
     sbuf_reset(&b->in);
-    for (size_t i = 0; i < b->blen; i++)
-        sbuf_putc(&b->in, (char)d->vals[b->bidx[i]]);
-    if (!sbuf_ok(&b->in) || !ctx_exec(ctx, (const uint8_t *)sbuf_str(&b->in), b->blen, 0, NULL))
+    for (size_t i = 0; i < b->scal.blen; i++)
+        sbuf_putc(&b->in, (char)d->vals[b->scal.bidx[i]]);
+    if (!sbuf_ok(&b->in) || !ctx_exec(ctx, (const uint8_t *)sbuf_str(&b->in), b->scal.blen, 0, NULL))
         return false;
     seen_add(b, consumed_hash(ctx));
-    size_t i = b->blen;
-    while (i > 0 && ++b->bidx[i - 1] == d->n)
-        b->bidx[--i] = 0;
-    if (i == 0 && ++b->blen > b->max_blen)
-        b->bdone = true;
+    size_t i = b->scal.blen;
+    while (i > 0 && ++b->scal.bidx[i - 1] == d->n)
+        b->scal.bidx[--i] = 0;
+    if (i == 0 && ++b->scal.blen > b->scal.max_blen)
+        b->scal.bdone = true;
     return true;
 }
 
 static void scalar_finish(bounded *b, search_ctx *ctx)
 {
-    uint64_t execs = b->sc ? scope_get_stats(b->sc)->runs : hmap_count(&b->seen);
-    if (b->sc) {
-        const scope_stats *st = scope_get_stats(b->sc);
+    uint64_t execs = b->scal.sc ? scope_get_stats(b->scal.sc)->runs : hmap_count(&b->seen);
+    if (b->scal.sc) {
+        const scope_stats *st = scope_get_stats(b->scal.sc);
         ctx_log(ctx, "bounded: small scope: %llu executions, %zu distinct value prefixes "
                      "explored; largest size %llu, up to %zu values per run%s",
                 (unsigned long long)execs, hmap_count(&b->seen), (unsigned long long)st->max_size,
@@ -233,7 +233,7 @@ static void scalar_finish(bounded *b, search_ctx *ctx)
         ctx_stat_set(ctx, "bounded.largest_size", (double)st->max_size);
     } else {
         ctx_log(ctx, "bounded: small scope: %zu byte strings of up to %zu bytes%s", hmap_count(&b->seen),
-                b->max_blen, b->bdone ? "; all of them" : "");
+                b->scal.max_blen, b->scal.bdone ? "; all of them" : "");
     }
     ctx_stat_set(ctx, "bounded.executions", (double)execs);
     ctx_stat_set(ctx, "bounded.distinct_prefixes", (double)hmap_count(&b->seen));
@@ -350,11 +350,11 @@ static void bounded_finish(void *state, search_ctx *ctx)
         bnd_grammar_finish(b, ctx);
     if (b->mode == BND_KORAT)
         bnd_korat_finish(b, ctx);
-    scope_free(b->sc);
+    scope_free(b->scal.sc);
     scope_dom_release(&b->dom);
     sbuf_release(&b->in);
     ctg_free(b->types);
-    ctg_free(b->bidx);
+    ctg_free(b->scal.bidx);
     hmap_release(&b->seen);
     ctg_free(b);
 }

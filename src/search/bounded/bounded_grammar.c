@@ -48,7 +48,7 @@ static bool start_filter(bounded *b, search_ctx *ctx, const char *func, ctg_err 
         ctg_free(srcs);
     }
     if (ok)
-        ok = (b->filter = bhelper_start(bin, e)) != NULL;
+        ok = (b->gram.filter = bhelper_start(bin, e)) != NULL;
     sbuf_release(&main_c);
     sbuf_release(&stubs_c);
     ctg_free(src), ctg_free(stubs), ctg_free(bin);
@@ -71,7 +71,7 @@ bool bnd_grammar_init(bounded *b, search_ctx *ctx, ctg_err *e)
         return err_set(e, "--grammar-max-forms: must not be negative");
     po.max_len = (size_t)max_len;
     po.max_forms = (size_t)max_forms;
-    if (!(b->g = gram_load(opt_get_str(o, "grammar"), e)) || !(b->gp = gprod_new(b->g, &po, e)))
+    if (!(b->gram.g = gram_load(opt_get_str(o, "grammar"), e)) || !(b->gram.gp = gprod_new(b->gram.g, &po, e)))
         return false;
     const char *filter = opt_get_str(o, "filter");
     return !filter || start_filter(b, ctx, filter, e);
@@ -85,10 +85,10 @@ static bool filter_accepts(bounded *b, const uint8_t *s, size_t len, double time
     sbuf_append(&req, &n, sizeof n);
     sbuf_append(&req, s, len);
     uint8_t ans = 0;
-    bool ok = sbuf_ok(&req) && bhelper_call(b->filter, req.data, req.len, &ans, 1, timeout_s);
+    bool ok = sbuf_ok(&req) && bhelper_call(b->gram.filter, req.data, req.len, &ans, 1, timeout_s);
     sbuf_release(&req);
     if (!ok)
-        b->filter_failures++;
+        b->gram.filter_failures++;
     return ok && ans == 1;
 }
 
@@ -96,11 +96,11 @@ bool bnd_grammar_step(bounded *b, search_ctx *ctx)
 {
     const uint8_t *s;
     size_t len;
-    if (!gprod_next(b->gp, &s, &len))
+    if (!gprod_next(b->gram.gp, &s, &len))
         return false;
-    if (b->filter &&
+    if (b->gram.filter &&
         !filter_accepts(b, s, len, ctx_opts(ctx)->exec.timeout_ms / 1000.0 + 5)) {
-        b->rejected++;
+        b->gram.rejected++;
         return true;
     }
     if (len + 1 > CTG_MAX_INPUT)
@@ -113,33 +113,33 @@ bool bnd_grammar_step(bounded *b, search_ctx *ctx)
         return false;
     if (!ctx_exec(ctx, (const uint8_t *)b->in.data, b->in.len, 0, NULL))
         return false;
-    b->strings_run++;
+    b->gram.strings_run++;
     return true;
 }
 
 void bnd_grammar_finish(bounded *b, search_ctx *ctx)
 {
-    if (ctx && b->gp) {
-        const gprod_stats *st = gprod_get_stats(b->gp);
-        uint64_t run = b->strings_run;
+    if (ctx && b->gram.gp) {
+        const gprod_stats *st = gprod_get_stats(b->gram.gp);
+        uint64_t run = b->gram.strings_run;
         ctx_log(ctx, "bounded: grammar: %llu strings executed, %llu rejected by the filter, "
                      "%llu sentential forms expanded%s",
-                (unsigned long long)run, (unsigned long long)b->rejected,
+                (unsigned long long)run, (unsigned long long)b->gram.rejected,
                 (unsigned long long)st->forms,
-                b->gp && !st->queue_len && !st->truncated ? "; the language is exhausted" : "");
+                b->gram.gp && !st->queue_len && !st->truncated ? "; the language is exhausted" : "");
         if (st->truncated)
             ctx_log(ctx, "bounded: --grammar-max-forms reached: the enumeration is not exhaustive");
-        if (b->filter_failures)
+        if (b->gram.filter_failures)
             ctx_log(ctx, "bounded: the filter helper failed %llu times (those strings were "
-                         "rejected)", (unsigned long long)b->filter_failures);
+                         "rejected)", (unsigned long long)b->gram.filter_failures);
         ctx_stat_set(ctx, "bounded.strings", (double)run);
-        ctx_stat_set(ctx, "bounded.rejected", (double)b->rejected);
+        ctx_stat_set(ctx, "bounded.rejected", (double)b->gram.rejected);
         ctx_stat_set(ctx, "bounded.forms", (double)st->forms);
     }
-    bhelper_stop(b->filter);
-    gprod_free(b->gp);
-    gram_free(b->g);
-    b->filter = NULL;
-    b->gp = NULL;
-    b->g = NULL;
+    bhelper_stop(b->gram.filter);
+    gprod_free(b->gram.gp);
+    gram_free(b->gram.g);
+    b->gram.filter = NULL;
+    b->gram.gp = NULL;
+    b->gram.g = NULL;
 }

@@ -22,26 +22,25 @@
 
 typedef enum bnd_mode { BND_SCALAR, BND_GRAMMAR, BND_KORAT } bnd_mode;
 
-typedef struct bounded {
-    bnd_mode mode;
-    bool fuzz;             /* libFuzzer harness: one byte-string input */
-    int arch;
-    scope_domains dom;
-    size_t max_values;     /* --scope-max-values */
-    sbuf in;               /* the input being assembled */
-    uint16_t *types;       /* value types of the last run */
-    hmap seen;             /* consumed sequences seen (small scope)   */
-    /* small scope */
+/* Small scope: scalar values from domains, or (libFuzzer) byte strings. */
+typedef struct bnd_scalar {
     scope *sc;
     size_t blen, max_blen; /* libFuzzer: current length, --scope-max-len */
     uint32_t *bidx;        /* libFuzzer: odometer over the char domain  */
     bool bdone;
-    /* grammar */
+} bnd_scalar;
+
+/* Grammar: the strings of a grammar in order of length. */
+typedef struct bnd_grammar {
     grammar *g;
     gprod *gp;
     bhelper *filter;
     uint64_t rejected, filter_failures, strings_run;
-    /* Korat */
+} bnd_grammar;
+
+/* Korat: the valid structures of a finitisation, then the function under
+ * test on each. */
+typedef struct bnd_korat {
     kspec *ks;
     korat *k;
     bhelper *rep;
@@ -53,6 +52,22 @@ typedef struct bounded {
     scope *args;           /* the function's scalar arguments, per structure */
     bool in_fut, korat_done;
     uint64_t structures, fut_runs, helper_failures, crashed_repok;
+} bnd_korat;
+
+/* The strategy: what the three modes share, and each mode's own state
+ * (only the one of `mode` is in use). */
+typedef struct bounded {
+    bnd_mode mode;
+    bool fuzz;             /* libFuzzer harness: one byte-string input */
+    int arch;
+    scope_domains dom;
+    size_t max_values;     /* --scope-max-values */
+    sbuf in;               /* the input being assembled */
+    uint16_t *types;       /* value types of the last run */
+    hmap seen;             /* consumed sequences seen (small scope)   */
+    bnd_scalar scal;
+    bnd_grammar gram;
+    bnd_korat kor;
 } bounded;
 
 /* <out>/bounded/<name> (ctg_free); NULL on oom. */

@@ -121,7 +121,7 @@ static bool build_helper(bounded *b, const ctg_options *o, ctg_err *e)
         for (int i = 1; i < o->positional.n; i++)
             srcs[i + 1] = o->positional.items[i];
         ok = bnd_compile_helper(o, b->arch, srcs, o->positional.n + 1, extra, 2, bin, e) &&
-             (b->rep = bhelper_start(bin, e)) != NULL;
+             (b->kor.rep = bhelper_start(bin, e)) != NULL;
     }
     sbuf_release(&stubs);
     ctg_free(h), ctg_free(st), ctg_free(bin), ctg_free(srcs);
@@ -131,73 +131,73 @@ static bool build_helper(bounded *b, const ctg_options *o, ctg_err *e)
 bool bnd_korat_init(bounded *b, search_ctx *ctx, ctg_err *e)
 {
     const ctg_options *o = ctx_opts(ctx);
-    if (!(b->ks = load_spec(o, e)) || !(b->k = korat_new(b->ks->fin, e)))
+    if (!(b->kor.ks = load_spec(o, e)) || !(b->kor.k = korat_new(b->kor.ks->fin, e)))
         return false;
-    b->n_slots = korat_n_slots(b->k);
-    b->wide = kharness_wide(b->ks);
-    b->cand = ctg_calloc(b->n_slots, sizeof *b->cand);
-    b->ans = ctg_calloc(b->n_slots + 2, sizeof *b->ans);
-    b->order = ctg_calloc(b->n_slots, sizeof *b->order);
-    if (!b->cand || !b->ans || !b->order)
+    b->kor.n_slots = korat_n_slots(b->kor.k);
+    b->kor.wide = kharness_wide(b->kor.ks);
+    b->kor.cand = ctg_calloc(b->kor.n_slots, sizeof *b->kor.cand);
+    b->kor.ans = ctg_calloc(b->kor.n_slots + 2, sizeof *b->kor.ans);
+    b->kor.order = ctg_calloc(b->kor.n_slots, sizeof *b->kor.order);
+    if (!b->kor.cand || !b->kor.ans || !b->kor.order)
         return err_set(e, "out of memory");
     return build_helper(b, o, e);
 }
 
 /* Runs repOk on the current candidate through the helper.  Returns the
- * verdict (0, 1, 2 = crashed) and fills b->order; -1 when the helper fails. */
+ * verdict (0, 1, 2 = crashed) and fills b->kor.order; -1 when the helper fails. */
 static int evaluate(bounded *b, search_ctx *ctx, size_t *n_order)
 {
-    const uint32_t *v = korat_vector(b->k);
+    const uint32_t *v = korat_vector(b->kor.k);
     double timeout = ctx_opts(ctx)->exec.timeout_ms / 1000.0 + 5;
     for (int attempt = 0; attempt < 2; attempt++) {
-        if (!bhelper_call(b->rep, v, b->n_slots * sizeof *v, b->ans, 2 * sizeof *b->ans, timeout))
+        if (!bhelper_call(b->kor.rep, v, b->kor.n_slots * sizeof *v, b->kor.ans, 2 * sizeof *b->kor.ans, timeout))
             continue;
-        uint32_t n = b->ans[1];
-        if (n > b->n_slots ||
-            !bhelper_read_more(b->rep, b->ans + 2, n * sizeof *b->ans, timeout))
+        uint32_t n = b->kor.ans[1];
+        if (n > b->kor.n_slots ||
+            !bhelper_read_more(b->kor.rep, b->kor.ans + 2, n * sizeof *b->kor.ans, timeout))
             continue;
         for (uint32_t i = 0; i < n; i++)
-            b->order[i] = b->ans[2 + i] < b->n_slots ? b->ans[2 + i] : 0;
+            b->kor.order[i] = b->kor.ans[2 + i] < b->kor.n_slots ? b->kor.ans[2 + i] : 0;
         *n_order = n;
-        return (int)b->ans[0];
+        return (int)b->kor.ans[0];
     }
-    b->helper_failures++;
+    b->kor.helper_failures++;
     return -1;
 }
 
-/* One run of the function under test on the structure in b->cand with the
+/* One run of the function under test on the structure in b->kor.cand with the
  * next combination of its scalar arguments. */
 static bool fut_step(bounded *b, search_ctx *ctx)
 {
     const scope_val *p;
     size_t k;
-    if (!scope_next(b->args, &p, &k)) {
-        scope_free(b->args);
-        b->args = NULL;
-        b->in_fut = false;
-        return !b->korat_done;
+    if (!scope_next(b->kor.args, &p, &k)) {
+        scope_free(b->kor.args);
+        b->kor.args = NULL;
+        b->kor.in_fut = false;
+        return !b->kor.korat_done;
     }
     sbuf_reset(&b->in);
-    for (size_t i = 0; i < b->n_slots; i++) {
-        uint16_t x = (uint16_t)b->cand[i];
-        sbuf_append(&b->in, &x, b->wide ? 2 : 1); /* little endian */
+    for (size_t i = 0; i < b->kor.n_slots; i++) {
+        uint16_t x = (uint16_t)b->kor.cand[i];
+        sbuf_append(&b->in, &x, b->kor.wide ? 2 : 1); /* little endian */
     }
     bnd_encode_prefix(b, p, k);
     bnd_pad(b, b->max_values - k + 1);
     ctx_run r;
     if (!sbuf_ok(&b->in) || !ctx_exec(ctx, (const uint8_t *)b->in.data, b->in.len, 0, &r))
         return false;
-    b->fut_runs++;
+    b->kor.fut_runs++;
     bool truncated;
-    size_t m = bnd_run_types(b, ctx, &r, b->n_slots, &truncated);
-    return scope_report(b->args, b->types, m, truncated);
+    size_t m = bnd_run_types(b, ctx, &r, b->kor.n_slots, &truncated);
+    return scope_report(b->kor.args, b->types, m, truncated);
 }
 
 bool bnd_korat_step(bounded *b, search_ctx *ctx)
 {
-    if (b->in_fut)
+    if (b->kor.in_fut)
         return fut_step(b, ctx);
-    if (b->korat_done)
+    if (b->kor.korat_done)
         return false;
     size_t n = 0;
     int verdict = evaluate(b, ctx, &n);
@@ -206,49 +206,49 @@ bool bnd_korat_step(bounded *b, search_ctx *ctx)
         return false;
     }
     bool valid = verdict == 1;
-    b->crashed_repok += verdict == 2;
+    b->kor.crashed_repok += verdict == 2;
     if (valid) {
         ctg_err e = {{0}};
-        memcpy(b->cand, korat_vector(b->k), b->n_slots * sizeof *b->cand);
-        if (!(b->args = scope_new(&b->dom, b->max_values, &e)))
+        memcpy(b->kor.cand, korat_vector(b->kor.k), b->kor.n_slots * sizeof *b->kor.cand);
+        if (!(b->kor.args = scope_new(&b->dom, b->max_values, &e)))
             return false;
-        b->in_fut = true;
-        b->structures++;
+        b->kor.in_fut = true;
+        b->kor.structures++;
     }
-    b->korat_done = !korat_advance(b->k, b->order, n, valid);
-    return b->in_fut || !b->korat_done;
+    b->kor.korat_done = !korat_advance(b->kor.k, b->kor.order, n, valid);
+    return b->kor.in_fut || !b->kor.korat_done;
 }
 
 void bnd_korat_finish(bounded *b, search_ctx *ctx)
 {
-    if (ctx && b->k) {
+    if (ctx && b->kor.k) {
         const ctg_options *o = ctx_opts(ctx);
-        const korat_stats *st = korat_get_stats(b->k);
+        const korat_stats *st = korat_get_stats(b->kor.k);
         ctx_log(ctx, "bounded: korat: %llu candidates, %llu valid non-isomorphic structures, "
                      "%llu runs of %s%s",
-                (unsigned long long)st->candidates, (unsigned long long)b->structures,
-                (unsigned long long)b->fut_runs, b->ks->function,
-                b->korat_done && !b->in_fut ? "; the space is exhausted" : "");
-        if (b->crashed_repok)
+                (unsigned long long)st->candidates, (unsigned long long)b->kor.structures,
+                (unsigned long long)b->kor.fut_runs, b->kor.ks->function,
+                b->kor.korat_done && !b->kor.in_fut ? "; the space is exhausted" : "");
+        if (b->kor.crashed_repok)
             ctx_log(ctx, "bounded: %s crashed or hung on %llu candidates (taken as invalid)",
-                    b->ks->repok, (unsigned long long)b->crashed_repok);
+                    b->kor.ks->repok, (unsigned long long)b->kor.crashed_repok);
         ctx_log(ctx, "bounded: replay with: ctestgen replay %s %s/bounded/korat_harness.c "
                      "%s/bounded/korat_glue.c", o->out.out_dir, o->out.out_dir, o->out.out_dir);
         ctx_stat_set(ctx, "bounded.korat.candidates", (double)st->candidates);
-        ctx_stat_set(ctx, "bounded.korat.structures", (double)b->structures);
-        ctx_stat_set(ctx, "bounded.korat.runs", (double)b->fut_runs);
+        ctx_stat_set(ctx, "bounded.korat.structures", (double)b->kor.structures);
+        ctx_stat_set(ctx, "bounded.korat.runs", (double)b->kor.fut_runs);
     }
-    bhelper_stop(b->rep);
-    scope_free(b->args);
-    korat_free(b->k);
-    kspec_free(b->ks);
-    ctg_free(b->cand);
-    ctg_free(b->ans);
-    ctg_free(b->order);
-    b->rep = NULL;
-    b->args = NULL;
-    b->k = NULL;
-    b->ks = NULL;
-    b->cand = b->ans = NULL;
-    b->order = NULL;
+    bhelper_stop(b->kor.rep);
+    scope_free(b->kor.args);
+    korat_free(b->kor.k);
+    kspec_free(b->kor.ks);
+    ctg_free(b->kor.cand);
+    ctg_free(b->kor.ans);
+    ctg_free(b->kor.order);
+    b->kor.rep = NULL;
+    b->kor.args = NULL;
+    b->kor.k = NULL;
+    b->kor.ks = NULL;
+    b->kor.cand = b->kor.ans = NULL;
+    b->kor.order = NULL;
 }
