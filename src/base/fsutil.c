@@ -263,11 +263,10 @@ bool fs_copy(const char *from, const char *to, ctg_err *e)
     return ok;
 }
 
-char *fs_mkdtemp(const char *prefix, const char *what_for, ctg_err *e)
+char *fs_mkdtemp_at(const char *path_prefix, const char *what_for, ctg_err *e)
 {
-    const char *tmp = getenv("TMPDIR");
     sbuf b = SBUF_INIT;
-    sbuf_printf(&b, "%s/%sXXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+    sbuf_printf(&b, "%sXXXXXX", path_prefix);
     char *dir = sbuf_take(&b);
     if (!dir) {
         err_set(e, "out of memory while creating %s", what_for);
@@ -278,6 +277,19 @@ char *fs_mkdtemp(const char *prefix, const char *what_for, ctg_err *e)
         ctg_free(dir);
         return NULL;
     }
+    return dir;
+}
+
+char *fs_mkdtemp(const char *prefix, const char *what_for, ctg_err *e)
+{
+    const char *tmp = getenv("TMPDIR");
+    sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "%s/%s", tmp && *tmp ? tmp : "/tmp", prefix);
+    char *at = sbuf_take(&b);
+    char *dir = at ? fs_mkdtemp_at(at, what_for, e) : NULL;
+    if (!at)
+        err_set(e, "out of memory while creating %s", what_for);
+    ctg_free(at);
     return dir;
 }
 

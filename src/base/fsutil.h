@@ -36,6 +36,9 @@ char *fs_realpath(const char *path, ctg_err *e);
  * or empty) and returns its path (ctg_free); NULL with e set naming what
  * it is `for`. */
 char *fs_mkdtemp(const char *prefix, const char *what_for, ctg_err *e);
+/* Creates a new directory <path_prefix>XXXXXX (e.g. "/cache/abc.tmp.") and
+ * returns its path (ctg_free); NULL with e set naming what it is `for`. */
+char *fs_mkdtemp_at(const char *path_prefix, const char *what_for, ctg_err *e);
 /* Directory holding the running executable (ctg_free); NULL on failure. */
 char *fs_exe_dir(void);
 /* Copies a file, preserving the execute bits. */

@@ -543,30 +543,27 @@ static bool fill_result(build_result *r, char *dir, progdb *db, ctg_err *e)
 static bool build_entry(const build_opts *o, const char *rt, const char *sym, const char *final,
                         const sbuf *material, bool replace, build_result *r, ctg_err *e)
 {
-    sbuf tmpl = SBUF_INIT;
-    sbuf_printf(&tmpl, "%s.tmp.XXXXXX", final);
-    if (!sbuf_ok(&tmpl))
+    sbuf at = SBUF_INIT;
+    sbuf_printf(&at, "%s.tmp.", final);
+    char *tmp = sbuf_ok(&at) ? fs_mkdtemp_at(at.data, "a build directory", e) : NULL;
+    sbuf_release(&at);
+    if (!tmp)
         return err_set(e, "out of memory");
-    if (!mkdtemp(tmpl.data)) {
-        err_sys(e, "%s: cannot create a build directory", tmpl.data);
-        sbuf_release(&tmpl);
-        return false;
-    }
-    bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .sym_archive = sym, .e = e, .r = r};
+    bctx B = {.o = o, .dir = tmp, .rt_archive = rt, .sym_archive = sym, .e = e, .r = r};
     char *key_txt = in_dir(&B, "key.txt");
     bool ok = key_txt && fs_write_atomic(key_txt, material->data, material->len, e) &&
               build_fresh(&B);
     ctg_free(key_txt);
     remove_intermediates(&B);
-    char *dir = ok ? bcache_publish(tmpl.data, final, replace, e) : NULL;
+    char *dir = ok ? bcache_publish(tmp, final, replace, e) : NULL;
     if (!dir)
-        fs_rm_rf(tmpl.data, NULL);
+        fs_rm_rf(tmp, NULL);
     ok = dir && fill_result(r, dir, B.db, e); /* r owns dir from here on */
     if (ok)
         B.db = NULL;
     progdb_free(B.db);
     bctx_release(&B);
-    sbuf_release(&tmpl);
+    ctg_free(tmp);
     return ok || err_set(e, "out of memory while building");
 }
 
@@ -597,16 +594,12 @@ static cache_state use_cached(const char *final, build_result *r)
 static bool add_sym(const build_opts *o, const char *rt, const char *sym, build_result *r,
                     ctg_err *e)
 {
-    sbuf tmpl = SBUF_INIT;
-    sbuf_printf(&tmpl, "%s/sym.tmp.XXXXXX", r->dir);
-    if (!sbuf_ok(&tmpl))
+    char *at = fs_join(r->dir, "sym.tmp.");
+    char *tmp = at ? fs_mkdtemp_at(at, "a build directory", e) : NULL;
+    ctg_free(at);
+    if (!tmp)
         return err_set(e, "out of memory");
-    if (!mkdtemp(tmpl.data)) {
-        err_sys(e, "%s: cannot create a build directory", tmpl.data);
-        sbuf_release(&tmpl);
-        return false;
-    }
-    bctx B = {.o = o, .dir = tmpl.data, .rt_archive = rt, .sym_archive = sym, .e = e, .db = r->db};
+    bctx B = {.o = o, .dir = tmp, .rt_archive = rt, .sym_archive = sym, .e = e, .db = r->db};
     B.ctx = LLVMContextCreate();
     B.r = r;
     bool ok = (B.mod = read_bitcode(&B, r->bitcode)) && instrument_sym(&B) &&
@@ -619,10 +612,10 @@ static bool add_sym(const build_opts *o, const char *rt, const char *sym, build_
     else
         ctg_free(to);
     ctg_free(from);
-    fs_rm_rf(tmpl.data, NULL);
+    fs_rm_rf(tmp, NULL);
     B.db = NULL; /* owned by r */
     bctx_release(&B);
-    sbuf_release(&tmpl);
+    ctg_free(tmp);
     return ok;
 }
 

@@ -633,11 +633,8 @@ bool utest_write(const utest_opts *o, utest_result *r, ctg_err *e)
     char *pfile = NULL, *pexe = NULL, *ffile = NULL, *fexe = NULL;
     size_t n = 0;
     obs *ob = NULL;
-    char tmpl[] = "/tmp/ctestgen-utest-XXXXXX";
-    char *dir = mkdtemp(tmpl);
+    char *dir = fs_mkdtemp("ctestgen-utest-", "a directory for the regression test's probe", e);
     bool ok = dir != NULL;
-    if (!ok)
-        err_sys(e, "%s: cannot create a temporary directory", o->out_path);
     ok = ok && decode_all(o, &names, &bodies, &n, e);
     ob = ok ? ctg_calloc(n + 1, sizeof *ob) : NULL;
     ok = ok && ob && (probe = make_file(o, names, bodies, ob, n, true)) != NULL;
@@ -677,5 +674,6 @@ bool utest_write(const utest_opts *o, utest_result *r, ctg_err *e)
     ctg_free(fexe);
     if (dir)
         fs_rm_rf(dir, NULL);
+    ctg_free(dir);
     return ok;
 }
