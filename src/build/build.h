@@ -49,6 +49,9 @@ typedef struct build_result {
     double secs;    /* wall time of the build as the run saw it (--time counts it) */
     int sym_pid;    /* > 0: prog.sym is being built by this child process */
     int sym_fd;     /* its error message comes through this pipe          */
+    int sym_owner;  /* the process that started it (--jobs workers share
+                       it through fork: they watch it, only this one stops
+                       it)                                                */
 } build_result;
 
 /* Instructions in a function above which its module's code generation runs

@@ -5,6 +5,7 @@
  * failure through a pipe; a cancel kills the group and removes add_sym's
  * temporary directory.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <signal.h>
@@ -44,10 +45,16 @@ bool build_sym_background(const build_opts *o, build_result *r, ctg_err *e)
     }
     setpgid(pid, pid); /* also here: no window where a cancel misses clang */
     close(fds[1]);
+    r->sym_owner = (int)getpid();
     r->sym_pid = pid;
     r->sym_fd = fds[0];
     return true;
 }
+
+/* Whether the builder pid, which is not (or no longer) our child, has
+ * ended: a --jobs worker watches its parent's builder this way (the parent
+ * reaps it, so it does not linger as a zombie). */
+static bool builder_ended(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
 
 int build_sym_poll(build_result *r, bool block, char *why, size_t why_len)
 {
@@ -59,7 +66,10 @@ int build_sym_poll(build_result *r, bool block, char *why, size_t why_len)
         return -1;
     int st = 0;
     pid_t w = waitpid(r->sym_pid, &st, block ? 0 : WNOHANG);
-    if (w == 0)
+    bool foreign = w < 0 && errno == ECHILD; /* a worker's, or reaped by the jobs loop */
+    while (foreign && block && !builder_ended(r->sym_pid))
+        usleep(20000);
+    if (w == 0 || (foreign && !builder_ended(r->sym_pid)))
         return 0;
     r->sym_pid = 0;
     ssize_t n = why_len ? read(r->sym_fd, why, why_len - 1) : 0;
@@ -67,8 +77,8 @@ int build_sym_poll(build_result *r, bool block, char *why, size_t why_len)
         why[n] = '\0';
     close(r->sym_fd);
     r->sym_fd = -1;
-    char *p = fs_join(r->dir, "prog.sym");
-    if (w > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && p && fs_exists(p)) {
+    char *p = fs_join(r->dir, "prog.sym"); /* published by a rename: complete when there */
+    if ((foreign || (w > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)) && p && fs_exists(p)) {
         r->sym_bin = p;
         return 1;
     }
@@ -82,11 +92,16 @@ void build_sym_cancel(build_result *r)
 {
     if (r->sym_pid <= 0)
         return;
-    kill(-r->sym_pid, SIGKILL);
-    waitpid(r->sym_pid, NULL, 0);
+    bool owner = r->sym_owner == (int)getpid();
+    if (owner) {
+        kill(-r->sym_pid, SIGKILL);
+        waitpid(r->sym_pid, NULL, 0);
+    }
     r->sym_pid = 0;
     close(r->sym_fd);
     r->sym_fd = -1;
+    if (!owner) /* a --jobs worker: the build is its parent's to stop */
+        return;
     sbuf pat = SBUF_INIT; /* add_sym's temporary directory */
     sbuf_printf(&pat, "%s/sym.tmp.*", r->dir);
     glob_t g;

@@ -370,10 +370,12 @@ int cmd_run(const ctg_options *o, ctg_err *e)
         return EXIT_ERR;
     }
     /* with a time budget only, prog.sym is built while the search starts on
-     * prog.cov (an execution budget keeps the run reproducible: built first) */
+     * prog.cov (an execution budget keeps the run reproducible: built first);
+     * --jobs workers watch the one build (not --mpi: ranks may be on other
+     * machines) */
     ctg_err be = {{0}};
     if (st && st->wants_sym && !br.sym_bin &&
-        !(!o->search.max_execs && o->search.time_s > 0 && o->exec.jobs == 1 && !o->exec.mpi &&
+        !(!o->search.max_execs && o->search.time_s > 0 && !o->exec.mpi &&
           build_sym_background(&bo, &br, &be)))
         add_optional_sym(o, &bo, &br);
     br.secs = fs_now() - t_start;

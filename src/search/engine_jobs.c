@@ -126,6 +126,10 @@ static void take_counters(search_ctx *c, int j, uint64_t *execs)
         snprintf(name, sizeof name, "jobs.w%d.%s", j, m);
         stats_set(c->stats, name, stats_get(w, mine[k]));
     }
+    /* when prog.sym, built in the background, reached the worker */
+    snprintf(name, sizeof name, "jobs.w%d.sym_ready_s", j);
+    if (stats_get(w, "build.sym_ready_s") > 0)
+        stats_set(c->stats, name, stats_get(w, "build.sym_ready_s"));
     *execs += (uint64_t)stats_get(w, "execs");
     for (int k = 0; k < EXEC__COUNT; k++)
         c->kinds[k] += (uint64_t)stats_get(w, eng_runs_counter(name, sizeof name, k));

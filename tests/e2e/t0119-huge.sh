@@ -33,6 +33,18 @@ check "time budget: the log says so" grep -q "prog.sym is built" "$T/run.out"
 check "no build process is left" sh -c "! pgrep -f '$(basename "$T")/cach[e]' >/dev/null"
 check "no temporary build directory is left" sh -c "! ls -d '$T'/cache/*/sym.tmp.* 2>/dev/null"
 
+# --jobs 2: one background build, both workers pick prog.sym up when it is there
+rm -rf "$T/cache"
+"$CTESTGEN" run "$T/huge.c" --jobs 2 --time 10 -o "$T/jobs" -q --no-replay-check > "$T/jobs.out" 2>&1
+check "--jobs 2: the run ends well" [ $? = 0 ]
+for k in 0 1; do
+  check "--jobs 2: worker $k got prog.sym from the background build" \
+    awk -v r="$(stat jobs.w$k.sym_ready_s "$T/jobs")" 'BEGIN { exit !(r > 0) }'
+done
+check "--jobs 2: no 'concolic execution disabled'" sh -c "! grep -q 'concolic execution disabled' '$T/jobs.out'"
+check "--jobs 2: no build process is left" sh -c "! pgrep -f '$(basename "$T")/cach[e]' >/dev/null"
+check "--jobs 2: no temporary build directory is left" sh -c "! ls -d '$T'/cache/*/sym.tmp.* 2>/dev/null"
+
 rm -rf "$T/cache"
 "$CTESTGEN" run "$T/huge.c" --time 0.1 -o "$T/short" --no-replay-check > "$T/short.out" 2>&1
 check "a budget the build used up: exit 0" [ $? = 0 ]
