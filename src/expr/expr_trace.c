@@ -19,8 +19,11 @@
 
 bool expr_pc_push(expr_pc *pc, expr *cond, bool taken, uint32_t site, uint8_t kind, uint32_t arg)
 {
+    static uint64_t serials;
     if (!cond || ctg_grow((void **)&pc->v, &pc->cap, pc->n + 1, sizeof *pc->v))
         return false;
+    if (!pc->serial)
+        pc->serial = ++serials;
     pc->v[pc->n++] = (expr_pc_entry){cond, site, arg, kind, taken};
     return true;
 }
@@ -32,6 +35,7 @@ void expr_pc_release(expr_pc *pc)
     ctg_free(pc->v);
     pc->v = NULL;
     pc->n = pc->cap = 0;
+    pc->serial = 0;
 }
 
 expr *expr_pc_asserted(expr_ctx *c, const expr_pc_entry *en)

@@ -30,9 +30,12 @@ typedef struct expr_pc {
     expr_pc_entry *v;
     size_t n, cap;
     uint32_t flags; /* CTG_STF_* of the trace it came from                 */
+    uint64_t serial;/* this list's identity in the process (set by its first
+                       push, 0 before): caches of what a path scores key on
+                       it, as an address can be reused by the next path   */
 } expr_pc;
 
-#define EXPR_PC_INIT {NULL, 0, 0, 0}
+#define EXPR_PC_INIT {NULL, 0, 0, 0, 0}
 
 /* Appends an entry; false when out of memory or cond is NULL. */
 bool expr_pc_push(expr_pc *pc, expr *cond, bool taken, uint32_t site, uint8_t kind, uint32_t arg);

@@ -135,10 +135,20 @@ struct cc_heur {
     int64_t last_neg_j;      /* entry negated last (-1: none)              */
     cc_set ctx[N_CTX];       /* contexts of executed decisions, k = 1..5   */
     /* per-path cache of site counts (features 15, 16) */
-    const expr_pc_entry *cache_v;
+    uint64_t cache_path;     /* expr_pc serial of the counts (0: none)      */
     size_t cache_n;
     uint32_t *site_count;    /* per edge (base ids)                        */
     uint32_t max_count, min_count;
+    /* param: the scores of the path scored last, valid while no run
+     * happened (a run changes what every feature reads); a negation
+     * changes the counters of one branch, and only the entries of that
+     * branch are scored again (a path of 50,000 entries was re-scored for
+     * every one of its negations, most of them unsat or known) */
+    uint64_t sc_path;        /* expr_pc serial (0: none)                    */
+    size_t sc_n, sc_cap;
+    uint64_t sc_runs;
+    double *sc;
+    uint8_t *sc_ok;
 };
 
 /* ==== static analysis ===================================================== */
@@ -518,6 +528,21 @@ static void hook_ran(void *user, const expr_pc *pc, const uint32_t *edges, size_
                 return; /* out of memory: the feature reads what is there */
 }
 
+/* The entries of the cached scores that read the counters of edge e's
+ * branch (features 24-28, 29 and 32-34) are scored again; entries without
+ * a branch in the database share the counters of the pseudo edge n_edges. */
+static void scores_touch(cc_heur *h, const expr_pc *pc, uint32_t e)
+{
+    if (h->sc_path != pc->serial || h->sc_n != pc->n)
+        return;
+    uint32_t ne = h->db->n_edges, b = e < ne ? h->db->edges[e].branch : UINT32_MAX;
+    for (size_t i = 0; i < pc->n; i++) {
+        uint32_t t = taken_edge(h, &pc->v[i]);
+        if (t < ne ? h->db->edges[t].branch == b : e >= ne)
+            h->sc_ok[i] = 0;
+    }
+}
+
 static void hook_negated(void *user, const expr_pc *pc, uint32_t j, cc_neg_outcome outcome)
 {
     cc_heur *h = user;
@@ -526,6 +551,10 @@ static void hook_negated(void *user, const expr_pc *pc, uint32_t j, cc_neg_outco
     h->unsat_count[e] += outcome == CC_NEG_UNSAT;
     h->last_neg[e] = h->runs + 1;
     h->last_neg_j = outcome == CC_NEG_SAT ? (int64_t)j : h->last_neg_j;
+    if (outcome == CC_NEG_SAT)
+        h->sc_path = 0; /* features 18 and 27 read last_neg_j: all again */
+    else
+        scores_touch(h, pc, e);
 }
 
 /* ==== features ================================================================ */
@@ -555,7 +584,7 @@ static cond_info cond_of(const expr *c)
 /* Site counts of the path (features 15 and 16), cached per path. */
 static void count_sites(cc_heur *h, const expr_pc *pc)
 {
-    if (h->cache_v == pc->v && h->cache_n == pc->n)
+    if (pc->serial && h->cache_path == pc->serial && h->cache_n == pc->n)
         return;
     for (size_t i = 0; i < pc->n; i++)
         if (pc->v[i].site < h->db->n_edges)
@@ -571,7 +600,7 @@ static void count_sites(cc_heur *h, const expr_pc *pc)
             h->max_count = c > h->max_count ? c : h->max_count;
             h->min_count = c < h->min_count ? c : h->min_count;
         }
-    h->cache_v = pc->v;
+    h->cache_path = pc->serial;
     h->cache_n = pc->n;
 }
 
@@ -676,16 +705,48 @@ void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_
     }
 }
 
+/* The score cache is for pc (emptied when it was another path or a run
+ * happened since); false when out of memory (no cache). */
+static bool scores_for(cc_heur *h, const expr_pc *pc)
+{
+    if (!pc->serial)
+        return false;
+    if (h->sc_path == pc->serial && h->sc_n == pc->n && h->sc_runs == h->runs)
+        return true;
+    if (pc->n > h->sc_cap) {
+        size_t cap = pc->n;
+        double *sc = ctg_realloc(h->sc, cap * sizeof *sc);
+        if (sc)
+            h->sc = sc;
+        uint8_t *ok = sc ? ctg_realloc(h->sc_ok, cap) : NULL;
+        if (ok)
+            h->sc_ok = ok;
+        if (!sc || !ok) {
+            h->sc_path = 0;
+            return false;
+        }
+        h->sc_cap = cap;
+    }
+    memset(h->sc_ok, 0, pc->n);
+    h->sc_path = pc->serial, h->sc_n = pc->n, h->sc_runs = h->runs;
+    return true;
+}
+
 static double hook_score(void *user, const expr_pc *pc, uint32_t j)
 {
     cc_heur *h = user;
     if (h->order == CC_CFDS)
         return -cc_heur_distance(h, pc, j);
+    bool cached = scores_for(h, pc);
     uint8_t f[CC_N_FEATURES];
+    if (cached && h->sc_ok[j])
+        return h->sc[j];
     cc_heur_features(h, pc, j, f);
     double s = 0;
     for (int i = 0; i < CC_N_FEATURES; i++)
         s += f[i] ? h->w[i] : 0.0;
+    if (cached)
+        h->sc[j] = s, h->sc_ok[j] = 1;
     return s;
 }
 
@@ -737,7 +798,7 @@ void cc_heur_free(cc_heur *h)
                  h->edge_func, h->edge_target, h->covered, h->fresh_at, h->neg_count,
                  h->unsat_count, h->last_neg, h->func_uncovered, h->func_rank, h->dist,
                  h->queue, h->site_count, h->is_branch, h->func_total, h->rank_keys,
-                 h->unreached_rank};
+                 h->unreached_rank, h->sc, h->sc_ok};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         ctg_free(v[i]);
     for (int k = 0; k < N_CTX; k++)
