@@ -51,6 +51,15 @@ static int by_hash(const void *x, const void *y)
 /* Splits conjunctions of cs[i] into q, dropping true; PREP_FALSE on false. */
 static prep_result split_into(squery *q, expr *root, bool focus, solver_stats *st)
 {
+    if (!(root->width == 1 && root->op == EXPR_AND)) { /* most are: no stack */
+        if (expr_is_true(root)) {
+            st->true_dropped++;
+            return PREP_OK;
+        }
+        if (expr_is_false(root))
+            return PREP_FALSE;
+        return q_push(q, root, focus) ? PREP_OK : PREP_OOM;
+    }
     expr **stack = NULL;
     size_t sn = 0, scap = 0;
     prep_result r = PREP_OK;
@@ -78,8 +87,11 @@ static prep_result split_into(squery *q, expr *root, bool focus, solver_stats *s
     return r;
 }
 
-/* Sorts by (hash, id) and removes repeated pointers, or-ing their focus
- * flags (carried through the sort in the nodes' slot scratch). */
+/* Removes repeated pointers, or-ing their focus flags (carried in the
+ * nodes' slot scratch: bit 0 focus, bit 1 kept), then sorts by (hash, id).
+ * Repeats go first: a reactive program's path holds the same few
+ * conditions thousands of times, and the sort then sees only the
+ * distinct ones. */
 static void sort_dedup(squery *q, solver_stats *st)
 {
     size_t n = q->n, out = 0;
@@ -88,15 +100,18 @@ static void sort_dedup(squery *q, solver_stats *st)
     for (size_t i = 0; i < n; i++)
         if (q->focus[i])
             q->cs[i]->slot = 1;
-    qsort(q->cs, n, sizeof *q->cs, by_hash);
     for (size_t i = 0; i < n; i++) {
-        if (out && q->cs[out - 1] == q->cs[i]) {
+        expr *e = q->cs[i];
+        if (e->slot & 2) {
             st->dup_dropped++;
             continue;
         }
-        q->cs[out] = q->cs[i];
-        q->focus[out++] = q->cs[i]->slot == 1;
+        e->slot |= 2;
+        q->cs[out++] = e;
     }
+    qsort(q->cs, out, sizeof *q->cs, by_hash);
+    for (size_t i = 0; i < out; i++)
+        q->focus[i] = (q->cs[i]->slot & 1) != 0;
     q->n = out;
 }
 
