@@ -14,39 +14,39 @@
 
 /* ==== shadows and positions =================================================== */
 
-LLVMValueRef sym_shadow(sym_pass *P, LLVMValueRef v)
+LLVMValueRef isym_shadow(isym_pass *P, LLVMValueRef v)
 {
-    LLVMValueRef s = sym_map_get(&P->shadow, v);
+    LLVMValueRef s = isym_map_get(&P->shadow, v);
     return s ? s : P->zero;
 }
 
-void sym_set_shadow(sym_pass *P, LLVMValueRef v, LLVMValueRef s)
+void isym_set_shadow(isym_pass *P, LLVMValueRef v, LLVMValueRef s)
 {
-    if (!s || sym_is_zero(s))
+    if (!s || isym_is_zero(s))
         return;
-    if (!sym_map_put(&P->shadow, v, s))
+    if (!isym_map_put(&P->shadow, v, s))
         P->oom = true;
 }
 
-bool sym_is_zero(LLVMValueRef s)
+bool isym_is_zero(LLVMValueRef s)
 {
     return LLVMIsAConstantInt(s) && LLVMConstIntGetZExtValue(s) == 0;
 }
 
-void sym_before(sym_pass *P, LLVMValueRef i)
+void isym_before(isym_pass *P, LLVMValueRef i)
 {
     LLVMPositionBuilderBefore(P->b, i);
     LLVMSetCurrentDebugLocation2(P->b, LLVMInstructionGetDebugLoc(i));
 }
 
-void sym_after(sym_pass *P, LLVMValueRef i)
+void isym_after(isym_pass *P, LLVMValueRef i)
 {
     LLVMValueRef next = LLVMGetNextInstruction(i);
     LLVMPositionBuilderBefore(P->b, next);
     LLVMSetCurrentDebugLocation2(P->b, LLVMInstructionGetDebugLoc(i));
 }
 
-void sym_add_phi(sym_pass *P, LLVMValueRef phi)
+void isym_add_phi(isym_pass *P, LLVMValueRef phi)
 {
     if (ctg_grow((void **)&P->phis, &P->cap_phis, P->n_phis + 1, sizeof *P->phis) != 0) {
         P->oom = true;
@@ -56,15 +56,15 @@ void sym_add_phi(sym_pass *P, LLVMValueRef phi)
 }
 
 /* Second phase: the incoming values of every shadow phi of the function. */
-static void fill_phis(sym_pass *P)
+static void fill_phis(isym_pass *P)
 {
     for (size_t i = 0; i < P->n_phis; i++) {
-        LLVMValueRef phi = P->phis[i], sphi = sym_map_get(&P->shadow, phi);
+        LLVMValueRef phi = P->phis[i], sphi = isym_map_get(&P->shadow, phi);
         if (!sphi)
             continue;
         unsigned n = LLVMCountIncoming(phi);
         for (unsigned k = 0; k < n; k++) {
-            LLVMValueRef v = sym_shadow(P, LLVMGetIncomingValue(phi, k));
+            LLVMValueRef v = isym_shadow(P, LLVMGetIncomingValue(phi, k));
             LLVMBasicBlockRef bb = LLVMGetIncomingBlock(phi, k);
             LLVMAddIncoming(sphi, &v, &bb, 1);
         }
@@ -76,7 +76,7 @@ static void fill_phis(sym_pass *P)
 #define SYM_MAX_OPCODE 80
 
 /* Handler per LLVMOpcode; NULL: no shadow, operands' shadows lost. */
-static sym_handler handlers[SYM_MAX_OPCODE];
+static isym_handler handlers[SYM_MAX_OPCODE];
 /* Opcodes that never need anything (no value, or no symbolic operand). */
 static bool ignored[SYM_MAX_OPCODE];
 
@@ -92,30 +92,30 @@ static void init_tables(void)
     static const LLVMOpcode none[] = {LLVMUnreachable, LLVMFence, LLVMIndirectBr, LLVMVAArg,
                                       LLVMResume, LLVMLandingPad};
     for (size_t k = 0; k < sizeof bin / sizeof *bin; k++)
-        handlers[bin[k]] = sym_binop;
+        handlers[bin[k]] = isym_binop;
     for (size_t k = 0; k < sizeof casts / sizeof *casts; k++)
-        handlers[casts[k]] = sym_cast;
+        handlers[casts[k]] = isym_cast;
     for (size_t k = 0; k < sizeof none / sizeof *none; k++)
         ignored[none[k]] = true;
-    handlers[LLVMFNeg] = sym_fneg;
-    handlers[LLVMICmp] = sym_icmp;
-    handlers[LLVMFCmp] = sym_fcmp;
-    handlers[LLVMSelect] = sym_select;
-    handlers[LLVMPHI] = sym_phi;
-    handlers[LLVMGetElementPtr] = sym_gep;
-    handlers[LLVMBr] = sym_br;
-    handlers[LLVMSwitch] = sym_switch;
-    handlers[LLVMLoad] = sym_load;
-    handlers[LLVMStore] = sym_store;
-    handlers[LLVMAlloca] = sym_alloca;
-    handlers[LLVMAtomicRMW] = sym_atomic;
-    handlers[LLVMAtomicCmpXchg] = sym_atomic;
-    handlers[LLVMCall] = sym_call;
-    handlers[LLVMRet] = sym_ret;
+    handlers[LLVMFNeg] = isym_fneg;
+    handlers[LLVMICmp] = isym_icmp;
+    handlers[LLVMFCmp] = isym_fcmp;
+    handlers[LLVMSelect] = isym_select;
+    handlers[LLVMPHI] = isym_phi;
+    handlers[LLVMGetElementPtr] = isym_gep;
+    handlers[LLVMBr] = isym_br;
+    handlers[LLVMSwitch] = isym_switch;
+    handlers[LLVMLoad] = isym_load;
+    handlers[LLVMStore] = isym_store;
+    handlers[LLVMAlloca] = isym_alloca;
+    handlers[LLVMAtomicRMW] = isym_atomic;
+    handlers[LLVMAtomicCmpXchg] = isym_atomic;
+    handlers[LLVMCall] = isym_call;
+    handlers[LLVMRet] = isym_ret;
 }
 
 /* Instruments one instruction by its opcode. */
-static void visit(sym_pass *P, LLVMValueRef i)
+static void visit(isym_pass *P, LLVMValueRef i)
 {
     unsigned op = (unsigned)LLVMGetInstructionOpcode(i);
     if (op < SYM_MAX_OPCODE && handlers[op]) {
@@ -124,7 +124,7 @@ static void visit(sym_pass *P, LLVMValueRef i)
     }
     if (op < SYM_MAX_OPCODE && ignored[op])
         return;
-    sym_lose_operands(P, i); /* vectors, aggregates, ...: concrete result */
+    isym_lose_operands(P, i); /* vectors, aggregates, ...: concrete result */
 }
 
 /* ==== functions =================================================================== */
@@ -175,7 +175,7 @@ static int64_t block_order(const inst_fn *f, LLVMBasicBlockRef *order)
  * overflow (undefined in C) to compute something other than the wrapping
  * arithmetic the shadow expressions describe.  LLVM 14's C API cannot clear
  * the flags in place. */
-static void strip_poison_flags(sym_pass *P, LLVMBasicBlockRef bb)
+static void strip_poison_flags(isym_pass *P, LLVMBasicBlockRef bb)
 {
     typedef LLVMValueRef (*build2)(LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char *);
     LLVMValueRef next;
@@ -195,7 +195,7 @@ static void strip_poison_flags(sym_pass *P, LLVMBasicBlockRef bb)
         }
         if (!mk)
             continue;
-        sym_before(P, i);
+        isym_before(P, i);
         LLVMValueRef r = mk(P->b, LLVMGetOperand(i, 0), LLVMGetOperand(i, 1), "");
         LLVMReplaceAllUsesWith(i, r);
         LLVMInstructionEraseFromParent(i);
@@ -203,7 +203,7 @@ static void strip_poison_flags(sym_pass *P, LLVMBasicBlockRef bb)
 }
 
 /* Instruments every original instruction of bb. */
-static bool visit_block(sym_pass *P, LLVMBasicBlockRef bb)
+static bool visit_block(isym_pass *P, LLVMBasicBlockRef bb)
 {
     size_t n = 0, cap = 0;
     LLVMValueRef *insts = NULL;
@@ -221,7 +221,7 @@ static bool visit_block(sym_pass *P, LLVMBasicBlockRef bb)
 }
 
 /* Instruments function f. */
-static bool instrument_fn(sym_pass *P, const inst_fn *f)
+static bool instrument_fn(isym_pass *P, const inst_fn *f)
 {
     LLVMBasicBlockRef *order = ctg_calloc(f->n_blocks + 1, sizeof *order);
     int64_t n = order ? block_order(f, order) : -1;
@@ -229,12 +229,12 @@ static bool instrument_fn(sym_pass *P, const inst_fn *f)
         ctg_free(order);
         return false;
     }
-    sym_map_clear(&P->shadow);
+    isym_map_clear(&P->shadow);
     P->n_phis = 0;
     P->fn = f->fn;
     for (uint32_t k = 0; k < f->n_blocks; k++)
         strip_poison_flags(P, f->blocks[k]);
-    sym_prologue(P, f->fn);
+    isym_prologue(P, f->fn);
     for (int64_t k = 0; k < n; k++)
         if (!visit_block(P, order[k])) {
             ctg_free(order);
@@ -259,25 +259,25 @@ static bool check_db(const inst_walk *w, const progdb *db, ctg_err *e)
 }
 
 /* Maps every br and switch of the walk to its site. */
-static bool map_sites(sym_pass *P, const inst_walk *w)
+static bool map_sites(isym_pass *P, const inst_walk *w)
 {
     for (size_t i = 0; i < w->n_sites; i++) {
         inst_site *s = &w->sites[i];
-        if ((s->kind == SITE_BR || s->kind == SITE_SWITCH) && !sym_map_put(&P->sites, s->inst, s))
+        if ((s->kind == SITE_BR || s->kind == SITE_SWITCH) && !isym_map_put(&P->sites, s->inst, s))
             return false;
     }
     return true;
 }
 
 /* Releases what the pass allocated. */
-static void pass_release(sym_pass *P)
+static void pass_release(isym_pass *P)
 {
     if (P->b)
         LLVMDisposeBuilder(P->b);
     if (P->td)
         LLVMDisposeTargetData(P->td);
-    sym_map_release(&P->shadow);
-    sym_map_release(&P->sites);
+    isym_map_release(&P->shadow);
+    isym_map_release(&P->sites);
     ctg_free(P->phis);
 }
 
@@ -289,10 +289,10 @@ bool inst_sym(LLVMModuleRef m, const progdb *db, inst_sym_stats *st, ctg_err *e)
         tables = true;
     }
     inst_sym_stats dummy;
-    sym_pass P = {.m = m, .st = st ? st : &dummy, .harness = db->harness};
+    isym_pass P = {.m = m, .st = st ? st : &dummy, .harness = db->harness};
     memset(P.st, 0, sizeof *P.st);
     inst_walk w = {0};
-    bool ok = inst_walk_module(m, &w, e) && check_db(&w, db, e) && sym_rt_init(&P, e);
+    bool ok = inst_walk_module(m, &w, e) && check_db(&w, db, e) && isym_rt_init(&P, e);
     if (ok && !map_sites(&P, &w))
         ok = err_set(e, "instrumenter: out of memory");
     if (ok) {

@@ -42,99 +42,99 @@ static unsigned bin_sop(LLVMOpcode op)
 }
 
 /* True when both shadows of a two-operand instruction are constant 0. */
-static bool both_zero(sym_pass *P, LLVMValueRef i, LLVMValueRef *sa, LLVMValueRef *sb)
+static bool both_zero(isym_pass *P, LLVMValueRef i, LLVMValueRef *sa, LLVMValueRef *sb)
 {
-    *sa = sym_shadow(P, LLVMGetOperand(i, 0));
-    *sb = sym_shadow(P, LLVMGetOperand(i, 1));
-    return sym_is_zero(*sa) && sym_is_zero(*sb);
+    *sa = isym_shadow(P, LLVMGetOperand(i, 0));
+    *sb = isym_shadow(P, LLVMGetOperand(i, 1));
+    return isym_is_zero(*sa) && isym_is_zero(*sb);
 }
 
 /* Emits a two-operand builder call (bin/icmp/fcmp) after i. */
-static void two_operand(sym_pass *P, LLVMValueRef i, sym_rt f, unsigned code, unsigned w,
+static void two_operand(isym_pass *P, LLVMValueRef i, isym_rt f, unsigned code, unsigned w,
                         LLVMValueRef sa, LLVMValueRef sb)
 {
-    sym_after(P, i);
-    LLVMValueRef args[6] = {sym_c32(P, code), sa, sb, sym_bits64(P, LLVMGetOperand(i, 0)),
-                            sym_bits64(P, LLVMGetOperand(i, 1)), sym_c32(P, w)};
-    sym_set_shadow(P, i, sym_rt_call(P, f, args));
+    isym_after(P, i);
+    LLVMValueRef args[6] = {isym_c32(P, code), sa, sb, isym_bits64(P, LLVMGetOperand(i, 0)),
+                            isym_bits64(P, LLVMGetOperand(i, 1)), isym_c32(P, w)};
+    isym_set_shadow(P, i, isym_rt_call(P, f, args));
     P->st->shadowed++;
 }
 
-void sym_binop(sym_pass *P, LLVMValueRef i)
+void isym_binop(isym_pass *P, LLVMValueRef i)
 {
     LLVMValueRef sa, sb;
     if (both_zero(P, i, &sa, &sb))
         return;
-    unsigned w = sym_scalar_bits(P, LLVMTypeOf(i));
+    unsigned w = isym_scalar_bits(P, LLVMTypeOf(i));
     unsigned op = bin_sop(LLVMGetInstructionOpcode(i));
     if (!w || !op) {
-        sym_lose_operands(P, i);
+        isym_lose_operands(P, i);
         return;
     }
     two_operand(P, i, SR_BIN, op, w, sa, sb);
 }
 
-void sym_fneg(sym_pass *P, LLVMValueRef i)
+void isym_fneg(isym_pass *P, LLVMValueRef i)
 {
-    LLVMValueRef s = sym_shadow(P, LLVMGetOperand(i, 0));
-    if (sym_is_zero(s))
+    LLVMValueRef s = isym_shadow(P, LLVMGetOperand(i, 0));
+    if (isym_is_zero(s))
         return;
-    unsigned w = sym_scalar_bits(P, LLVMTypeOf(i));
-    if (!sym_is_fp(LLVMTypeOf(i))) {
-        sym_lose_operands(P, i);
+    unsigned w = isym_scalar_bits(P, LLVMTypeOf(i));
+    if (!isym_is_fp(LLVMTypeOf(i))) {
+        isym_lose_operands(P, i);
         return;
     }
-    sym_after(P, i);
-    LLVMValueRef args[4] = {sym_c32(P, CTG_SOP_FNEG), s, sym_c32(P, w), sym_c32(P, w)};
-    sym_set_shadow(P, i, sym_rt_call(P, SR_CAST, args));
+    isym_after(P, i);
+    LLVMValueRef args[4] = {isym_c32(P, CTG_SOP_FNEG), s, isym_c32(P, w), isym_c32(P, w)};
+    isym_set_shadow(P, i, isym_rt_call(P, SR_CAST, args));
     P->st->shadowed++;
 }
 
-void sym_icmp(sym_pass *P, LLVMValueRef i)
+void isym_icmp(isym_pass *P, LLVMValueRef i)
 {
     LLVMValueRef sa, sb;
     if (both_zero(P, i, &sa, &sb))
         return;
-    unsigned w = sym_scalar_bits(P, LLVMTypeOf(LLVMGetOperand(i, 0)));
+    unsigned w = isym_scalar_bits(P, LLVMTypeOf(LLVMGetOperand(i, 0)));
     if (!w || LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMIntegerTypeKind) {
-        sym_lose_operands(P, i);
+        isym_lose_operands(P, i);
         return;
     }
     two_operand(P, i, SR_ICMP, (unsigned)LLVMGetICmpPredicate(i), w, sa, sb);
 }
 
-void sym_fcmp(sym_pass *P, LLVMValueRef i)
+void isym_fcmp(isym_pass *P, LLVMValueRef i)
 {
     LLVMValueRef sa, sb;
     if (both_zero(P, i, &sa, &sb))
         return;
     LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, 0));
-    if (!sym_is_fp(t)) {
-        sym_lose_operands(P, i);
+    if (!isym_is_fp(t)) {
+        isym_lose_operands(P, i);
         return;
     }
-    two_operand(P, i, SR_FCMP, (unsigned)LLVMGetFCmpPredicate(i), sym_scalar_bits(P, t), sa, sb);
+    two_operand(P, i, SR_FCMP, (unsigned)LLVMGetFCmpPredicate(i), isym_scalar_bits(P, t), sa, sb);
 }
 
 /* ==== casts ======================================================================== */
 
 /* Trace op of a cast between scalars of widths from -> to; 0 for a cast
  * whose shadow passes through unchanged, -1 when unsupported. */
-static int cast_sop(sym_pass *P, LLVMOpcode op, LLVMTypeRef ft, LLVMTypeRef tt)
+static int cast_sop(isym_pass *P, LLVMOpcode op, LLVMTypeRef ft, LLVMTypeRef tt)
 {
-    unsigned from = sym_scalar_bits(P, ft), to = sym_scalar_bits(P, tt);
+    unsigned from = isym_scalar_bits(P, ft), to = isym_scalar_bits(P, tt);
     if (!from || !to)
         return -1;
     switch (op) {
     case LLVMTrunc: return CTG_SOP_TRUNC;
     case LLVMZExt: return CTG_SOP_ZEXT;
     case LLVMSExt: return CTG_SOP_SEXT;
-    case LLVMFPToUI: return sym_is_fp(ft) ? CTG_SOP_FPTOUI : -1;
-    case LLVMFPToSI: return sym_is_fp(ft) ? CTG_SOP_FPTOSI : -1;
-    case LLVMUIToFP: return sym_is_fp(tt) ? CTG_SOP_UITOFP : -1;
-    case LLVMSIToFP: return sym_is_fp(tt) ? CTG_SOP_SITOFP : -1;
-    case LLVMFPTrunc: return sym_is_fp(ft) && sym_is_fp(tt) ? CTG_SOP_FPTRUNC : -1;
-    case LLVMFPExt: return sym_is_fp(ft) && sym_is_fp(tt) ? CTG_SOP_FPEXT : -1;
+    case LLVMFPToUI: return isym_is_fp(ft) ? CTG_SOP_FPTOUI : -1;
+    case LLVMFPToSI: return isym_is_fp(ft) ? CTG_SOP_FPTOSI : -1;
+    case LLVMUIToFP: return isym_is_fp(tt) ? CTG_SOP_UITOFP : -1;
+    case LLVMSIToFP: return isym_is_fp(tt) ? CTG_SOP_SITOFP : -1;
+    case LLVMFPTrunc: return isym_is_fp(ft) && isym_is_fp(tt) ? CTG_SOP_FPTRUNC : -1;
+    case LLVMFPExt: return isym_is_fp(ft) && isym_is_fp(tt) ? CTG_SOP_FPEXT : -1;
     case LLVMPtrToInt:
     case LLVMIntToPtr: return from == to ? 0 : from < to ? CTG_SOP_ZEXT : CTG_SOP_TRUNC;
     case LLVMBitCast:
@@ -144,64 +144,64 @@ static int cast_sop(sym_pass *P, LLVMOpcode op, LLVMTypeRef ft, LLVMTypeRef tt)
     }
 }
 
-void sym_cast(sym_pass *P, LLVMValueRef i)
+void isym_cast(isym_pass *P, LLVMValueRef i)
 {
-    LLVMValueRef v = LLVMGetOperand(i, 0), s = sym_shadow(P, v);
-    if (sym_is_zero(s))
+    LLVMValueRef v = LLVMGetOperand(i, 0), s = isym_shadow(P, v);
+    if (isym_is_zero(s))
         return;
     LLVMTypeRef ft = LLVMTypeOf(v), tt = LLVMTypeOf(i);
     int op = cast_sop(P, LLVMGetInstructionOpcode(i), ft, tt);
     if (op < 0) {
-        sym_lose_operands(P, i);
+        isym_lose_operands(P, i);
         return;
     }
     if (op == 0) {
-        sym_set_shadow(P, i, s);
+        isym_set_shadow(P, i, s);
         return;
     }
-    sym_after(P, i);
-    LLVMValueRef args[4] = {sym_c32(P, (unsigned)op), s, sym_c32(P, sym_scalar_bits(P, ft)),
-                            sym_c32(P, sym_scalar_bits(P, tt))};
-    sym_set_shadow(P, i, sym_rt_call(P, SR_CAST, args));
+    isym_after(P, i);
+    LLVMValueRef args[4] = {isym_c32(P, (unsigned)op), s, isym_c32(P, isym_scalar_bits(P, ft)),
+                            isym_c32(P, isym_scalar_bits(P, tt))};
+    isym_set_shadow(P, i, isym_rt_call(P, SR_CAST, args));
     P->st->shadowed++;
 }
 
 /* ==== select and phi ================================================================ */
 
-void sym_select(sym_pass *P, LLVMValueRef i)
+void isym_select(isym_pass *P, LLVMValueRef i)
 {
     LLVMValueRef c = LLVMGetOperand(i, 0), t = LLVMGetOperand(i, 1), f = LLVMGetOperand(i, 2);
-    LLVMValueRef sc = sym_shadow(P, c), st = sym_shadow(P, t), sf = sym_shadow(P, f);
-    if (sym_is_zero(sc) && sym_is_zero(st) && sym_is_zero(sf))
+    LLVMValueRef sc = isym_shadow(P, c), st = isym_shadow(P, t), sf = isym_shadow(P, f);
+    if (isym_is_zero(sc) && isym_is_zero(st) && isym_is_zero(sf))
         return;
-    unsigned w = sym_scalar_bits(P, LLVMTypeOf(i));
+    unsigned w = isym_scalar_bits(P, LLVMTypeOf(i));
     if (!w || LLVMGetTypeKind(LLVMTypeOf(c)) != LLVMIntegerTypeKind) {
-        sym_lose_operands(P, i);
+        isym_lose_operands(P, i);
         return;
     }
-    sym_after(P, i);
-    if (sym_is_zero(sc)) { /* the shadow of the chosen side */
-        sym_set_shadow(P, i, LLVMBuildSelect(P->b, c, st, sf, ""));
+    isym_after(P, i);
+    if (isym_is_zero(sc)) { /* the shadow of the chosen side */
+        isym_set_shadow(P, i, LLVMBuildSelect(P->b, c, st, sf, ""));
         return;
     }
-    LLVMValueRef args[7] = {sc, st, sf, LLVMBuildZExt(P->b, c, P->t_i32, ""), sym_bits64(P, t),
-                            sym_bits64(P, f), sym_c32(P, w)};
-    sym_set_shadow(P, i, sym_rt_call(P, SR_ITE, args));
+    LLVMValueRef args[7] = {sc, st, sf, LLVMBuildZExt(P->b, c, P->t_i32, ""), isym_bits64(P, t),
+                            isym_bits64(P, f), isym_c32(P, w)};
+    isym_set_shadow(P, i, isym_rt_call(P, SR_ITE, args));
     P->st->shadowed++;
 }
 
-void sym_phi(sym_pass *P, LLVMValueRef i)
+void isym_phi(isym_pass *P, LLVMValueRef i)
 {
-    if (!sym_scalar_bits(P, LLVMTypeOf(i)))
+    if (!isym_scalar_bits(P, LLVMTypeOf(i)))
         return; /* aggregates and vectors stay concrete */
     LLVMPositionBuilderBefore(P->b, i);
     LLVMSetCurrentDebugLocation2(P->b, NULL);
     LLVMValueRef sphi = LLVMBuildPhi(P->b, P->t_i32, "");
-    if (!sym_map_put(&P->shadow, i, sphi)) {
+    if (!isym_map_put(&P->shadow, i, sphi)) {
         P->oom = true;
         return;
     }
-    sym_add_phi(P, i);
+    isym_add_phi(P, i);
 }
 
 /* ==== getelementptr ========================================================== */
@@ -217,17 +217,17 @@ typedef struct gep_walk {
 
 /* Adds index k (value idx, element stride) to the walk when it is symbolic;
  * arr is the array type it indexes (NULL for the pointer operand). */
-static void gep_index(sym_pass *P, LLVMValueRef i, gep_walk *g, unsigned k, LLVMTypeRef arr,
+static void gep_index(isym_pass *P, LLVMValueRef i, gep_walk *g, unsigned k, LLVMTypeRef arr,
                       uint64_t stride)
 {
-    LLVMValueRef idx = LLVMGetOperand(i, k), s = sym_shadow(P, idx);
-    if (sym_is_zero(s))
+    LLVMValueRef idx = LLVMGetOperand(i, k), s = isym_shadow(P, idx);
+    if (isym_is_zero(s))
         return;
-    LLVMValueRef idx64 = sym_int64(P, idx, true);
-    LLVMValueRef args[5] = {g->acc, s, idx64, sym_c32(P, LLVMGetIntTypeWidth(LLVMTypeOf(idx))),
-                            sym_c64(P, stride)};
-    g->acc = sym_rt_call(P, SR_GEP_IDX, args);
-    g->acc_val = LLVMBuildAdd(P->b, g->acc_val, LLVMBuildMul(P->b, idx64, sym_c64(P, stride), ""), "");
+    LLVMValueRef idx64 = isym_int64(P, idx, true);
+    LLVMValueRef args[5] = {g->acc, s, idx64, isym_c32(P, LLVMGetIntTypeWidth(LLVMTypeOf(idx))),
+                            isym_c64(P, stride)};
+    g->acc = isym_rt_call(P, SR_GEP_IDX, args);
+    g->acc_val = LLVMBuildAdd(P->b, g->acc_val, LLVMBuildMul(P->b, idx64, isym_c64(P, stride), ""), "");
     if (arr && !g->obj_size) { /* the outermost array a symbolic index selects in */
         LLVMValueRef idxs[16];
         unsigned n = k < 16 ? k : 15;
@@ -243,7 +243,7 @@ static void gep_index(sym_pass *P, LLVMValueRef i, gep_walk *g, unsigned k, LLVM
 }
 
 /* Walks the indices of GEP i; false when one cannot be handled. */
-static bool gep_indices(sym_pass *P, LLVMValueRef i, gep_walk *g)
+static bool gep_indices(isym_pass *P, LLVMValueRef i, gep_walk *g)
 {
     unsigned n = (unsigned)LLVMGetNumOperands(i);
     LLVMTypeRef cur = LLVMGetGEPSourceElementType(i);
@@ -267,61 +267,61 @@ static bool gep_indices(sym_pass *P, LLVMValueRef i, gep_walk *g)
 }
 
 /* True when some index of GEP i may be symbolic. */
-static bool gep_symbolic_index(sym_pass *P, LLVMValueRef i)
+static bool gep_symbolic_index(isym_pass *P, LLVMValueRef i)
 {
     unsigned n = (unsigned)LLVMGetNumOperands(i);
     for (unsigned k = 1; k < n; k++)
-        if (!sym_is_zero(sym_shadow(P, LLVMGetOperand(i, k))))
+        if (!isym_is_zero(isym_shadow(P, LLVMGetOperand(i, k))))
             return true;
     return false;
 }
 
-void sym_gep(sym_pass *P, LLVMValueRef i)
+void isym_gep(isym_pass *P, LLVMValueRef i)
 {
-    LLVMValueRef base = LLVMGetOperand(i, 0), sbase = sym_shadow(P, base);
+    LLVMValueRef base = LLVMGetOperand(i, 0), sbase = isym_shadow(P, base);
     bool idx = gep_symbolic_index(P, i);
-    if (sym_is_zero(sbase) && !idx)
+    if (isym_is_zero(sbase) && !idx)
         return;
     if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMPointerTypeKind) {
-        sym_lose_operands(P, i);
+        isym_lose_operands(P, i);
         return;
     }
-    sym_after(P, i);
-    gep_walk g = {P->zero, sym_c64(P, 0), sym_c64(P, 0), 0, false};
+    isym_after(P, i);
+    gep_walk g = {P->zero, isym_c64(P, 0), isym_c64(P, 0), 0, false};
     if (!gep_indices(P, i, &g)) {
-        sym_lose_operands(P, i);
+        isym_lose_operands(P, i);
         return;
     }
-    LLVMValueRef args[7] = {g.acc, sbase, sym_bits64(P, base), sym_bits64(P, i), g.acc_val,
-                            g.obj_lo, sym_c64(P, g.obj_size)};
-    sym_set_shadow(P, i, sym_rt_call(P, SR_GEP_END, args));
+    LLVMValueRef args[7] = {g.acc, sbase, isym_bits64(P, base), isym_bits64(P, i), g.acc_val,
+                            g.obj_lo, isym_c64(P, g.obj_size)};
+    isym_set_shadow(P, i, isym_rt_call(P, SR_GEP_END, args));
     P->st->shadowed++;
 }
 
 /* ==== decisions ================================================================== */
 
 /* The walk's site of a br/switch, or NULL when it has none. */
-static const inst_site *site_of(sym_pass *P, LLVMValueRef i)
+static const inst_site *site_of(isym_pass *P, LLVMValueRef i)
 {
-    return sym_map_get(&P->sites, i);
+    return isym_map_get(&P->sites, i);
 }
 
-void sym_br(sym_pass *P, LLVMValueRef i)
+void isym_br(isym_pass *P, LLVMValueRef i)
 {
     if (!LLVMIsConditional(i))
         return;
-    LLVMValueRef c = LLVMGetCondition(i), s = sym_shadow(P, c);
+    LLVMValueRef c = LLVMGetCondition(i), s = isym_shadow(P, c);
     const inst_site *site = site_of(P, i);
-    if (sym_is_zero(s) || !site)
+    if (isym_is_zero(s) || !site)
         return;
-    sym_before(P, i);
-    LLVMValueRef args[3] = {s, LLVMBuildZExt(P->b, c, P->t_i32, ""), sym_c32(P, site->first_edge)};
-    sym_rt_call(P, SR_BRANCH, args);
+    isym_before(P, i);
+    LLVMValueRef args[3] = {s, LLVMBuildZExt(P->b, c, P->t_i32, ""), isym_c32(P, site->first_edge)};
+    isym_rt_call(P, SR_BRANCH, args);
     P->st->branches++;
 }
 
 /* Constant i64* to a private array of the case values of switch sw. */
-static LLVMValueRef case_values(sym_pass *P, LLVMValueRef sw, uint32_t ncases)
+static LLVMValueRef case_values(isym_pass *P, LLVMValueRef sw, uint32_t ncases)
 {
     if (!ncases)
         return LLVMConstNull(P->t_ptr64);
@@ -342,21 +342,21 @@ static LLVMValueRef case_values(sym_pass *P, LLVMValueRef sw, uint32_t ncases)
     return LLVMConstBitCast(g, P->t_ptr64);
 }
 
-void sym_switch(sym_pass *P, LLVMValueRef i)
+void isym_switch(isym_pass *P, LLVMValueRef i)
 {
-    LLVMValueRef v = LLVMGetOperand(i, 0), s = sym_shadow(P, v);
+    LLVMValueRef v = LLVMGetOperand(i, 0), s = isym_shadow(P, v);
     const inst_site *site = site_of(P, i);
-    if (sym_is_zero(s) || !site)
+    if (isym_is_zero(s) || !site)
         return;
-    unsigned w = sym_scalar_bits(P, LLVMTypeOf(v));
+    unsigned w = isym_scalar_bits(P, LLVMTypeOf(v));
     if (!w) {
-        sym_lose_operands(P, i);
+        isym_lose_operands(P, i);
         return;
     }
-    sym_before(P, i);
+    isym_before(P, i);
     uint32_t ncases = site->n_edges - 1;
-    LLVMValueRef args[6] = {s, sym_bits64(P, v), sym_c32(P, site->first_edge), sym_c32(P, ncases),
-                            case_values(P, i, ncases), sym_c32(P, w)};
-    sym_rt_call(P, SR_SWITCH, args);
+    LLVMValueRef args[6] = {s, isym_bits64(P, v), isym_c32(P, site->first_edge), isym_c32(P, ncases),
+                            case_values(P, i, ncases), isym_c32(P, w)};
+    isym_rt_call(P, SR_SWITCH, args);
     P->st->switches++;
 }

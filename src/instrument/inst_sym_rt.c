@@ -65,7 +65,7 @@ static const sr_spec specs[SR__COUNT] = {
 };
 
 /* LLVM type of one table letter. */
-static LLVMTypeRef letter(const sym_pass *P, char c)
+static LLVMTypeRef letter(const isym_pass *P, char c)
 {
     switch (c) {
     case 'i': return P->t_i32;
@@ -77,7 +77,7 @@ static LLVMTypeRef letter(const sym_pass *P, char c)
 }
 
 /* Function type of a table entry. */
-static LLVMTypeRef spec_type(const sym_pass *P, const sr_spec *s)
+static LLVMTypeRef spec_type(const isym_pass *P, const sr_spec *s)
 {
     LLVMTypeRef params[8];
     unsigned n = (unsigned)strlen(s->params);
@@ -96,14 +96,14 @@ static bool taken(LLVMModuleRef m, const char *name)
 }
 
 /* An external global of type t called name. */
-static LLVMValueRef ext_global(sym_pass *P, LLVMTypeRef t, const char *name)
+static LLVMValueRef ext_global(isym_pass *P, LLVMTypeRef t, const char *name)
 {
     LLVMValueRef g = LLVMAddGlobal(P->m, t, name);
     LLVMSetLinkage(g, LLVMExternalLinkage);
     return g;
 }
 
-bool sym_rt_init(sym_pass *P, ctg_err *e)
+bool isym_rt_init(isym_pass *P, ctg_err *e)
 {
     static const char *const globals[] = {CTG_SYM_LIVE, CTG_SYM_ARGS, CTG_SYM_ARG_FN, CTG_SYM_RET,
                                           CTG_SYM_RET_FN};
@@ -138,7 +138,7 @@ bool sym_rt_init(sym_pass *P, ctg_err *e)
 /* ==== calls and fast paths ============================================================ */
 
 /* The declaration of runtime function f. */
-static LLVMValueRef rt_decl(sym_pass *P, sym_rt f)
+static LLVMValueRef rt_decl(isym_pass *P, isym_rt f)
 {
     if (!P->rt_fn[f])
         P->rt_fn[f] = LLVMAddFunction(P->m, specs[f].name, P->rt_ty[f]);
@@ -146,7 +146,7 @@ static LLVMValueRef rt_decl(sym_pass *P, sym_rt f)
 }
 
 /* The fast-path result of helper h (entry values params). */
-static LLVMValueRef fast_default(sym_pass *P, const sr_spec *s, LLVMValueRef h)
+static LLVMValueRef fast_default(isym_pass *P, const sr_spec *s, LLVMValueRef h)
 {
     if (s->dflt >= 0)
         return LLVMGetParam(h, (unsigned)s->dflt);
@@ -158,7 +158,7 @@ static LLVMValueRef fast_default(sym_pass *P, const sr_spec *s, LLVMValueRef h)
 }
 
 /* Defines the fast-path helper of runtime function f (see the file comment). */
-static LLVMValueRef make_helper(sym_pass *P, sym_rt f)
+static LLVMValueRef make_helper(isym_pass *P, isym_rt f)
 {
     const sr_spec *s = &specs[f];
     char name[96];
@@ -200,7 +200,7 @@ static LLVMValueRef make_helper(sym_pass *P, sym_rt f)
     return h;
 }
 
-LLVMValueRef sym_rt_call(sym_pass *P, sym_rt f, LLVMValueRef *args)
+LLVMValueRef isym_rt_call(isym_pass *P, isym_rt f, LLVMValueRef *args)
 {
     const sr_spec *s = &specs[f];
     LLVMValueRef callee;
@@ -216,13 +216,13 @@ LLVMValueRef sym_rt_call(sym_pass *P, sym_rt f, LLVMValueRef *args)
 
 /* ==== values ============================================================================= */
 
-bool sym_is_fp(LLVMTypeRef t)
+bool isym_is_fp(LLVMTypeRef t)
 {
     LLVMTypeKind k = LLVMGetTypeKind(t);
     return k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
 }
 
-unsigned sym_scalar_bits(sym_pass *P, LLVMTypeRef t)
+unsigned isym_scalar_bits(isym_pass *P, LLVMTypeRef t)
 {
     switch (LLVMGetTypeKind(t)) {
     case LLVMIntegerTypeKind: {
@@ -236,15 +236,15 @@ unsigned sym_scalar_bits(sym_pass *P, LLVMTypeRef t)
     }
 }
 
-LLVMValueRef sym_c32(sym_pass *P, uint64_t v) { return LLVMConstInt(P->t_i32, v, 0); }
-LLVMValueRef sym_c64(sym_pass *P, uint64_t v) { return LLVMConstInt(P->t_i64, v, 0); }
+LLVMValueRef isym_c32(isym_pass *P, uint64_t v) { return LLVMConstInt(P->t_i32, v, 0); }
+LLVMValueRef isym_c64(isym_pass *P, uint64_t v) { return LLVMConstInt(P->t_i64, v, 0); }
 
-LLVMValueRef sym_int64(sym_pass *P, LLVMValueRef v, bool sign)
+LLVMValueRef isym_int64(isym_pass *P, LLVMValueRef v, bool sign)
 {
     return LLVMBuildIntCast2(P->b, v, P->t_i64, sign, "");
 }
 
-LLVMValueRef sym_bits64(sym_pass *P, LLVMValueRef v)
+LLVMValueRef isym_bits64(isym_pass *P, LLVMValueRef v)
 {
     LLVMTypeRef t = LLVMTypeOf(v);
     switch (LLVMGetTypeKind(t)) {
@@ -252,32 +252,32 @@ LLVMValueRef sym_bits64(sym_pass *P, LLVMValueRef v)
     case LLVMFloatTypeKind:
         return LLVMBuildZExt(P->b, LLVMBuildBitCast(P->b, v, P->t_i32, ""), P->t_i64, "");
     case LLVMDoubleTypeKind: return LLVMBuildBitCast(P->b, v, P->t_i64, "");
-    default: return sym_int64(P, v, false);
+    default: return isym_int64(P, v, false);
     }
 }
 
-LLVMValueRef sym_ptr8(sym_pass *P, LLVMValueRef v)
+LLVMValueRef isym_ptr8(isym_pass *P, LLVMValueRef v)
 {
     return LLVMBuildPointerCast(P->b, v, P->t_ptr8, "");
 }
 
-void sym_lose_operands(sym_pass *P, LLVMValueRef i)
+void isym_lose_operands(isym_pass *P, LLVMValueRef i)
 {
     unsigned n = (unsigned)LLVMGetNumOperands(i);
     LLVMValueRef any = NULL;
     bool positioned = false;
     for (unsigned k = 0; k < n; k++) {
-        LLVMValueRef s = sym_shadow(P, LLVMGetOperand(i, k));
-        if (sym_is_zero(s))
+        LLVMValueRef s = isym_shadow(P, LLVMGetOperand(i, k));
+        if (isym_is_zero(s))
             continue;
         if (!positioned) {
-            sym_before(P, i);
+            isym_before(P, i);
             positioned = true;
         }
         any = any ? LLVMBuildOr(P->b, any, s, "") : s;
     }
     if (any) {
-        sym_rt_call(P, SR_LOST, &any);
+        isym_rt_call(P, SR_LOST, &any);
         P->st->unsupported++;
     }
 }
