@@ -41,28 +41,34 @@ static const struct {
 static const char *const count_names[4] = {CTG_SYM_N_EDGES, CTG_SYM_N_CMP, CTG_SYM_N_ERRORS,
                                            CTG_SYM_HARNESS};
 
-/* LLVM type of one table letter. */
-static LLVMTypeRef letter_type(const inst_hooks *h, char c)
+/* LLVM type of one table letter: v void, i i32, L i64, d double, p i8*,
+ * q i64*, z intptr (the type given). */
+static LLVMTypeRef letter_type(LLVMContextRef ctx, LLVMTypeRef intptr, char c)
 {
     switch (c) {
-    case 'i': return h->t_i32;
-    case 'L': return h->t_i64;
-    case 'd': return h->t_double;
-    case 'p': return h->t_ptr8;
-    case 'q': return h->t_ptr64;
-    case 'z': return h->t_intptr;
-    default: return h->t_void;
+    case 'i': return LLVMInt32TypeInContext(ctx);
+    case 'L': return LLVMInt64TypeInContext(ctx);
+    case 'd': return LLVMDoubleTypeInContext(ctx);
+    case 'p': return LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
+    case 'q': return LLVMPointerType(LLVMInt64TypeInContext(ctx), 0);
+    case 'z': return intptr;
+    default: return LLVMVoidTypeInContext(ctx);
     }
+}
+
+LLVMTypeRef inst_letters_type(LLVMContextRef ctx, LLVMTypeRef intptr, char ret, const char *params)
+{
+    LLVMTypeRef p[8];
+    unsigned n = (unsigned)strlen(params);
+    for (unsigned i = 0; i < n && i < 8; i++)
+        p[i] = letter_type(ctx, intptr, params[i]);
+    return LLVMFunctionType(letter_type(ctx, intptr, ret), p, n < 8 ? n : 8, 0);
 }
 
 /* Function type of a table entry. */
 static LLVMTypeRef spec_type(const inst_hooks *h, const hook_spec *s)
 {
-    LLVMTypeRef params[8];
-    unsigned n = (unsigned)strlen(s->params);
-    for (unsigned i = 0; i < n; i++)
-        params[i] = letter_type(h, s->params[i]);
-    return LLVMFunctionType(letter_type(h, s->ret), params, n, 0);
+    return inst_letters_type(h->ctx, h->t_intptr, s->ret, s->params);
 }
 
 /* True when m has a global variable or alias called name. */

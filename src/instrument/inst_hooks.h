@@ -35,6 +35,11 @@ typedef struct inst_hooks {
     LLVMValueRef cov_ptr;           /* external global i8* __ctg_cov_ptr  */
 } inst_hooks;
 
+/* The function type of a table of letters, one a type: v void, i i32,
+ * L i64, d double, p i8*, q i64*, z intptr (given); at most 8 parameters.
+ * The hook table here and the symbolic runtime's (inst_sym_rt.c) use it. */
+LLVMTypeRef inst_letters_type(LLVMContextRef ctx, LLVMTypeRef intptr, char ret, const char *params);
+
 /* Builds the types of the table for module m.  False with e set when the
  * program already uses one of the hook names with another type. */
 bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e);

@@ -29,16 +29,14 @@ const char *inst_name(LLVMValueRef v, char *buf, size_t size)
     return buf;
 }
 
-/* True when the name of v is exactly s. */
-static bool name_is(LLVMValueRef v, const char *s)
+bool inst_name_is(LLVMValueRef v, const char *s)
 {
     size_t len = 0;
     const char *n = LLVMGetValueName2(v, &len);
     return len == strlen(s) && memcmp(n, s, len) == 0;
 }
 
-/* True when the name of v starts with prefix. */
-static bool name_starts(LLVMValueRef v, const char *prefix)
+bool inst_name_starts(LLVMValueRef v, const char *prefix)
 {
     size_t len = 0, lp = strlen(prefix);
     const char *n = LLVMGetValueName2(v, &len);
@@ -106,9 +104,9 @@ static int str_call_kind(LLVMValueRef inst)
     if (LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMIntegerTypeKind)
         return -1;
     unsigned nargs = (unsigned)LLVMGetNumArgOperands(inst);
-    int kind = name_is(f, "strcmp")    ? STR_STRCMP
-               : name_is(f, "strncmp") ? STR_STRNCMP
-               : name_is(f, "memcmp") || name_is(f, "bcmp") ? STR_MEMCMP
+    int kind = inst_name_is(f, "strcmp")    ? STR_STRCMP
+               : inst_name_is(f, "strncmp") ? STR_STRNCMP
+               : inst_name_is(f, "memcmp") || inst_name_is(f, "bcmp") ? STR_MEMCMP
                                                             : -1;
     if (kind < 0 || nargs != (kind == STR_STRCMP ? 2u : 3u))
         return -1;
@@ -127,7 +125,7 @@ static bool is_error_call(LLVMValueRef inst)
     if (!LLVMIsACallInst(inst))
         return false;
     LLVMValueRef f = inst_callee(inst);
-    return f && (name_is(f, "reach_error") || name_is(f, "__VERIFIER_error"));
+    return f && (inst_name_is(f, "reach_error") || inst_name_is(f, "__VERIFIER_error"));
 }
 
 /* Comparison site already assigned to a str call `call` in function fi. */
@@ -241,7 +239,7 @@ static bool numbered(LLVMValueRef fn)
 {
     if (LLVMIsDeclaration(fn) || LLVMGetLinkage(fn) == LLVMAvailableExternallyLinkage)
         return false;
-    return !name_starts(fn, "__ctg_") || name_is(fn, CTG_SYM_USER_MAIN);
+    return !inst_name_starts(fn, "__ctg_") || inst_name_is(fn, CTG_SYM_USER_MAIN);
 }
 
 /* Records fn's blocks and their lookup table; false on oom. */

@@ -87,6 +87,10 @@ void inst_walk_release(inst_walk *w);
 /* Index of bb in f's layout, or -1. */
 int32_t inst_block_index(const inst_fn *f, LLVMBasicBlockRef bb);
 
+/* True when the name of v is exactly s. */
+bool inst_name_is(LLVMValueRef v, const char *s);
+/* True when the name of v starts with prefix. */
+bool inst_name_starts(LLVMValueRef v, const char *prefix);
 /* The function a call instruction calls, looking through pointer casts;
  * NULL for indirect calls and inline assembly. */
 LLVMValueRef inst_callee(LLVMValueRef call);

@@ -24,22 +24,6 @@
 #include "../runtime/rt_symtrace.h"
 #include "inst_stdin.h"
 
-/* True when the name of v is s. */
-static bool named(LLVMValueRef v, const char *s)
-{
-    size_t len = 0;
-    const char *n = LLVMGetValueName2(v, &len);
-    return len == strlen(s) && memcmp(n, s, len) == 0;
-}
-
-/* True when the name of v starts with prefix. */
-static bool prefixed(LLVMValueRef v, const char *prefix)
-{
-    size_t len = 0, lp = strlen(prefix);
-    const char *n = LLVMGetValueName2(v, &len);
-    return len >= lp && memcmp(n, prefix, lp) == 0;
-}
-
 /* Argument k of call i. */
 static LLVMValueRef arg(LLVMValueRef i, unsigned k) { return LLVMGetOperand(i, k); }
 
@@ -55,7 +39,7 @@ static LLVMValueRef arg_slot(isym_pass *P, unsigned k)
 /* libFuzzer entry: data[] become input bytes, size the length variable. */
 static void fuzz_entry(isym_pass *P, LLVMValueRef fn)
 {
-    if (P->harness != CTG_HARNESS_LIBFUZZER || !named(fn, "LLVMFuzzerTestOneInput") ||
+    if (P->harness != CTG_HARNESS_LIBFUZZER || !inst_name_is(fn, "LLVMFuzzerTestOneInput") ||
         LLVMCountParams(fn) != 2)
         return;
     LLVMValueRef data = LLVMGetParam(fn, 0), size = LLVMGetParam(fn, 1);
@@ -262,25 +246,25 @@ static void clear_after(isym_pass *P, LLVMValueRef p, LLVMValueRef n)
 static bool model_fill(isym_pass *P, LLVMValueRef i, LLVMValueRef f)
 {
     unsigned na = (unsigned)LLVMGetNumArgOperands(i);
-    if (named(f, "calloc") && na == 2) {
+    if (inst_name_is(f, "calloc") && na == 2) {
         isym_after(P, i);
         clear_after(P, i, LLVMBuildMul(P->b, isym_int64(P, arg(i, 0), false),
                                           isym_int64(P, arg(i, 1), false), ""));
-    } else if ((named(f, "fgets") && na == 3) || (named(f, "snprintf") && na >= 2)) {
+    } else if ((inst_name_is(f, "fgets") && na == 3) || (inst_name_is(f, "snprintf") && na >= 2)) {
         isym_after(P, i);
         clear_after(P, arg(i, 0), isym_int64(P, arg(i, 1), false));
-    } else if (named(f, "qsort") && na == 4) { /* sorted behind our back: concrete */
+    } else if (inst_name_is(f, "qsort") && na == 4) { /* sorted behind our back: concrete */
         isym_after(P, i);
         clear_after(P, arg(i, 0), LLVMBuildMul(P->b, isym_int64(P, arg(i, 1), false),
                                                isym_int64(P, arg(i, 2), false), ""));
-    } else if (named(f, "read") && na == 3) {
+    } else if (inst_name_is(f, "read") && na == 3) {
         isym_after(P, i);
         clear_after(P, arg(i, 1), isym_int64(P, arg(i, 2), false));
-    } else if (named(f, "fread") && na == 4) {
+    } else if (inst_name_is(f, "fread") && na == 4) {
         isym_after(P, i);
         clear_after(P, arg(i, 0), LLVMBuildMul(P->b, isym_int64(P, arg(i, 1), false),
                                                   isym_int64(P, arg(i, 2), false), ""));
-    } else if (named(f, "sprintf") && na >= 2 &&
+    } else if (inst_name_is(f, "sprintf") && na >= 2 &&
                LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind) {
         isym_after(P, i);
         LLVMValueRef r = isym_int64(P, i, true);
@@ -375,33 +359,33 @@ static void call_external(isym_pass *P, LLVMValueRef i, LLVMValueRef f)
 {
     if (model_stdin(P, i, f))
         return;
-    if (prefixed(f, "__VERIFIER_nondet_"))
+    if (inst_name_starts(f, "__VERIFIER_nondet_"))
         model_nondet(P, i);
-    else if (named(f, "__VERIFIER_assume") && ptr_args(i, 1, 0))
+    else if (inst_name_is(f, "__VERIFIER_assume") && ptr_args(i, 1, 0))
         model_assume(P, i);
-    else if (named(f, "strcmp") && ptr_args(i, 2, 2))
+    else if (inst_name_is(f, "strcmp") && ptr_args(i, 2, 2))
         model_compare(P, i, SR_STRCMP);
-    else if (named(f, "strncmp") && ptr_args(i, 3, 2))
+    else if (inst_name_is(f, "strncmp") && ptr_args(i, 3, 2))
         model_compare(P, i, SR_STRNCMP);
-    else if ((named(f, "memcmp") || named(f, "bcmp")) && ptr_args(i, 3, 2))
+    else if ((inst_name_is(f, "memcmp") || inst_name_is(f, "bcmp")) && ptr_args(i, 3, 2))
         model_compare(P, i, SR_MEMCMP);
-    else if (named(f, "strlen") && ptr_args(i, 1, 1))
+    else if (inst_name_is(f, "strlen") && ptr_args(i, 1, 1))
         model_compare(P, i, SR_STRLEN);
-    else if (named(f, "strchr") && ptr_args(i, 2, 1))
+    else if (inst_name_is(f, "strchr") && ptr_args(i, 2, 1))
         model_strchr(P, i);
-    else if ((named(f, "memcpy") || named(f, "memmove")) && ptr_args(i, 3, 2))
+    else if ((inst_name_is(f, "memcpy") || inst_name_is(f, "memmove")) && ptr_args(i, 3, 2))
         model_memcpy(P, i);
-    else if (named(f, "memset") && ptr_args(i, 3, 1))
+    else if (inst_name_is(f, "memset") && ptr_args(i, 3, 1))
         model_memset(P, i);
-    else if ((named(f, "strcpy") || named(f, "stpcpy")) && ptr_args(i, 2, 2))
+    else if ((inst_name_is(f, "strcpy") || inst_name_is(f, "stpcpy")) && ptr_args(i, 2, 2))
         model_strcopy(P, i, -1, false);
-    else if (named(f, "strncpy") && ptr_args(i, 3, 2))
+    else if (inst_name_is(f, "strncpy") && ptr_args(i, 3, 2))
         model_strcopy(P, i, 2, false);
-    else if (named(f, "strcat") && ptr_args(i, 2, 2))
+    else if (inst_name_is(f, "strcat") && ptr_args(i, 2, 2))
         model_strcopy(P, i, -1, true);
-    else if (named(f, "realloc") && ptr_args(i, 2, 1))
+    else if (inst_name_is(f, "realloc") && ptr_args(i, 2, 1))
         model_realloc(P, i);
-    else if (named(f, "pthread_create") || named(f, "thrd_create")) {
+    else if (inst_name_is(f, "pthread_create") || inst_name_is(f, "thrd_create")) {
         isym_before(P, i); /* the runtime is not thread-safe: concrete from here */
         isym_rt_call(P, SR_THREADS, NULL);
     }
@@ -468,7 +452,7 @@ static bool intrinsic_inert(LLVMValueRef f)
                                         "llvm.debugtrap", "llvm.prefetch", "llvm.assume",
                                         "llvm.donothing", "llvm.experimental.noalias"};
     for (size_t k = 0; k < sizeof inert / sizeof *inert; k++)
-        if (prefixed(f, inert[k]))
+        if (inst_name_starts(f, inert[k]))
             return true;
     return false;
 }
@@ -478,23 +462,23 @@ static void call_intrinsic(isym_pass *P, LLVMValueRef i, LLVMValueRef f)
 {
     if (intrinsic_inert(f))
         return;
-    if (prefixed(f, "llvm.memcpy.") || prefixed(f, "llvm.memmove."))
+    if (inst_name_starts(f, "llvm.memcpy.") || inst_name_starts(f, "llvm.memmove."))
         model_memcpy(P, i);
-    else if (prefixed(f, "llvm.memset."))
+    else if (inst_name_starts(f, "llvm.memset."))
         model_memset(P, i);
-    else if (prefixed(f, "llvm.expect."))
+    else if (inst_name_starts(f, "llvm.expect."))
         isym_set_shadow(P, i, isym_shadow(P, arg(i, 0)));
-    else if (prefixed(f, "llvm.smax."))
+    else if (inst_name_starts(f, "llvm.smax."))
         intrinsic_minmax(P, i, LLVMIntSGT);
-    else if (prefixed(f, "llvm.smin."))
+    else if (inst_name_starts(f, "llvm.smin."))
         intrinsic_minmax(P, i, LLVMIntSLT);
-    else if (prefixed(f, "llvm.umax."))
+    else if (inst_name_starts(f, "llvm.umax."))
         intrinsic_minmax(P, i, LLVMIntUGT);
-    else if (prefixed(f, "llvm.umin."))
+    else if (inst_name_starts(f, "llvm.umin."))
         intrinsic_minmax(P, i, LLVMIntULT);
-    else if (prefixed(f, "llvm.abs."))
+    else if (inst_name_starts(f, "llvm.abs."))
         intrinsic_abs(P, i);
-    else if (prefixed(f, "llvm.fabs."))
+    else if (inst_name_starts(f, "llvm.fabs."))
         intrinsic_fabs(P, i);
     else
         isym_lose_operands(P, i); /* overflow arithmetic, bit counts, ...: concrete */
@@ -522,7 +506,7 @@ void isym_call(isym_pass *P, LLVMValueRef i)
         call_external(P, i, f);
         return;
     }
-    if (f && prefixed(f, "__ctg_"))
+    if (f && inst_name_starts(f, "__ctg_"))
         return; /* ctestgen's own helpers */
     pass_args(P, i, called);
     take_ret(P, i, called);

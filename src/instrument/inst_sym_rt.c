@@ -10,6 +10,7 @@
  * so that after -O2 a concrete operation costs a test and a branch, and
  * operations whose shadows are constant 0 disappear entirely.
  */
+#include "inst_hooks.h"
 #include "inst_sym.h"
 
 #include <stdio.h>
@@ -64,26 +65,10 @@ static const sr_spec specs[SR__COUNT] = {
     [SR_STDIN_BUF] = {CTG_SYMFN_STDIN_BUF, 'v', "pLLi", 0, false, DEF_NONE},
 };
 
-/* LLVM type of one table letter. */
-static LLVMTypeRef letter(const isym_pass *P, char c)
-{
-    switch (c) {
-    case 'i': return P->t_i32;
-    case 'L': return P->t_i64;
-    case 'p': return P->t_ptr8;
-    case 'q': return P->t_ptr64;
-    default: return P->t_void;
-    }
-}
-
 /* Function type of a table entry. */
 static LLVMTypeRef spec_type(const isym_pass *P, const sr_spec *s)
 {
-    LLVMTypeRef params[8];
-    unsigned n = (unsigned)strlen(s->params);
-    for (unsigned i = 0; i < n; i++)
-        params[i] = letter(P, s->params[i]);
-    return LLVMFunctionType(letter(P, s->ret), params, n, 0);
+    return inst_letters_type(P->ctx, NULL, s->ret, s->params);
 }
 
 /* ==== globals ===================================================================== */
