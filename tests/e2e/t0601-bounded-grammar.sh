@@ -25,6 +25,28 @@ check "replay reaches reach_error" grep -q "reach_error: reached" "$T/replay.txt
 check "filter: 9 strings executed" [ "$(stat execs "$T/f")" = 9 ]
 check "filter: 14 rejected" [ "$(stat bounded.rejected "$T/f")" = 14 ]
 check "filter: the unbalanced comb is never run" [ "$(stat errors.reached "$T/f")" = 0 ]
+# a filter that takes its helper down: killed on one string, stopped (a
+# hang) on another; the helper is replaced, those strings count as
+# rejected, and the run goes on with the others
+{ cat "$EX/tree_parse.c"; cat <<'EOC'
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+int rough(const char *s)
+{
+    if (!strcmp(s, "(x x)"))
+        kill(getppid(), SIGKILL);
+    if (!strcmp(s, "(x (x x))"))
+        kill(getppid(), SIGSTOP);
+    return balanced(s);
+}
+EOC
+} >"$T/rough.c"
+"$CTESTGEN" run "$T/rough.c" --strategy bounded --grammar "$G" --grammar-max-len 17 --filter rough -o "$T/r" 2>"$T/r.err" >/dev/null
+check "helper killed and hung: the run ends well" [ $? = 0 ]
+check "helper killed and hung: replaced twice" grep -q "the filter helper failed 2 times" "$T/r.err"
+check "helper killed and hung: the other balanced strings run (9 - 2)" [ "$(strategy_runs "$T/r")" = 7 ]
+check "helper killed and hung: no helper left" sh -c "! pgrep -f '$T/r/bounded/filte[r]' >/dev/null"
 "$CTESTGEN" run "$EX/tree_parse.c" --strategy bounded --grammar "$G" --filter no_such_fn -o "$T/nf" 2>"$T/nf.err" >/dev/null
 check "unknown filter function: refused" [ $? != 0 ]
 check "unknown filter function: message" grep -q "helper program does not compile" "$T/nf.err"

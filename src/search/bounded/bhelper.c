@@ -1,25 +1,24 @@
 /*
  * bhelper.c - compiling and driving the helper programs of the `bounded`
- * strategy (see bhelper.h).  The co-process talks over an AF_UNIX socket
- * pair so that a helper that dies cannot kill ctestgen with SIGPIPE
- * (send with MSG_NOSIGNAL), and every read waits with poll() and a timeout.
+ * strategy (see bhelper.h).  The co-process talks over the executor's kind
+ * of channel (exec_os: an AF_UNIX socket pair; a helper that dies cannot
+ * kill ctestgen with SIGPIPE, and every read has a timeout), and is
+ * stopped as the executor stops its server (its process group killed,
+ * then reaped).
  */
 #include "bhelper.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../base/fsutil.h"
 #include "../../base/mem.h"
 #include "../../base/proc.h"
 #include "../../base/sbuf.h"
+#include "../../exec/exec_os.h"
 
 bool bhelper_compile(const char *const *sources, int n_sources, const char *const *flags,
                      int n_flags, const char *out, bool verbose, ctg_err *e)
@@ -69,8 +68,8 @@ struct bhelper {
 static bool spawn(bhelper *h, ctg_err *e)
 {
     int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-        return err_sys(e, "%s: socketpair", h->path);
+    if (!exec_os_channel(sv, e))
+        return false;
     pid_t pid = fork();
     if (pid < 0) {
         close(sv[0]), close(sv[1]);
@@ -96,12 +95,8 @@ static void kill_helper(bhelper *h)
 {
     if (h->fd >= 0)
         close(h->fd);
-    if (h->pid > 0) {
-        kill(-h->pid, SIGKILL);
-        kill(h->pid, SIGKILL);
-        while (waitpid(h->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-    }
+    exec_os_kill_group(h->pid);
+    exec_os_reap(h->pid);
     h->fd = -1;
     h->pid = 0;
 }
@@ -122,40 +117,12 @@ bhelper *bhelper_start(const char *path, ctg_err *e)
     return h;
 }
 
-static bool send_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n > 0) {
-        ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        c += k, n -= (size_t)k;
-    }
-    return true;
-}
-
+/* Receives exactly n bytes within timeout_s seconds. */
 static bool recv_all(int fd, void *p, size_t n, double timeout_s)
 {
-    char *c = p;
-    double end = fs_now() + timeout_s;
-    while (n > 0) {
-        double left = end - fs_now();
-        struct pollfd pf = {fd, POLLIN, 0};
-        int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return false;
-        ssize_t k = recv(fd, c, n, 0);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        c += k, n -= (size_t)k;
-    }
-    return true;
+    double ms = timeout_s * 1000.0 + 1.0;
+    return exec_os_set_timeout(fd, ms > 4e9 ? 4000000000u : (uint32_t)ms) &&
+           exec_os_recv(fd, p, n, NULL) == 1;
 }
 
 /* Replaces a dead or hung helper by a fresh one. */
@@ -172,7 +139,7 @@ bool bhelper_call(bhelper *h, const void *req, size_t n, void *ans, size_t n_ans
 {
     if (h->fd < 0)
         restart(h);
-    if (h->fd >= 0 && send_all(h->fd, req, n) && recv_all(h->fd, ans, n_ans, timeout_s))
+    if (h->fd >= 0 && exec_os_send(h->fd, req, n) && recv_all(h->fd, ans, n_ans, timeout_s))
         return true;
     restart(h);
     return false;
