@@ -8,13 +8,20 @@
 #include <stdio.h>
 #include <string.h>
 
-bool err_set(ctg_err *e, const char *fmt, ...)
+/* Formats into e->msg unless e already holds a message; true if it did. */
+static bool err_vset(ctg_err *e, const char *fmt, va_list ap)
 {
     if (!e || e->msg[0])
         return false;
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    return true;
+}
+
+bool err_set(ctg_err *e, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    err_vset(e, fmt, ap);
     va_end(ap);
     return false;
 }
@@ -22,14 +29,14 @@ bool err_set(ctg_err *e, const char *fmt, ...)
 bool err_sys(ctg_err *e, const char *fmt, ...)
 {
     int saved = errno;
-    if (!e || e->msg[0])
-        return false;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    bool set = err_vset(e, fmt, ap);
     va_end(ap);
-    size_t n = strlen(e->msg);
-    snprintf(e->msg + n, sizeof e->msg - n, ": %s", strerror(saved));
+    if (set) {
+        size_t n = strlen(e->msg);
+        snprintf(e->msg + n, sizeof e->msg - n, ": %s", strerror(saved));
+    }
     return false;
 }
 
