@@ -41,6 +41,17 @@ static inline uint64_t hash_combine64(uint64_t h, uint64_t v)
     return hash_mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
+/* FNV-1a over n bytes of p, continuing from h (HASH_FNV64_INIT to start):
+ * cheap, for keys of hash tables (not security). */
+#define HASH_FNV64_INIT 14695981039346656037ull
+static inline uint64_t hash_fnv1a64(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
 /* SHA-256 of a buffer; false only when libcrypto fails. */
 bool hash_buffer(const void *data, size_t len, char hex[HASH_HEX_LEN + 1]);
 /* SHA-256 of a file's contents; false with e set (naming the file) when it

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../base/fsutil.h"
+#include "../base/hash.h"
 #include "../base/mem.h"
 #include "../runtime/rt_protocol.h"
 
@@ -70,20 +71,11 @@ void progdb_free(progdb *db)
     ctg_free(db);
 }
 
-/* FNV-1a hash of a string. */
-static uint64_t str_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 1099511628211ull;
-    return h;
-}
-
 const char *progdb_intern(progdb *db, const char *s)
 {
     if (!s)
         s = "";
-    uint64_t h = str_hash(s), id;
+    uint64_t h = hash_fnv1a64(HASH_FNV64_INIT, s, strlen(s)), id;
     for (size_t cur = 0; hmap_next(&db->index, h, &cur, &id);)
         if (!strcmp(db->strings[id], s))
             return db->strings[id];

@@ -48,12 +48,25 @@ static void test_mix64(void **state)
     assert_true(hash_combine64(1, 2) != hash_combine64(2, 1)); /* order matters */
 }
 
+/* FNV-1a 64 against the reference values of its authors' test suite; one
+ * call over a buffer equals calls over its parts. */
+static void test_fnv1a64(void **state)
+{
+    (void)state;
+    assert_true(hash_fnv1a64(HASH_FNV64_INIT, "", 0) == 0xcbf29ce484222325ULL);
+    assert_true(hash_fnv1a64(HASH_FNV64_INIT, "a", 1) == 0xaf63dc4c8601ec8cULL);
+    assert_true(hash_fnv1a64(HASH_FNV64_INIT, "foobar", 6) == 0x85944171f73967e8ULL);
+    assert_true(hash_fnv1a64(hash_fnv1a64(HASH_FNV64_INIT, "foo", 3), "bar", 3) ==
+                0x85944171f73967e8ULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sha256_abc),
         cmocka_unit_test(test_incremental),
         cmocka_unit_test(test_mix64),
+        cmocka_unit_test(test_fnv1a64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

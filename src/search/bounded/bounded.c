@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../../base/fsutil.h"
+#include "../../base/hash.h"
 #include "../../base/mem.h"
 #include "../strategy.h"
 #include "bounded_int.h"
@@ -139,9 +140,7 @@ static uint64_t consumed_hash(search_ctx *ctx)
     const uint8_t *in = exec_input(x, &len);
     size_t used = exec_consumed(x);
     const ctg_value_rec *v = exec_values(x, &n);
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < used && i < len; i++)
-        h = (h ^ in[i]) * 1099511628211ull;
+    uint64_t h = hash_fnv1a64(HASH_FNV64_INIT, in, used < len ? used : len);
     for (size_t i = 0; i < n; i++)
         h = (h ^ (v[i].type + 256u * v[i].size)) * 1099511628211ull;
     return h ^ (h >> 31);

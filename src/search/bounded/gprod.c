@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "../../base/hash.h"
 #include "../../base/hmap.h"
 #include "../../base/mem.h"
 #include "../../base/sbuf.h"
@@ -58,9 +59,7 @@ struct gprod {
 
 static uint64_t hash_bytes(const uint8_t *b, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
+    uint64_t h = hash_fnv1a64(HASH_FNV64_INIT, b, n);
     return h ^ (h >> 29);
 }
 
