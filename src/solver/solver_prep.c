@@ -48,18 +48,26 @@ static int by_hash(const void *x, const void *y)
     return (a->id > b->id) - (a->id < b->id);
 }
 
-/* Splits conjunctions of cs[i] into q, dropping true; PREP_FALSE on false. */
+static bool is_and(const expr *e) { return e->width == 1 && e->op == EXPR_AND; }
+
+/* One conjunct e into q: dropped when true, PREP_FALSE when false. */
+static prep_result put_conjunct(squery *q, expr *e, bool focus, solver_stats *st)
+{
+    if (expr_is_true(e)) {
+        st->true_dropped++;
+        return PREP_OK;
+    }
+    if (expr_is_false(e))
+        return PREP_FALSE;
+    return q_push(q, e, focus) ? PREP_OK : PREP_OOM;
+}
+
+/* Splits conjunctions of cs[i] into q, dropping true; PREP_FALSE on false.
+ * Most constraints are no conjunction: they go in without a stack. */
 static prep_result split_into(squery *q, expr *root, bool focus, solver_stats *st)
 {
-    if (!(root->width == 1 && root->op == EXPR_AND)) { /* most are: no stack */
-        if (expr_is_true(root)) {
-            st->true_dropped++;
-            return PREP_OK;
-        }
-        if (expr_is_false(root))
-            return PREP_FALSE;
-        return q_push(q, root, focus) ? PREP_OK : PREP_OOM;
-    }
+    if (!is_and(root))
+        return put_conjunct(q, root, focus, st);
     expr **stack = NULL;
     size_t sn = 0, scap = 0;
     prep_result r = PREP_OK;
@@ -68,19 +76,13 @@ static prep_result split_into(squery *q, expr *root, bool focus, solver_stats *s
     stack[sn++] = root;
     while (sn && r == PREP_OK) {
         expr *e = stack[--sn];
-        if (e->width == 1 && e->op == EXPR_AND) {
-            if (ctg_grow((void **)&stack, &scap, sn + 2, sizeof *stack))
-                r = PREP_OOM;
-            else {
-                stack[sn++] = e->args[1];
-                stack[sn++] = e->args[0];
-            }
-        } else if (expr_is_true(e)) {
-            st->true_dropped++;
-        } else if (expr_is_false(e)) {
-            r = PREP_FALSE;
-        } else if (!q_push(q, e, focus)) {
+        if (!is_and(e)) {
+            r = put_conjunct(q, e, focus, st);
+        } else if (ctg_grow((void **)&stack, &scap, sn + 2, sizeof *stack)) {
             r = PREP_OOM;
+        } else {
+            stack[sn++] = e->args[1];
+            stack[sn++] = e->args[0];
         }
     }
     ctg_free(stack);
