@@ -228,11 +228,10 @@ static bool eval_coverage(const learn *L, job *j, int ws, double *cov, ctg_err *
 static void record_eval(learn *L, const job *j, double cov)
 {
     *j->out = cov;
-    if (L->nprog > 1)
-        fprintf(L->logf, "eval %u %c %u %llu %.6g %u\n", j->round, j->phase, j->index, j->seed,
-                cov, j->prog);
-    else
-        fprintf(L->logf, "eval %u %c %u %llu %.6g\n", j->round, j->phase, j->index, j->seed, cov);
+    fprintf(L->logf, "eval %u %c %u %llu %.6g", j->round, j->phase, j->index, j->seed, cov);
+    if (L->nprog > 1) /* --each: which program */
+        fprintf(L->logf, " %u", j->prog);
+    fputc('\n', L->logf);
     fflush(L->logf);
     L->done++;
 }

@@ -738,9 +738,9 @@ static double hook_score(void *user, const expr_pc *pc, uint32_t j)
     if (h->order == CC_CFDS)
         return -cc_heur_distance(h, pc, j);
     bool cached = scores_for(h, pc);
-    uint8_t f[CC_N_FEATURES];
     if (cached && h->sc_ok[j])
         return h->sc[j];
+    uint8_t f[CC_N_FEATURES];
     cc_heur_features(h, pc, j, f);
     double s = 0;
     for (int i = 0; i < CC_N_FEATURES; i++)
