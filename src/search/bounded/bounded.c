@@ -231,8 +231,8 @@ static void scalar_finish(bounded *b, search_ctx *ctx)
                          "is not deterministic", (unsigned long long)st->diverged);
         ctx_stat_set(ctx, "bounded.largest_size", (double)st->max_size);
     } else {
-        ctx_log(ctx, "bounded: small scope: %zu byte strings of up to %zu bytes%s", hmap_count(&b->seen),
-                b->scal.max_blen, b->scal.bdone ? "; all of them" : "");
+        ctx_log(ctx, "bounded: small scope: %zu byte strings of up to %zu bytes%s",
+                hmap_count(&b->seen), b->scal.max_blen, b->scal.bdone ? "; all of them" : "");
     }
     ctx_stat_set(ctx, "bounded.executions", (double)execs);
     ctx_stat_set(ctx, "bounded.distinct_prefixes", (double)hmap_count(&b->seen));

@@ -126,7 +126,8 @@ void bnd_grammar_finish(bounded *b, search_ctx *ctx)
                      "%llu sentential forms expanded%s",
                 (unsigned long long)run, (unsigned long long)b->gram.rejected,
                 (unsigned long long)st->forms,
-                b->gram.gp && !st->queue_len && !st->truncated ? "; the language is exhausted" : "");
+                b->gram.gp && !st->queue_len && !st->truncated ? "; the language is exhausted"
+                                                               : "");
         if (st->truncated)
             ctx_log(ctx, "bounded: --grammar-max-forms reached: the enumeration is not exhaustive");
         if (b->gram.filter_failures)
@@ -139,7 +140,5 @@ void bnd_grammar_finish(bounded *b, search_ctx *ctx)
     bhelper_stop(b->gram.filter);
     gprod_free(b->gram.gp);
     gram_free(b->gram.g);
-    b->gram.filter = NULL;
-    b->gram.gp = NULL;
-    b->gram.g = NULL;
+    memset(&b->gram, 0, sizeof b->gram);
 }

@@ -245,10 +245,5 @@ void bnd_korat_finish(bounded *b, search_ctx *ctx)
     ctg_free(b->kor.cand);
     ctg_free(b->kor.ans);
     ctg_free(b->kor.order);
-    b->kor.rep = NULL;
-    b->kor.args = NULL;
-    b->kor.k = NULL;
-    b->kor.ks = NULL;
-    b->kor.cand = b->kor.ans = NULL;
-    b->kor.order = NULL;
+    memset(&b->kor, 0, sizeof b->kor);
 }
