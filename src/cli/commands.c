@@ -84,11 +84,16 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
     printf("\n%s", s->notes);
 }
 
-/* The summary's last line. */
-static void print_output_line(const ctg_options *o)
+/* The summary's last line: a byte-input target's tests are corpus/ and
+ * regression.c, no Test-Comp suite (bytes). */
+static void print_output_line(const ctg_options *o, bool bytes)
 {
-    printf("  output            %s/ (test-suite/%s, corpus/, crashes/, stats.json)\n",
-           o->out.out_dir, o->out.suite_zip ? ", test-suite.zip" : "");
+    if (bytes)
+        printf("  output            %s/ (corpus/, crashes/, %s, stats.json)\n", o->out.out_dir,
+               SUITE_REGRESSION_FILE);
+    else
+        printf("  output            %s/ (test-suite/%s, corpus/, crashes/, stats.json)\n",
+               o->out.out_dir, o->out.suite_zip ? ", test-suite.zip" : "");
 }
 
 /* The replay options of OUT (out_dir, NULL for a corpus) and the sources,
@@ -169,6 +174,31 @@ static void check_by_replay(const ctg_options *o, const engine_summary *s, char 
         fflush(stdout);
         fprintf(stderr, "ctestgen: warning: %s\n", r.warning);
     }
+}
+
+/* A byte-input target's C regression tests, OUT/regression.c (export.h);
+ * a failure is a warning (the corpus is written and valid). */
+static void write_regression(const ctg_options *o, char **gen, int n_gen)
+{
+    char *driver = NULL, *path = fs_join(o->out.out_dir, SUITE_REGRESSION_FILE);
+    int n_src;
+    const char **src = run_sources(o, gen, n_gen, &n_src, &driver);
+    replay_opts ro = replay_opts_from(o, o->out.out_dir, src, n_src);
+    ctg_err e = {{0}};
+    unsigned n = 0;
+    int arch = 64;
+    bool ok = src && path && export_c(&ro, path, &n, &arch, &e);
+    fflush(stdout);
+    if (!ok)
+        fprintf(stderr, "ctestgen: warning: no %s: %s\n", SUITE_REGRESSION_FILE,
+                src && path ? e.msg : "out of memory");
+    else if (!o->ui.quiet)
+        printf("  regression tests  %u in %s (run them: cc %s%s %s && ./a.out)\n", n, path,
+               arch == 32 ? "-m32 " : "", path, src[0]);
+    if (!gen)
+        ctg_free(src);
+    ctg_free(driver);
+    ctg_free(path);
 }
 
 /* run --report: OUT/report/index.html; a failure is a warning (the suite
@@ -409,6 +439,9 @@ int cmd_run(const ctg_options *o, ctg_err *e)
         ok = fmode_finish(o, &fm, e);
     if (ok && !o->replay.no_check && !interrupt_requested() && !s.write_failed && s.tests)
         check_by_replay(o, &s, gen, n_gen);
+    bool bytes = br.db->harness == CTG_HARNESS_STDIN;
+    if (ok && bytes && !interrupt_requested() && !s.write_failed && s.tests)
+        write_regression(o, gen, n_gen);
     if (ok && o->replay.report && !interrupt_requested() && !s.write_failed)
         run_report(o, gen, n_gen);
     if (ok && o->out.suite_zip && !s.write_failed) {
@@ -419,7 +452,7 @@ int cmd_run(const ctg_options *o, ctg_err *e)
         }
     }
     if (s.stop_reason && !o->ui.quiet && (ok || s.execs > 0))
-        print_output_line(o);
+        print_output_line(o, bytes);
     fmode_release(&fm);
     engine_summary_release(&s);
     build_result_release(&br);

@@ -10,6 +10,9 @@
  * replay saw when the suite was exported: the exit code, the fatal signal,
  * or the error (the program's reach_error aborting, or the weak stub's exit
  * code CTG_EXPORT_ERROR_EXIT when it only declares it).
+ * A stdin or "@@" target's tests are its corpus files: each child's stdin,
+ * or the file "@@" names when the child runs the program again with the
+ * arguments the run recorded; `ctestgen run` writes OUT/regression.c so.
  */
 #ifndef CTG_EXPORT_H
 #define CTG_EXPORT_H
@@ -24,9 +27,8 @@
 /* Replays ro->out_dir's suite for the outcomes and writes the C file to
  * path; *n_tests and *arch_bits (may be NULL) get how many tests it holds
  * and the suite's data model (32: compile it with -m32).  False with e
- * set: no suite, a replay failure, a suite of another kind (libFuzzer,
- * stdin or function-mode tests have their own replays), an unwritable
- * path. */
+ * set: no suite, a replay failure, a libFuzzer target's corpus (raw
+ * inputs: replay --corpus), an unwritable path. */
 bool export_c(const replay_opts *ro, const char *path, unsigned *n_tests, int *arch_bits,
               ctg_err *e);
 

@@ -123,16 +123,19 @@ static bool check_input(const char *path, const suite_input *in, size_t i, int a
     return err_set(e, "%s:%d: input %zu: %s; fix or remove the value", path, in->line, i + 1, ve.msg);
 }
 
+static bool load_out_corpus(replay_ctx *c, ctg_err *e);
+
 /* Reads metadata.xml (for the architecture) and every testcase before
- * anything is built, so a broken file stops the replay at once. */
+ * anything is built, so a broken file stops the replay at once.  An
+ * output directory without test-suite/ is a byte-input target's: its
+ * tests are corpus/ (load_out_corpus). */
 static bool load_suite(replay_ctx *c, ctg_err *e)
 {
     c->suite_dir = fs_join(c->o->out_dir, "test-suite");
     if (!c->suite_dir)
         return err_set(e, "%s: out of memory", c->o->out_dir);
     if (!fs_is_dir(c->suite_dir))
-        return err_set(e, "%s: no test-suite directory; pass the output directory of 'ctestgen run'",
-                       c->o->out_dir);
+        return load_out_corpus(c, e);
     char *mpath = fs_join(c->suite_dir, "metadata.xml");
     suite_metadata md = {0};
     bool have_md = mpath && fs_exists(mpath);
@@ -230,6 +233,49 @@ static bool load_corpus(replay_ctx *c, ctg_err *e)
             return false;
     }
     return true;
+}
+
+/* The tests of a byte-input target's run (stdin or "@@": no test-suite/,
+ * suite.h): OUT/corpus/id-NNNNN, named by their file names, in the data
+ * model stats.json recorded. */
+static bool load_out_corpus(replay_ctx *c, ctg_err *e)
+{
+    const char *out = c->o->out_dir;
+    char *dir = fs_join(out, "corpus"), *sp = fs_join(out, "stats.json");
+    if (!dir || !sp) {
+        ctg_free(dir), ctg_free(sp);
+        return err_set(e, "%s: out of memory", out);
+    }
+    bool ok = fs_is_dir(dir) && fs_exists(sp);
+    if (!ok)
+        err_set(e, "%s: no test-suite directory (nor the corpus of a stdin run); pass the output "
+                   "directory of 'ctestgen run'", out);
+    ctg_err se = {{0}};
+    stats_t *st = ok ? stats_load(sp, &se) : NULL;
+    const char *arch = st ? stats_get_info(st, "arch") : NULL;
+    c->arch = c->o->arch_bits ? c->o->arch_bits : arch && !strcmp(arch, "32") ? 32 : 64;
+    stats_free(st);
+    c->r->raw = true;
+    size_t cap[2] = {0, 0};
+    char **files = NULL;
+    size_t n = 0;
+    ok = ok && fs_list_files(dir, &files, &n, e);
+    for (size_t k = 0; ok && k < n; k++) {
+        const char *base = strrchr(files[k], '/') ? strrchr(files[k], '/') + 1 : files[k];
+        if (strncmp(base, "id-", 3) != 0)
+            continue;
+        ok = add_raw_file(c, cap, files[k], e);
+        char *name = ok ? ctg_strdup(base) : NULL;
+        if (ok && !name)
+            ok = err_set(e, "%s: out of memory", out);
+        if (ok) {
+            ctg_free(c->names[c->n_cases - 1]);
+            c->names[c->n_cases - 1] = name;
+        }
+    }
+    suite_free_list(files, n);
+    ctg_free(dir), ctg_free(sp);
+    return ok;
 }
 
 /* ==== building ============================================================ */

@@ -17,20 +17,24 @@
 
 static double pct(unsigned a, unsigned b) { return b ? 100.0 * a / b : 100.0; }
 
-/* Moves test-suite/<name> (test-NNNNN.xml) to crashes/replay-timeout-NNNNN.xml
+/* Moves test-suite/<name> (test-NNNNN.xml) to crashes/replay-timeout-NNNNN.xml,
+ * or a byte-input target's corpus/id-NNNNN to crashes/replay-timeout-NNNNN.in,
  * and writes the one-line description beside it. */
 static bool remove_test(const runcheck_opts *o, const char *name, ctg_err *e)
 {
     const char *num = strchr(name, '-');
+    bool raw = !strncmp(name, "id-", 3);
+    const char *where = raw ? "corpus" : "test-suite";
     sbuf from = SBUF_INIT, to = SBUF_INIT, txt = SBUF_INIT, line = SBUF_INIT;
-    sbuf_printf(&from, "%s/test-suite/%s", o->replay.out_dir, name);
-    sbuf_printf(&to, "%s/crashes/replay-timeout%s", o->replay.out_dir, num ? num : name);
-    sbuf_printf(&txt, "%.*s.txt", (int)(to.len >= 4 ? to.len - 4 : to.len), sbuf_str(&to));
+    sbuf_printf(&from, "%s/%s/%s", o->replay.out_dir, where, name);
+    sbuf_printf(&to, "%s/crashes/replay-timeout%s%s", o->replay.out_dir, num ? num : name,
+                raw ? ".in" : ""); /* .in: not numbered as a crash on --resume */
+    sbuf_printf(&txt, "%.*s.txt", (int)(to.len >= 4 ? to.len - 3 - !raw : to.len), sbuf_str(&to));
     sbuf_printf(&line,
                 "replay-timeout: %s ran past %g s under gcc --coverage (TestCov kills such a "
-                "test and credits none of its coverage), so it left test-suite/; reproduce: "
+                "test and credits none of its coverage), so it left %s/; reproduce: "
                 "ctestgen replay %s PROG.c --replay-timeout 60\n",
-                name, o->replay.timeout_s, o->replay.out_dir);
+                name, o->replay.timeout_s, where, o->replay.out_dir);
     bool ok = sbuf_ok(&from) && sbuf_ok(&to) && sbuf_ok(&txt) && sbuf_ok(&line);
     if (!ok)
         err_set(e, "%s: out of memory", o->replay.out_dir);

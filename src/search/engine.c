@@ -676,7 +676,7 @@ static bool prepare_out_dir(const ctg_options *o, ctg_err *e)
                        dir);
     if (earlier) {
         static const char *const parts[] = {"test-suite", "corpus", "crashes", "stats.json",
-                                            NULL};
+                                            SUITE_REGRESSION_FILE, NULL};
         for (int i = 0; parts[i]; i++) {
             char *p = fs_join(dir, parts[i]);
             bool ok = p && fs_rm_rf(p, e);
@@ -707,6 +707,7 @@ static suite_t *open_suite(const ctg_options *o, const char *program_file, const
         .keep_existing = o->out.resume,
         .args = o->exec.prog_args.items,
         .n_args = o->exec.prog_args.n,
+        .raw_tests = db->harness == CTG_HARNESS_STDIN,
     };
     return suite_open(o->out.out_dir, &m, e);
 }
@@ -858,6 +859,7 @@ static void record_input_kind(search_ctx *c, const ctg_options *o)
     if (c->db->harness == CTG_HARNESS_STDIN && strcmp(kind, "file"))
         kind = "stdin";
     stats_set_info(c->stats, "input", kind);
+    stats_set_info(c->stats, "arch", c->db->arch_bits == 32 ? "32" : "64");
     char budget[96] = "none";
     if (o->search.time_s > 0 && o->search.max_execs)
         snprintf(budget, sizeof budget, "%g s or %llu executions", o->search.time_s,

@@ -40,6 +40,7 @@ struct suite {
     char *corpus;  /* <dir>/corpus              */
     char *crashes; /* <dir>/crashes             */
     int arch_bits;
+    bool raw;      /* suite_meta.raw_tests       */
     unsigned n_tests, n_crashes;
     unsigned n_error_recs; /* of n_crashes: reproducers of reached errors */
     unsigned next_test, next_crash;
@@ -187,6 +188,7 @@ suite_t *suite_open(const char *out_dir, const suite_meta *m, ctg_err *e)
     s->arch_bits = m->arch_bits == 32 ? 32 : 64;
     s->args = m->args; /* the caller keeps them for the suite's life */
     s->n_args = m->n_args;
+    s->raw = m->raw_tests;
     if (!s->tests || !s->corpus || !s->crashes) {
         err_set(e, "%s: out of memory", out_dir);
         suite_close(s);
@@ -195,14 +197,15 @@ suite_t *suite_open(const char *out_dir, const suite_meta *m, ctg_err *e)
     char *md = fs_join(s->tests, "metadata.xml");
     bool keep = m->keep_existing && md && fs_exists(md);
     ctg_free(md);
-    if (!fs_mkdir_p(s->tests, e) || !fs_mkdir_p(s->corpus, e) || !fs_mkdir_p(s->crashes, e) ||
-        (!keep && !write_metadata(s, m, e))) {
+    if ((!s->raw && !fs_mkdir_p(s->tests, e)) || !fs_mkdir_p(s->corpus, e) ||
+        !fs_mkdir_p(s->crashes, e) || (!s->raw && !keep && !write_metadata(s, m, e))) {
         suite_close(s);
         return NULL;
     }
-    unsigned raw;
-    unsigned a = scan_numbered(s->tests, "test-", ".xml", &s->n_tests);
+    unsigned raw, xml;
+    unsigned a = scan_numbered(s->tests, "test-", ".xml", &xml);
     unsigned b = scan_numbered(s->corpus, "id-", "", &raw);
+    s->n_tests = s->raw ? raw : xml;
     s->next_test = a > b ? a : b;
     s->next_crash = scan_numbered(s->crashes, "", "", &s->n_crashes);
     (void)scan_numbered(s->crashes, "error-", "", &s->n_error_recs);
@@ -279,9 +282,9 @@ bool suite_add(suite_t *s, const test_t *t, ctg_err *e)
     bool ok = xml && raw;
     if (!ok)
         err_set(e, "%s: out of memory", s->dir);
-    bool xml_ok = ok && suite_write_testcase(xml, t, t->kind == EXEC_ERROR, e);
+    bool xml_ok = ok && (s->raw || suite_write_testcase(xml, t, t->kind == EXEC_ERROR, e));
     ok = xml_ok && fs_write_atomic(raw, t->data, t->len, e);
-    if (xml_ok && !ok)
+    if (xml_ok && !ok && !s->raw)
         unlink(xml); /* a test is on disk whole (testcase + corpus file) or not at all */
     ctg_free(xml);
     ctg_free(raw);

@@ -2,6 +2,8 @@
  * suite.h - the output directory: the Test-Comp test suite (test-suite/
  * metadata.xml + one testcase XML per test), the raw corpus (corpus/, readable
  * by AFL++ and libFuzzer) and the crashes (crashes/, with a reproduce command).
+ * A byte-input target (stdin or "@@": suite_meta.raw_tests) has no Test-Comp
+ * suite: its tests are the corpus files alone.
  *
  * Files are written as tests are found, each atomically, so an interrupted
  * run keeps everything found so far.
@@ -15,6 +17,10 @@
 #include "../base/err.h"
 #include "../exec/exec.h"
 #include "test.h"
+
+/* A byte-input target's C regression tests (`ctestgen run` writes them
+ * with export_c, report/export.h). */
+#define SUITE_REGRESSION_FILE "regression.c"
 
 /* The specification texts of the two Test-Comp goals (metadata.xml). */
 #define SUITE_SPEC_BRANCHES "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )"
@@ -32,16 +38,19 @@ typedef struct suite_meta {
     const char *const *args;   /* the program's arguments ("@@" too): the
                                   crashes' reproduce commands repeat them */
     int n_args;
+    bool raw_tests;            /* a stdin / file target: tests are corpus
+                                  files only, no test-suite/ is written  */
 } suite_meta;
 
 typedef struct suite suite_t;
 
-/* Creates <out_dir>/test-suite, corpus, crashes and writes metadata.xml. */
+/* Creates <out_dir>/test-suite, corpus, crashes and writes metadata.xml
+ * (with raw_tests: corpus and crashes only). */
 suite_t *suite_open(const char *out_dir, const suite_meta *m, ctg_err *e);
 void suite_close(suite_t *s);
 
-/* Writes test-suite/test-NNNNN.xml (coversError when t->kind == EXEC_ERROR)
- * and corpus/id-NNNNN. */
+/* Writes test-suite/test-NNNNN.xml (coversError when t->kind == EXEC_ERROR;
+ * not with raw_tests) and corpus/id-NNNNN. */
 bool suite_add(suite_t *s, const test_t *t, ctg_err *e);
 /* Writes crashes/<kind>-NNNNN (raw input) and crashes/<kind>-NNNNN.txt with a
  * one-line description (kind, signal, crash site, input size, when found) and

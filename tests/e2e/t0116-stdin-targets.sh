@@ -6,7 +6,10 @@
 # passes the test as a file named in argv, as AFL++ does; replay reuses the
 # recorded arguments.  A program that reads stdin and calls
 # __VERIFIER_nondet_* gets a warning naming the mix.  Concolic execution
-# solves for bytes read with getchar and fread.
+# solves for bytes read with getchar and fread.  Such a target's tests are
+# its corpus and OUT/regression.c, no Test-Comp XML: the regression file
+# compiles with the program and passes (stdin and @@), and fails when the
+# program changes; replay, resume and a replay timeout work on the corpus.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 export CTESTGEN_CACHE="$T/cache"
@@ -23,6 +26,17 @@ c=$("$CTESTGEN" replay --corpus "$T/w/corpus" "$P" | sed -n "s|^  $P: branches \
 check "stdin: the raw corpus replays as stdin ($c branches)" [ "${c:-0}" -ge 10 ]
 # what a kept test holds is the stream: "add", "sub" and "mul" were typed
 check "stdin: the corpus holds commands" bash -c "cat '$T/w/corpus/'* | grep -aq 'sub'"
+check "stdin: no Test-Comp suite" [ ! -e "$T/w/test-suite" ]
+nw=$(ls "$T/w/corpus" | grep -c '^id-')
+check "stdin: the summary names regression.c" grep -q "regression tests  $nw in $T/w/regression.c" "$T/w.out"
+gcc -Wall -Wextra -Werror -o "$T/wrt" "$T/w/regression.c" "$P" || fail "compile regression.c"
+check "stdin: regression.c passes ($nw tests)" bash -c "'$T/wrt' | grep -qx '$nw passed, 0 failed'"
+c=$("$CTESTGEN" replay "$T/w" "$P" | sed -n "s|^  $P: branches \([0-9]*\)/.*|\1|p")
+check "stdin: replay of OUT reads the corpus ($c branches)" [ "$c" = "$(stat replay.branches_covered "$T/w")" ]
+"$CTESTGEN" run "$P" --strategy fuzz --max-execs 30000 --seed 2 --resume -q -o "$T/w" 2>/dev/null
+nr=$(ls "$T/w/corpus" | grep -c '^id-')
+check "stdin: --resume numbers on after the corpus ($nw -> $nr, no XML)" \
+  bash -c "[ $nr -ge $nw ] && [ ! -e '$T/w/test-suite' ] && [ -f '$T/w/corpus/id-$(printf %05d $((nw - 1)))' ]"
 
 # scanf("%d %d") guarding an error: input-to-state on text writes the
 # compared numbers in decimal
@@ -56,6 +70,12 @@ check "@@: recorded as input file with its arguments" \
 check "@@: past the magic bytes ($(stat edges.covered "$T/f")/14)" [ "$(stat edges.covered "$T/f")" -ge 10 ]
 c=$("$CTESTGEN" replay "$T/f" "$F" | sed -n "s|^  $F: branches \([0-9]*\)/.*|\1|p")
 check "@@: replay without arguments uses the recorded ones ($c)" [ "${c:-0}" -ge 10 ]
+nf=$(ls "$T/f/corpus" | grep -c '^id-')
+gcc -Wall -Wextra -Werror -o "$T/frt" "$T/f/regression.c" "$F" || fail "compile the @@ regression.c"
+check "@@: regression.c passes, the test as the file ($nf tests)" bash -c "'$T/frt' | grep -qx '$nf passed, 0 failed'"
+sed 's/h\[5\] > 200/h[5] > 250/' "$F" >"$T/fchanged.c"
+gcc -w -o "$T/frt2" "$T/f/regression.c" "$T/fchanged.c" || fail "compile against the changed file program"
+check "@@: against a changed program a test fails" bash -c "'$T/frt2' | grep -q '^FAIL id-.*expected exit code 5'"
 "$CTESTGEN" run "$F" --strategy fuzz --max-execs 300 --seed 1 -o "$T/n" >/dev/null 2>&1
 check "without @@ the file program gets nothing to read" [ "$(stat edges.covered "$T/n")" -le 2 ]
 
@@ -64,6 +84,18 @@ cmd=$(tail -n 1 "$T/c"/crashes/abort-*.txt 2>/dev/null | head -1)
 check "@@: the crash's reproduce command repeats the arguments" grep -q ' @@$' <<<"$cmd"
 rc=0; sh -c "$cmd" 2>/dev/null || rc=$?
 check "@@: and reproduces the abort (exit $rc)" [ "$rc" = 134 ]
+
+H="$PROGS/stdin_gcc_hang.c"
+"$CTESTGEN" run "$H" --strategy fuzz --max-execs 2000 --seed 1 --replay-timeout 0.5 -o "$T/h" >"$T/h.out" 2>&1 \
+  || fail "run on stdin_gcc_hang.c: $(tail -3 "$T/h.out")"
+check "stdin, hang under gcc: the test left the corpus for crashes/" \
+  bash -c "ls '$T/h/crashes' | grep -q '^replay-timeout-[0-9]*\.in\$' && ls '$T/h/crashes' | grep -q '^replay-timeout-[0-9]*\.txt\$'"
+check "stdin, hang under gcc: the summary says so" grep -q "replay timeouts .* moved to crashes/" "$T/h.out"
+"$CTESTGEN" replay "$T/h" "$H" --replay-timeout 0.5 >"$T/h.rep"
+check "stdin, hang under gcc: no kept test times out now" bash -c "! grep -q '^timed out' '$T/h.rep'"
+nh=$(ls "$T/h/corpus" | grep -c '^id-')
+gcc -w -o "$T/hrt" "$T/h/regression.c" "$H" || fail "compile the regression file of stdin_gcc_hang.c"
+check "stdin, hang under gcc: regression.c passes ($nh tests)" bash -c "timeout 60 '$T/hrt' | grep -qx '$nh passed, 0 failed'"
 
 "$CTESTGEN" run "$PROGS/stdin_mixed.c" --max-execs 200 -o "$T/m" >"$T/m.out" 2>&1 || fail "mixed program"
 check "mix: a warning names it" grep -q "reads stdin and calls __VERIFIER_nondet_" "$T/m.out"

@@ -5,7 +5,7 @@
 # that reached cgi_decode's error expects the error.  Against a changed
 # program (the error gone) that test fails and the exit code says so.  A
 # libFuzzer target's suite and a missing --c are one-line errors.  A stdin
-# target's suite exports too: each test's bytes become the child's stdin
+# target's corpus exports too: each test's bytes become the child's stdin
 # (scanf of -321, a char and a word); the error test fails against a
 # program whose guard changed.
 # LABELS: asan
@@ -39,7 +39,7 @@ check "a libFuzzer suite: one line pointing to replay --corpus" \
 S="$PROGS/stdin_scanf_mix.c"
 "$CTESTGEN" run "$S" --strategy concolic --max-execs 200 --seed 1 -q -o "$T/s" 2>/dev/null || fail "run $S"
 "$CTESTGEN" export "$T/s" --c "$T/s.c" >"$T/s.out" 2>&1 || fail "export stdin: $(cat "$T/s.out")"
-ns=$(ls "$T/s/test-suite" | grep -c '^test-')
+ns=$(ls "$T/s/corpus" | grep -c '^id-')
 check "stdin target: tests are bytes" grep -q 'static const unsigned char ctg_b0\[\]' "$T/s.c"
 gcc -Wall -Wextra -Werror -o "$T/srt" "$T/s.c" "$S" || fail "compile the stdin tests"
 check "stdin target: every test passes ($ns)" bash -c "'$T/srt' | grep -qx '$ns passed, 0 failed'"

@@ -43,7 +43,7 @@ static const char *tmp_path(const char *name)
     return buf;
 }
 
-static const suite_meta meta = {"sites.c", "ab12", "main", 64, NULL, "ctestgen test", false, NULL, 0};
+static const suite_meta meta = {"sites.c", "ab12", "main", 64, NULL, "ctestgen test", false, NULL, 0, false};
 
 /* Opens a suite in tmp_root/<dir>. */
 static suite_t *open_suite(const char *dir)

@@ -68,7 +68,7 @@ static const char *program(const char *name, const char *text)
 static void int_suite(const char *out, const int *vals, size_t rows, size_t n_vals, int arch,
                       long error_row)
 {
-    suite_meta m = {"triangle.c", "", "main", arch, NULL, NULL, false, NULL, 0};
+    suite_meta m = {"triangle.c", "", "main", arch, NULL, NULL, false, NULL, 0, false};
     ctg_err e = {{0}};
     fs_rm_rf(out, NULL);
     suite_t *s = suite_open(out, &m, &e);
@@ -325,7 +325,7 @@ static void test_libfuzzer_target(void **state)
                                         "  return 0;\n"
                                         "}\n");
     const char *out = path_of("fuzz");
-    suite_meta m = {"fuzz.c", "", "LLVMFuzzerTestOneInput", 64, NULL, NULL, false, NULL, 0};
+    suite_meta m = {"fuzz.c", "", "LLVMFuzzerTestOneInput", 64, NULL, NULL, false, NULL, 0, false};
     ctg_err e = {{0}};
     suite_t *s = suite_open(out, &m, &e);
     ctg_value_rec v = {0, CTG_T_BYTES, 2};
@@ -441,7 +441,7 @@ static void test_own_run_and_replay_agree(void **state)
     archive_t *a = archive_new(br.db->n_edges, br.db->n_errors);
     const char *out = path_of("own");
     fs_rm_rf(out, NULL);
-    suite_meta m = {triangle, "", "main", 64, NULL, NULL, false, NULL, 0};
+    suite_meta m = {triangle, "", "main", 64, NULL, NULL, false, NULL, 0, false};
     suite_t *s = suite_open(out, &m, &e);
     assert_non_null(s);
     for (size_t i = 0; i < TRI_ROWS; i++) {
@@ -520,7 +520,7 @@ static void test_own_fuzz_run(void **state)
     assert_memory_equal(t->data, "bug", 3);
     char out[512];
     snprintf(out, sizeof out, "%s", path_of("own-fuzz"));
-    suite_meta m = {srcbuf, "", "LLVMFuzzerTestOneInput", 64, NULL, NULL, false, NULL, 0};
+    suite_meta m = {srcbuf, "", "LLVMFuzzerTestOneInput", 64, NULL, NULL, false, NULL, 0, false};
     suite_t *s = suite_open(out, &m, &e);
     assert_true(suite_add(s, t, &e));
     suite_close(s);

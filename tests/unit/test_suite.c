@@ -434,7 +434,7 @@ static void test_archive(void **state)
 
 /* ==== writer and reader ================================================== */
 
-static const suite_meta meta = {"examples/triangle.c", "ab12", "main", 64, NULL, "ctestgen test", false, NULL, 0};
+static const suite_meta meta = {"examples/triangle.c", "ab12", "main", 64, NULL, "ctestgen test", false, NULL, 0, false};
 
 /* A test of three values: int, unsigned char, double. */
 static test_t *sample_test(exec_kind kind)
