@@ -18,6 +18,7 @@
 #include "build_cache.h"
 #include "../base/mem.h"
 #include "../runtime/rt_protocol.h"
+#include "tmpl/driver_strings.h" /* ctg_tmpl_driver_strings: src/build/tmpl/ */
 
 /* Suffix of __VERIFIER_nondet_<suffix> for a value type. */
 static const char *nondet(int vt) { return ctg_type_suffix((enum ctg_type)vt); }
@@ -157,16 +158,8 @@ static void emit_helpers(const drv_sig *s, sbuf *b)
             sbuf_printf(b, "%s%lldLL", k ? ", " : "", (long long)s->en[i].vals[k]);
         sbuf_puts(b, "};\n");
     }
-    sbuf_printf(b,
-                "\n/* Up to max chars, ending at the first NUL; buf[max] must exist. */\n"
-                "__attribute__((unused)) static void ctg_read_chars(char *buf, size_t max)\n{\n"
-                "    size_t n = 0;\n    while (n < max) {\n"
-                "        char c = __VERIFIER_nondet_char();\n        if (!c)\n            break;\n"
-                "        buf[n++] = c;\n    }\n    buf[n] = 0;\n}\n\n"
-                "__attribute__((unused)) static char *ctg_new_string(void)\n{\n"
-                "    char *s = calloc(%d, 1);\n"
-                "    ctg_read_chars(s, %d);\n    return s;\n}\n",
-                DRV_STR_BUF, DRV_STR_MAX);
+    sbuf_printf(b, "#define CTG_STR_BUF %d\n#define CTG_STR_MAX %d\n", DRV_STR_BUF, DRV_STR_MAX);
+    sbuf_puts(b, ctg_tmpl_driver_strings);
 }
 
 /* Emits every struct helper marked as used (they may mark more) into b;

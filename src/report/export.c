@@ -12,6 +12,7 @@
 #include "../base/sbuf.h"
 #include "../suite/suite.h"
 #include "stats.h"
+#include "tmpl/export_runner.h" /* ctg_tmpl_export_runner: src/report/tmpl/export_runner.c */
 
 /* What a test's run must end in. */
 enum { END_EXIT, END_SIGNAL, END_ERROR, END_SKIP };
@@ -35,102 +36,6 @@ static void c_string(sbuf *b, const char *s)
 static const char *const prologue =
     "#include <fcntl.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
     "#include <string.h>\n#include <sys/types.h>\n#include <sys/wait.h>\n#include <unistd.h>\n\n";
-
-/* The nondet functions, assume and the error stubs (weak: the program's
- * own definitions win). */
-static const char *const harness =
-    "static const char *const *ctg_cur; /* the running test's values */\n"
-    "static size_t ctg_pos;\n\n"
-    "/* The next value's text; the test ends (exit 0) when none is left, as in TestCov. */\n"
-    "static const char *ctg_next(void)\n{\n"
-    "    if (!ctg_cur || !ctg_cur[ctg_pos])\n        exit(0);\n"
-    "    const char *s = ctg_cur[ctg_pos++];\n"
-    "    return s[0] == '\\'' && s[1] ? s + 1 : s; /* a quoted character */\n}\n\n"
-    "static long long ctg_i(void)\n{\n    const char *s = ctg_next();\n"
-    "    return s[0] && s[1] == '\\'' ? (unsigned char)s[0] : strtoll(s, NULL, 0);\n}\n"
-    "static unsigned long long ctg_u(void) { return strtoull(ctg_next(), NULL, 0); }\n"
-    "static double ctg_d(void) { return strtod(ctg_next(), NULL); }\n\n"
-    "#define CTG_WEAK __attribute__((weak))\n"
-    "CTG_WEAK _Bool __VERIFIER_nondet_bool(void) { return ctg_i() != 0; }\n"
-    "CTG_WEAK char __VERIFIER_nondet_char(void) { return (char)ctg_i(); }\n"
-    "CTG_WEAK unsigned char __VERIFIER_nondet_uchar(void) { return (unsigned char)ctg_u(); }\n"
-    "CTG_WEAK short __VERIFIER_nondet_short(void) { return (short)ctg_i(); }\n"
-    "CTG_WEAK unsigned short __VERIFIER_nondet_ushort(void) { return (unsigned short)ctg_u(); }\n"
-    "CTG_WEAK int __VERIFIER_nondet_int(void) { return (int)ctg_i(); }\n"
-    "CTG_WEAK unsigned int __VERIFIER_nondet_uint(void) { return (unsigned int)ctg_u(); }\n"
-    "CTG_WEAK long __VERIFIER_nondet_long(void) { return (long)ctg_i(); }\n"
-    "CTG_WEAK unsigned long __VERIFIER_nondet_ulong(void) { return (unsigned long)ctg_u(); }\n"
-    "CTG_WEAK long long __VERIFIER_nondet_longlong(void) { return ctg_i(); }\n"
-    "CTG_WEAK unsigned long long __VERIFIER_nondet_ulonglong(void) { return ctg_u(); }\n"
-    "CTG_WEAK float __VERIFIER_nondet_float(void) { return (float)ctg_d(); }\n"
-    "CTG_WEAK double __VERIFIER_nondet_double(void) { return ctg_d(); }\n"
-    "CTG_WEAK void *__VERIFIER_nondet_pointer(void) { return (void *)(size_t)ctg_u(); }\n"
-    "CTG_WEAK size_t __VERIFIER_nondet_size_t(void) { return (size_t)ctg_u(); }\n"
-    "CTG_WEAK void __VERIFIER_assume(int c)\n{\n    if (!c)\n        exit(0);\n}\n"
-    "CTG_WEAK void reach_error(void) { exit(CTG_ERROR_EXIT); }\n"
-    "CTG_WEAK void __VERIFIER_error(void) { exit(CTG_ERROR_EXIT); }\n\n";
-
-/* The program's arguments: a child runs the program again with them, "@@"
- * naming the test's bytes as a file (as in the run). */
-static const char *const exec_helper =
-    "/* Whether an argument is \"@@\": the test's bytes are a file, not stdin. */\n"
-    "static int ctg_file_arg(void)\n{\n"
-    "    for (size_t k = 0; ctg_args[k]; k++)\n"
-    "        if (!strcmp(ctg_args[k], \"@@\"))\n            return 1;\n    return 0;\n}\n\n"
-    "/* Runs this program again with the run's arguments (\"@@\" becomes the\n"
-    " * test's file); the constructor of the new image lets main run. */\n"
-    "static void ctg_exec_with_args(FILE *in)\n{\n"
-    "    static char path[64];\n"
-    "    const char *argv[sizeof ctg_args / sizeof ctg_args[0] + 1];\n"
-    "    snprintf(path, sizeof path, \"/proc/self/fd/%d\", in ? fileno(in) : -1);\n"
-    "    argv[0] = \"prog\";\n"
-    "    for (size_t k = 0; ctg_args[k]; k++)\n"
-    "        argv[k + 1] = strcmp(ctg_args[k], \"@@\") ? ctg_args[k] : path;\n"
-    "    argv[sizeof ctg_args / sizeof ctg_args[0]] = NULL;\n"
-    "    setenv(\"CTG_REGRESSION_CHILD\", \"1\", 1);\n"
-    "    execv(\"/proc/self/exe\", (char *const *)argv);\n"
-    "    _exit(127);\n}\n\n";
-
-/* The runner: every test in a child (which goes on into the program's
- * main), its end compared with the expected one. */
-static const char *const runner =
-    "/* Runs before main: each test in a child that returns into main with its\n"
-    " * values; this process only waits and compares, then exits. */\n"
-    "__attribute__((constructor)) static void ctg_run_tests(void)\n{\n"
-    "    if (getenv(\"CTG_REGRESSION_CHILD\"))\n        return; /* a test run again with its arguments */\n"
-    "    int passed = 0, failed = 0;\n"
-    "    for (size_t i = 0; i < sizeof ctg_tests / sizeof ctg_tests[0]; i++) {\n"
-    "        fflush(NULL);\n        pid_t p = fork();\n"
-    "        if (p < 0) {\n            perror(\"fork\");\n            exit(2);\n        }\n"
-    "        if (p == 0) {\n"
-    "            int null = open(\"/dev/null\", O_RDWR);\n"
-    "            if (null >= 0)\n                dup2(null, 0), dup2(null, 1), dup2(null, 2);\n"
-    "            FILE *in = ctg_tests[i].bytes ? tmpfile() : NULL; /* a byte test's stdin or file */\n"
-    "            if (in && fwrite(ctg_tests[i].bytes, 1, ctg_tests[i].len, in) == ctg_tests[i].len &&\n"
-    "                fflush(in) == 0 && lseek(fileno(in), 0, SEEK_SET) == 0 && !ctg_file_arg())\n"
-    "                dup2(fileno(in), 0);\n"
-    "            ctg_cur = ctg_tests[i].values;\n            ctg_pos = 0;\n"
-    "            alarm(CTG_TIMEOUT_S); /* a hang fails the test */\n"
-    "            if (ctg_args[0])\n                ctg_exec_with_args(in);\n"
-    "            return; /* into the program's main */\n        }\n"
-    "        int ws = 0;\n        while (waitpid(p, &ws, 0) < 0)\n            ;\n"
-    "        int want = ctg_tests[i].code, ok;\n        const char *what;\n"
-    "        switch (ctg_tests[i].end) {\n"
-    "        case CTG_EXIT:\n            ok = WIFEXITED(ws) && WEXITSTATUS(ws) == want;\n"
-    "            what = \"exit code\";\n            break;\n"
-    "        case CTG_SIGNAL:\n            ok = WIFSIGNALED(ws) && WTERMSIG(ws) == want;\n"
-    "            what = \"signal\";\n            break;\n"
-    "        default: /* the error: reach_error aborts, or the stub exits */\n"
-    "            ok = (WIFEXITED(ws) && WEXITSTATUS(ws) == CTG_ERROR_EXIT) ||\n"
-    "                 (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);\n"
-    "            what = \"the error\";\n            break;\n        }\n"
-    "        if (ok) {\n            passed++;\n            continue;\n        }\n"
-    "        failed++;\n"
-    "        printf(\"FAIL %s: expected %s %d, \", ctg_tests[i].name, what, want);\n"
-    "        if (WIFSIGNALED(ws))\n            printf(\"got signal %d\\n\", WTERMSIG(ws));\n"
-    "        else\n            printf(\"got exit code %d\\n\", WEXITSTATUS(ws));\n    }\n"
-    "    printf(\"%d passed, %d failed\\n\", passed, failed);\n"
-    "    exit(failed ? 1 : 0);\n}\n";
 
 /* The expected end of test t of the replay. */
 static int expected(const replay_test *t, int *code)
@@ -287,9 +192,8 @@ bool export_c(const replay_opts *ro, const char *path, unsigned *n_tests, int *a
                       "    size_t len;\n    int end, code;\n} ctg_tests[] = {\n");
         sbuf_puts(&b, t.data ? t.data : "");
         sbuf_puts(&b, "};\n\n");
-        sbuf_puts(&b, harness);
-        sbuf_puts(&b, exec_helper);
-        sbuf_puts(&b, runner);
+        sbuf_puts(&b, "\n");
+        sbuf_puts(&b, ctg_tmpl_export_runner);
         ok = sbuf_ok(&b) && sbuf_ok(&t) ? fs_write_atomic(path, b.data, b.len, e)
                                         : err_set(e, "out of memory");
         if (!ok && !strstr(e->msg, "out of memory")) {

@@ -19,6 +19,10 @@
 #include "../base/sbuf.h"
 #include "../suite/suite.h"
 #include "../suite/test.h"
+/* ctg_tmpl_*: the fixed C of the generated files, src/report/tmpl/ */
+#include "tmpl/utest_check.h"
+#include "tmpl/utest_probe.h"
+#include "tmpl/utest_str.h"
 
 /* ==== values =========================================================== */
 
@@ -414,26 +418,9 @@ static void file_head(const drv_sig *s, bool probe, sbuf *b)
                 s->func, s->func, s->func, s->source);
     sbuf_puts(b, "#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
     sbuf_printf(b, "%s\n", s->preamble);
-    sbuf_printf(b, "__attribute__((unused)) static char *ctg_str(const char *s)\n{\n"
-                   "    char *p = calloc(%d, 1);\n    if (p)\n        strcpy(p, s);\n"
-                   "    return p;\n}\n\n",
-                DRV_STR_BUF);
-    if (probe) {
-        sbuf_puts(b, "__attribute__((unused)) static void ctg_hex(int param, const char *s)\n{\n"
-                     "    printf(\"out %d \", param);\n    for (; *s; s++)\n"
-                     "        printf(\"%02x\", (unsigned char)*s);\n    printf(\"\\n\");\n}\n\n");
-    } else {
-        sbuf_puts(b, "static int ctg_passed, ctg_failed, ctg_bad;\n\n"
-                     "#define CTG_CHECK(c)                                                      \\\n"
-                     "    do {                                                                  \\\n"
-                     "        if (!(c)) {                                                       \\\n"
-                     "            ctg_bad = 1;                                                  \\\n"
-                     "            fprintf(stderr, \"%s:%d: check failed: %s\\n\", __FILE__, __LINE__, #c); \\\n"
-                     "        }                                                                 \\\n"
-                     "    } while (0)\n\n"
-                     "static void ctg_run(void (*test)(void))\n{\n    ctg_bad = 0;\n    test();\n"
-                     "    if (ctg_bad)\n        ctg_failed++;\n    else\n        ctg_passed++;\n}\n\n");
-    }
+    sbuf_printf(b, "#define CTG_STR_BUF %d\n", DRV_STR_BUF);
+    sbuf_puts(b, ctg_tmpl_utest_str);
+    sbuf_puts(b, probe ? ctg_tmpl_utest_probe : ctg_tmpl_utest_check);
 }
 
 /* Decodes test k into the body of test_k (without observations). */
