@@ -37,6 +37,20 @@ static inline bool efx_setup(void)
 
 static inline void efx_teardown(void) { fs_rm_rf(efx_dir, NULL); }
 
+/* The two as cmocka group fixtures. */
+static inline int efx_group_setup(void **state)
+{
+    (void)state;
+    return efx_setup() ? 0 : -1;
+}
+
+static inline int efx_group_teardown(void **state)
+{
+    (void)state;
+    efx_teardown();
+    return 0;
+}
+
 /* efx_dir/name as a new string (ctg_free). */
 static inline char *efx_path(const char *name) { return fs_join(efx_dir, name); }
 

@@ -10,6 +10,7 @@
  * file is a one-line error naming it.
  */
 #include "engine_fixture.h" /* before cmocka.h, which defines test_free */
+#include "suite/suite.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,19 +35,6 @@ static const char *stdin_src =
     "#include <stdio.h>\n"
     "int main(void)\n{\n    int c = getchar();\n"
     "    if (c == 'a')\n        return 1;\n    if (c > 'p')\n        return 2;\n    return 0;\n}\n";
-
-static int setup(void **state)
-{
-    (void)state;
-    return efx_setup() ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    efx_teardown();
-    return 0;
-}
 
 static void test_budget_and_files(void **state)
 {
@@ -107,11 +95,9 @@ static bool same_corpus(const char *a, const char *b)
                !memcmp(x, y, lx) && !strcmp(strrchr(fa[i], '/'), strrchr(fb[i], '/'));
         ctg_free(x), ctg_free(y);
     }
-    for (size_t i = 0; i < na; i++)
-        ctg_free(fa[i]);
-    for (size_t i = 0; i < nb; i++)
-        ctg_free(fb[i]);
-    ctg_free(fa), ctg_free(fb), ctg_free(ca), ctg_free(cb), ctg_free(da), ctg_free(db);
+    suite_free_list(fa, na);
+    suite_free_list(fb, nb);
+    ctg_free(ca), ctg_free(cb), ctg_free(da), ctg_free(db);
     return same;
 }
 
@@ -204,5 +190,5 @@ int main(void)
         cmocka_unit_test(test_stdin_tests_are_corpus),
         cmocka_unit_test(test_output_is_a_file),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, efx_group_setup, efx_group_teardown);
 }

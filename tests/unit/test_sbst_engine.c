@@ -40,19 +40,6 @@ static const char *loop_src =
     "    if (big >= 3)\n        return 1;\n"
     "    return 0;\n}\n";
 
-static int setup(void **state)
-{
-    (void)state;
-    return efx_setup() ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    efx_teardown();
-    return 0;
-}
-
 static void run_needle(const char *algo, const char *out_name, engine_summary *s)
 {
     char *prog = efx_write("needle.c", needle_src), *out = efx_path(out_name);
@@ -121,5 +108,5 @@ int main(void)
         cmocka_unit_test(test_values_extended),
         cmocka_unit_test(test_bad_option_value),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, efx_group_setup, efx_group_teardown);
 }

@@ -14,6 +14,7 @@
 
 /* ctg_tmpl_*: the fixed C of the helpers, src/search/bounded/tmpl/ */
 #include "tmpl/filter_helper.h"
+#include "tmpl/helper_io.h"
 #include "tmpl/helper_stubs.h"
 #include "tmpl/korat_helper.h"
 
@@ -204,6 +205,7 @@ static void k_helper(sbuf *out, const kspec *k, unsigned timeout_ms)
     sbuf_puts(out, "\n#define CTG_K_REPOK ");
     k_repok_call(out, k);
     sbuf_puts(out, "\n");
+    sbuf_puts(out, ctg_tmpl_helper_io);
     sbuf_puts(out, ctg_tmpl_korat_helper);
     sbuf_puts(out, "\n");
     k_load_map(out, k);
@@ -251,6 +253,7 @@ void kharness_filter(sbuf *out, const char *program, const char *func, unsigned 
     include_program(out, program, "__ctg_filter_user_main");
     sbuf_printf(out, "#define CTG_F_FILTER %s\n#define CTG_F_ALARM_S %u\n", func,
                 timeout_ms / 1000 + 1);
+    sbuf_puts(out, ctg_tmpl_helper_io);
     sbuf_puts(out, ctg_tmpl_filter_helper);
 }
 

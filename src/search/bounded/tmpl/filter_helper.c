@@ -5,7 +5,8 @@
  * byte (1: accepted) on fd 1.  Not compiled on its own: the generated file
  * defines before it
  *   CTG_F_FILTER   the filter function, int f(const char *),
- *   CTG_F_ALARM_S  seconds a call may take.
+ *   CTG_F_ALARM_S  seconds a call may take,
+ * and ctg_io (helper_io.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,28 +15,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int ctg_f_io(int fd, void *p, size_t n, int wr)
-{
-    char *c = (char *)p;
-    while (n > 0) {
-        ssize_t k = wr ? write(fd, c, n) : read(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return 0;
-        c += k, n -= (size_t)k;
-    }
-    return 1;
-}
-
 int main(void)
 {
     int in = dup(0), out = dup(1), null = open("/dev/null", O_RDWR);
     dup2(null, 0), dup2(null, 1);
     uint32_t len;
-    while (ctg_f_io(in, &len, sizeof len, 0)) {
+    while (ctg_io(in, &len, sizeof len, 0)) {
         char *s = (char *)malloc((size_t)len + 1);
-        if (!s || !ctg_f_io(in, s, len, 0))
+        if (!s || !ctg_io(in, s, len, 0))
             return 3;
         s[len] = 0;
         pid_t pid = fork();
@@ -50,7 +37,7 @@ int main(void)
             ;
         free(s);
         unsigned char r = WIFEXITED(st) && WEXITSTATUS(st) == 1;
-        if (!ctg_f_io(out, &r, 1, 1))
+        if (!ctg_io(out, &r, 1, 1))
             return 0;
     }
     return 0;

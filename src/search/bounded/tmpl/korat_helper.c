@@ -8,7 +8,8 @@
  *   CTG_K_ALARM_S      seconds a repOk call may take,
  *   CTG_K_TOUCH_ROOTS  statements marking the root slots as read,
  *   CTG_K_REPOK        the repOk call on the roots,
- * and ctg_k_alloc / ctg_k_build; it defines ctg_k_load after it.
+ * and ctg_k_alloc / ctg_k_build, and ctg_io (helper_io.c); it defines
+ * ctg_k_load after it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,20 +42,6 @@ CTG_K_NOTRACE void __sanitizer_cov_load8(uint64_t *p) { ctg_k_load(p); }
 CTG_K_NOTRACE void __sanitizer_cov_load16(void *p) { ctg_k_load(p); }
 CTG_K_NOTRACE void __sanitizer_cov_8bit_counters_init(char *a, char *b) { (void)a; (void)b; }
 
-static int ctg_k_io(int fd, void *p, size_t n, int wr)
-{
-    char *c = (char *)p;
-    while (n > 0) {
-        ssize_t k = wr ? write(fd, c, n) : read(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return 0;
-        c += k, n -= (size_t)k;
-    }
-    return 1;
-}
-
 int main(void)
 {
     int in = dup(0), out = dup(1), null = open("/dev/null", O_RDWR);
@@ -65,7 +52,7 @@ int main(void)
         return 3;
     ctg_k_alloc();
     unsigned v[CTG_K_SLOTS];
-    while (ctg_k_io(in, v, sizeof v, 0)) {
+    while (ctg_io(in, v, sizeof v, 0)) {
         ctg_k_shm[0] = 2, ctg_k_shm[1] = 0;
         pid_t pid = fork();
         if (pid < 0)
@@ -83,7 +70,7 @@ int main(void)
         int st;
         while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
             ;
-        if (!ctg_k_io(out, ctg_k_shm, sizeof(uint32_t) * (2 + ctg_k_shm[1]), 1))
+        if (!ctg_io(out, ctg_k_shm, sizeof(uint32_t) * (2 + ctg_k_shm[1]), 1))
             return 0;
     }
     return 0;
