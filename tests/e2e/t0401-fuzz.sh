@@ -3,7 +3,9 @@
 # schedule) on a libFuzzer target and on Test-Comp harnesses: input-to-state
 # and string compares reach a magic-guarded abort; cgi_decode's error is
 # reached and confirmed by replay; -i seeds; raw corpus files; the suite
-# validates against the DTDs; bad options fail with one line.
+# validates against the DTDs; bad options fail with one line.  --fuzz-trim
+# on trims new seeds (shorter inputs, the same coverage by gcc's replay,
+# reproducible for a seed).
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 
@@ -18,6 +20,25 @@ check "mcts: some find came from input-to-state" [ "$(stat fuzz.i2s_finds "$T/ma
 crash=$(ls "$T/magic-mcts/crashes/" | grep abort | grep -v '\.txt$' | head -1)
 check "the crash input holds the magic and the keyword" \
     sh -c "od -An -tx1 '$T/magic-mcts/crashes/$crash' | tr -d ' \n' | grep -q '^cefaedfe6b65793d3713'"
+
+# --fuzz-trim on: seeds lose the bytes their coverage does not need
+L="$PROGS/lines_kv.c"
+for t in on off; do
+    "$CTESTGEN" run "$L" --strategy fuzz --fuzz-trim $t --max-execs 20000 --seed 1 -o "$T/trim-$t" \
+        >"$T/trim-$t.out" 2>&1 || fail "--fuzz-trim $t: run exits 0: $(tail -2 "$T/trim-$t.out")"
+done
+check "trim: seeds were trimmed ($(stat fuzz.trims "$T/trim-on") of them)" [ "$(stat fuzz.trims "$T/trim-on")" -ge 1 ]
+check "trim: bytes removed" [ "$(stat fuzz.trimmed_bytes "$T/trim-on")" -gt 0 ]
+check "trim off: none" [ "$(stat fuzz.trims "$T/trim-off")" = 0 ]
+check "trim: gcc's replay covers what it covers untrimmed ($(stat replay.branches_covered "$T/trim-on"))" \
+    [ "$(stat replay.branches_covered "$T/trim-on")" = "$(stat replay.branches_covered "$T/trim-off")" ]
+mean_len() { local n=0 s=0; for f in "$1"/corpus/id-*; do s=$((s + $(wc -c <"$f"))); n=$((n + 1)); done; echo $((s / n)); }
+check "trim: shorter tests ($(mean_len "$T/trim-on") against $(mean_len "$T/trim-off") bytes on average)" \
+    [ "$(mean_len "$T/trim-on")" -lt "$(mean_len "$T/trim-off")" ]
+"$CTESTGEN" run "$L" --strategy fuzz --fuzz-trim on --max-execs 20000 --seed 1 -o "$T/trim-on2" -q 2>/dev/null
+check "trim: the same seed gives the same corpus" diff -r "$T/trim-on/corpus" "$T/trim-on2/corpus"
+"$CTESTGEN" run "$L" --strategy fuzz --fuzz-trim maybe --max-execs 10 -o "$T/trim-bad" 2>"$T/trim-bad.err"
+check "trim: a bad value is one line" bash -c "[ \$(wc -l <'$T/trim-bad.err') = 1 ] && grep -q 'fuzz-trim' '$T/trim-bad.err'"
 
 # auto on a libFuzzer target: the fuzzer runs alone (in batches) until it
 # stalls for --auto-stall executions, then the other members join

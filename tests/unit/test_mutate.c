@@ -27,7 +27,7 @@ static void test_i2s_wide(void **state)
         rng r;
         rng_seed(&r, seed);
         uint8_t buf[12] = {9, 9, 9, 0x44, 0x33, 0x22, 0x11, 9, 9, 9, 9, 9};
-        if (!mut_i2s(&r, buf, sizeof buf, &s))
+        if (!mut_i2s(&r, buf, &(size_t){sizeof buf}, sizeof buf, &s))
             continue;
         uint32_t v;
         memcpy(&v, buf + 3, 4);
@@ -50,7 +50,7 @@ static void test_i2s_exact(void **state)
         rng r;
         rng_seed(&r, seed);
         uint8_t buf[4] = {1, 2, 0x5a, 3};
-        if (mut_i2s(&r, buf, sizeof buf, &s)) {
+        if (mut_i2s(&r, buf, &(size_t){sizeof buf}, sizeof buf, &s)) {
             assert_int_equal(buf[2], 0x3c);
             hits++;
         }
@@ -107,12 +107,57 @@ static void test_i2s_narrow(void **state)
         rng r;
         rng_seed(&r, seed);
         uint8_t buf[4] = {'x', 'y', 'a', 0};
-        if (mut_i2s(&r, buf, sizeof buf, &s)) {
+        if (mut_i2s(&r, buf, &(size_t){sizeof buf}, sizeof buf, &s)) {
             assert_true(buf[2] >= 'H' - 1 && buf[2] <= 'H' + 1);
             hits++;
         }
     }
     assert_true(hits > 5);
+}
+
+/* A string operand padded with zeros (the shorter string of a compare) is
+ * looked for without its padding, and the other one takes its place, the
+ * tail moved: "[x]" becomes "[server]" for strcmp(section, "server"). */
+static void test_i2s_string_lengths(void **state)
+{
+    (void)state;
+    uint64_t a = 0, b = 0;
+    memcpy(&a, "x", 1);
+    memcpy(&b, "server", 6);
+    mut_cmp c = {a, b, 48, true, true};
+    mut_src s = {.cmps = &c, .n_cmps = 1};
+    int grew = 0, shrank = 0;
+    for (uint64_t seed = 1; seed <= 64; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        uint8_t buf[16] = "[x]\nk=1";
+        size_t len = 8;
+        if (!mut_i2s(&r, buf, &len, sizeof buf, &s))
+            continue;
+        if (len == 13) {
+            assert_memory_equal(buf, "[server]\nk=1", 13);
+            grew++;
+        } else {
+            assert_int_equal(len, 8); /* "server" is not in the input: never shrinks */
+        }
+        uint8_t back[16] = "[server]";
+        size_t bl = 8;
+        if (mut_i2s(&r, back, &bl, sizeof back, &s) && bl == 3) {
+            assert_memory_equal(back, "[x]", 3);
+            shrank++;
+        }
+    }
+    assert_true(grew > 5);
+    assert_true(shrank > 5);
+    /* no room for "server": nothing changes */
+    rng r;
+    rng_seed(&r, 1);
+    uint8_t small[4] = "[x]";
+    size_t sl = 3;
+    for (int i = 0; i < 32; i++)
+        assert_false(mut_i2s(&r, small, &sl, sizeof small, &s));
+    assert_int_equal(sl, 3);
+    assert_memory_equal(small, "[x]", 3);
 }
 
 /* String operands are replaced byte for byte, never +-1 or swapped. */
@@ -129,7 +174,7 @@ static void test_i2s_string(void **state)
         rng r;
         rng_seed(&r, seed);
         uint8_t buf[8] = {'{', 'a', 'b', 'c', 'd', '}', 0, 0};
-        if (mut_i2s(&r, buf, sizeof buf, &s)) {
+        if (mut_i2s(&r, buf, &(size_t){sizeof buf}, sizeof buf, &s)) {
             assert_memory_equal(buf, "{true}", 6);
             hits++;
         }
@@ -254,7 +299,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_i2s_wide),   cmocka_unit_test(test_i2s_narrow),
-        cmocka_unit_test(test_i2s_string), cmocka_unit_test(test_havoc_bounds),
+        cmocka_unit_test(test_i2s_string), cmocka_unit_test(test_i2s_string_lengths), cmocka_unit_test(test_havoc_bounds),
         cmocka_unit_test(test_i2s_exact),  cmocka_unit_test(test_i2s_text),
         cmocka_unit_test(test_havoc_typed), cmocka_unit_test(test_splice),
         cmocka_unit_test(test_dict),       cmocka_unit_test(test_dict_file),

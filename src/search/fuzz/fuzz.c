@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "../../base/fsutil.h"
+#include "../../base/hash.h"
 #include "../../base/mem.h"
 #include "../engine.h"
 #include "../strategy.h"
@@ -47,6 +48,7 @@
 #define FUZZ_MAX_EQ 64        /* equal comparisons remembered per seed        */
 #define FUZZ_AHEAD 64         /* libFuzzer targets: mutants made ahead and run
                                  as one batch of the executor              */
+#define FUZZ_TRIM_MIN 4       /* smallest chunk trimming removes (AFL's)     */
 
 static const opt_desc fuzz_options[] = {
     {"schedule", 0, OPT_STR, OPT_KV, "KIND", "mcts",
@@ -63,6 +65,10 @@ static const opt_desc fuzz_options[] = {
      "fuzz: AFL/libFuzzer dictionary file (lines name=\"token\" or \"token\", \\xNN escapes)"},
     {"fuzz-seeds", 0, OPT_INT, OPT_KV, "N", "2",
      "fuzz: random inputs among the initial seeds (Test-Comp harnesses)"},
+    {"fuzz-trim", 0, OPT_STR, OPT_KV, "ON", "off",
+     "fuzz: on: trim each new seed of a byte-input target as AFL does (remove chunks while "
+     "the coverage stays); helps line-based text formats, costs some binary ones "
+     "(docs/fuzzing-speed.md)"},
     {0},
 };
 
@@ -90,6 +96,7 @@ typedef struct fuzz {
     uint32_t *trace;     /* scratch: edges of the last run                 */
     mut_dict *dict;
     uint8_t *buf;        /* the mutant                                     */
+    uint8_t *tbuf;       /* trimming: the input being trimmed (max_len)     */
     /* mutants made ahead (libFuzzer targets), run by ctx_exec_batch */
     struct fz_pend {
         size_t off, len;
@@ -98,7 +105,7 @@ typedef struct fuzz {
     uint8_t *pend_buf;   /* their bytes (pend_cap)                         */
     size_t pend_cap, n_pend, pend_at;
     size_t max_len;
-    bool libfuzzer, mcts;
+    bool libfuzzer, mcts, trim;
     mcts_policy policy;
     long batch, n_random;
     /* the round in progress */
@@ -108,6 +115,7 @@ typedef struct fuzz {
     size_t imported;     /* tests of ctx_kept() already seen               */
     /* statistics */
     uint64_t selections, finds, i2s_finds, repairs;
+    uint64_t trims, trim_runs, trimmed_bytes;
 } fuzz;
 
 #define NO_SEED ((size_t)-1)
@@ -370,7 +378,7 @@ static size_t make_mutant(fuzz *F, const fz_seed *s, bool *i2s_only)
     if (s->n_cmps && rng_chance(r, FUZZ_I2S_P)) {
         /* binary first, or (half of the time) the operands written as text */
         size_t n = rng_chance(r, 0.5) ? mut_i2s_text(r, F->buf, len, F->max_len, &src) : 0;
-        if (n || mut_i2s(r, F->buf, len, &src)) {
+        if (n || mut_i2s(r, F->buf, &len, F->max_len, &src)) {
             *i2s_only = true;
             return n ? n : len;
         }
@@ -387,12 +395,69 @@ static size_t make_mutant(fuzz *F, const fz_seed *s, bool *i2s_only)
     return mut_havoc(r, F->buf, len, F->max_len, &src, stack);
 }
 
-/* Makes the last run's input a seed under the current one; extends the
- * batch. */
+/* Hash of the last run's coverage: each edge hit with its AFL bucket. */
+static uint64_t cov_hash(const fuzz *F)
+{
+    const uint8_t *cov = exec_cov(ctx_executor(F->ctx));
+    uint64_t h = 0;
+    for (uint32_t i = 0; i < F->n_edges; i++)
+        if (cov[i])
+            h = hash_combine64(h, (uint64_t)i << 8 | ctg_bucket(cov[i]));
+    return h;
+}
+
+/* AFL's trim of a new seed of a byte-input target, before it enters the
+ * tree: chunks of len/16 down to len/1024 bytes (at least FUZZ_TRIM_MIN)
+ * are removed in turn while the coverage (edges and buckets) stays what
+ * the input had.  Short seeds are what mutations and splices of a parser
+ * build on; a seed that kept the junk of its ancestors is not.  When
+ * something was removed, the trimmed input runs last, so add_seed takes
+ * it.  False when no run happened (budget spent). */
+static bool trim_seed(fuzz *F)
+{
+    const exec_t *x = ctx_executor(F->ctx);
+    size_t len;
+    const uint8_t *in = exec_input(x, &len);
+    if (!F->trim || !F->libfuzzer || len < 2 * FUZZ_TRIM_MIN || len > F->max_len)
+        return true;
+    memcpy(F->tbuf, in, len);
+    uint64_t want = cov_hash(F);
+    size_t p2 = 1, orig = len;
+    while (p2 < len)
+        p2 <<= 1;
+    size_t stop = p2 / 1024 > FUZZ_TRIM_MIN ? p2 / 1024 : FUZZ_TRIM_MIN;
+    bool last_is_kept = true; /* the executor's last run is tbuf[0..len) */
+    ctx_run r;
+    for (size_t rm = p2 / 16 > stop ? p2 / 16 : stop; rm >= stop && len > rm; rm /= 2) {
+        for (size_t pos = 0; pos + rm <= len && len > rm;) {
+            memcpy(F->buf, F->tbuf, pos);
+            memcpy(F->buf + pos, F->tbuf + pos + rm, len - pos - rm);
+            if (!fuzz_exec(F, F->buf, len - rm, 0, &r))
+                return false;
+            F->trim_runs++;
+            if (r.r.kind == EXEC_NORMAL && cov_hash(F) == want) {
+                len -= rm;
+                memcpy(F->tbuf, F->buf, len);
+                last_is_kept = true;
+            } else {
+                last_is_kept = false;
+                pos += rm;
+            }
+        }
+    }
+    if (len == orig)
+        return last_is_kept || fuzz_exec(F, F->tbuf, len, 0, &r);
+    F->trims++;
+    F->trimmed_bytes += orig - len;
+    return last_is_kept || fuzz_exec(F, F->tbuf, len, 0, &r);
+}
+
+/* Makes the last run's input a seed under the current one (trimmed
+ * first); extends the batch. */
 static void found(fuzz *F, size_t n_trace, bool i2s)
 {
     mcts_node *parent = F->seeds[F->cur].node; /* add_seed may move F->seeds */
-    if (!add_seed(F, parent, n_trace))
+    if (!trim_seed(F) || !add_seed(F, parent, n_trace))
         return;
     F->finds++;
     F->i2s_finds += i2s;
@@ -429,7 +494,7 @@ static bool repair(fuzz *F, const uint8_t *in, size_t len)
     }
     for (size_t i = 0; i < nb; i++) { /* fixes add up: a later one keeps earlier ones */
         mut_src src = {.cmps = &broken[i], .n_cmps = 1};
-        if (!mut_i2s(ctx_rng(F->ctx), F->buf, len, &src))
+        if (!mut_i2s(ctx_rng(F->ctx), F->buf, &len, F->max_len, &src))
             continue;
         if (!fuzz_exec(F, F->buf, len, run_flags(F, false), &r))
             return false;
@@ -552,6 +617,7 @@ static void fuzz_free(fuzz *F)
     ctg_free(F->trace);
     mut_dict_free(F->dict);
     ctg_free(F->buf);
+    ctg_free(F->tbuf);
     ctg_free(F->pend_buf);
     ctg_free(F);
 }
@@ -577,6 +643,10 @@ static bool read_options(fuzz *F, const ctg_options *o, ctg_err *e)
     if (F->n_random < 0)
         return err_set(e, "--fuzz-seeds: must not be negative");
     F->max_len = (size_t)max_len;
+    const char *trim = opt_get_str(o, "fuzz-trim");
+    if (strcmp(trim, "on") != 0 && strcmp(trim, "off") != 0)
+        return err_set(e, "--fuzz-trim: unknown value '%s'; use on or off", trim);
+    F->trim = strcmp(trim, "on") == 0;
     return true;
 }
 
@@ -601,12 +671,13 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     F->trace = ctg_malloc(((size_t)F->n_edges + 1) * sizeof *F->trace);
     F->dict = mut_dict_new(FUZZ_DICT_CAP);
     F->buf = ctg_malloc(F->max_len);
+    F->tbuf = ctg_malloc(F->max_len);
     if (F->libfuzzer && exec_can_batch(ctx_executor(ctx))) {
         size_t cap = FUZZ_AHEAD * F->max_len;
         F->pend_cap = cap < CTG_BATCH_BYTES ? cap : CTG_BATCH_BYTES;
         F->pend_buf = ctg_malloc(F->pend_cap);
     }
-    if (!F->tree || !F->virgin || !F->trace || !F->dict || !F->buf ||
+    if (!F->tree || !F->virgin || !F->trace || !F->dict || !F->buf || !F->tbuf ||
         (F->pend_cap && !F->pend_buf)) {
         err_set(e, "out of memory");
         goto fail;
@@ -650,6 +721,9 @@ static void fuzz_finish(void *state, search_ctx *ctx)
     ctx_stat_set(ctx, "fuzz.finds", (double)F->finds);
     ctx_stat_set(ctx, "fuzz.i2s_finds", (double)F->i2s_finds);
     ctx_stat_set(ctx, "fuzz.repairs", (double)F->repairs);
+    ctx_stat_set(ctx, "fuzz.trims", (double)F->trims);
+    ctx_stat_set(ctx, "fuzz.trim_runs", (double)F->trim_runs);
+    ctx_stat_set(ctx, "fuzz.trimmed_bytes", (double)F->trimmed_bytes);
     ctx_stat_set(ctx, "fuzz.dict", (double)mut_dict_size(F->dict));
     ctx_summary_line(ctx,
                      "fuzz: schedule %s, %zu inputs in the tree (depth %u), %llu seeds selected, "

@@ -289,7 +289,7 @@ static size_t op_i2s(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src
         if (n)
             return n;
     }
-    mut_i2s(r, buf, len, s);
+    mut_i2s(r, buf, &len, max, s);
     return len;
 }
 
@@ -509,6 +509,41 @@ static bool replace_once(rng *r, uint8_t *buf, size_t len, uint64_t from, uint64
     return false;
 }
 
+/* Length of the string in the n bytes of v (up to its first NUL). */
+static size_t str_len(uint64_t v, size_t n)
+{
+    size_t k = 0;
+    while (k < n && (v >> (8 * k)) & 0xff)
+        k++;
+    return k;
+}
+
+/* Replaces one occurrence (a random one) of the string operand `from`
+ * with `to` (each the bytes up to its NUL), moving the tail when the
+ * lengths differ.  False when from is empty, absent, or the result would
+ * exceed max. */
+static bool replace_str(rng *r, uint8_t *buf, size_t *len, size_t max, uint64_t from, uint64_t to,
+                        size_t n)
+{
+    size_t fl = str_len(from, n), tl = str_len(to, n);
+    if (!fl || fl > *len || *len - fl + tl > max)
+        return false;
+    uint8_t pat[8], rep[8];
+    store_le(pat, from, fl);
+    store_le(rep, to, tl);
+    size_t slots = *len - fl + 1, start = (size_t)rng_below(r, slots);
+    for (size_t k = 0; k < slots; k++) {
+        size_t i = (start + k) % slots;
+        if (memcmp(buf + i, pat, fl) == 0) {
+            memmove(buf + i + tl, buf + i + fl, *len - i - fl);
+            memcpy(buf + i, rep, tl);
+            *len = *len - fl + tl;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* True when the n-byte value v is the zero or sign extension of its low
  * w bytes. */
 static bool fits(uint64_t v, size_t n, size_t w)
@@ -531,7 +566,7 @@ static size_t i2s_width(rng *r, const mut_cmp *c)
     return n;
 }
 
-bool mut_i2s(rng *r, uint8_t *buf, size_t len, const mut_src *s)
+bool mut_i2s(rng *r, uint8_t *buf, size_t *len, size_t max, const mut_src *s)
 {
     if (!s->n_cmps)
         return false;
@@ -551,7 +586,8 @@ bool mut_i2s(rng *r, uint8_t *buf, size_t len, const mut_src *s)
             to = bswap(to, n);
         }
         uint64_t m = ctg_vg_mask((unsigned)n * 8u);
-        if (replace_once(r, buf, len, from & m, to & m, n))
+        if (c->str ? replace_str(r, buf, len, max, from & m, to & m, n)
+                   : replace_once(r, buf, *len, from & m, to & m, n))
             return true;
     }
     return false;

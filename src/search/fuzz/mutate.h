@@ -77,8 +77,11 @@ size_t mut_havoc(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s,
 /* Input-to-state: for a random comparison in s->cmps whose operands differ,
  * finds one operand's bytes (little or big endian, the comparison's width,
  * also +-1 of it) in buf and writes the other operand there (+-1 alike).
- * Returns true when something was replaced (len is unchanged). */
-bool mut_i2s(rng *r, uint8_t *buf, size_t len, const mut_src *s);
+ * A string operand is its bytes up to its NUL (the runtime pads the
+ * shorter string of a compare with zeros), so "x" in "[x]" becomes
+ * "server" of strcmp(name, "server"): *len changes by the difference, the
+ * tail moves, within max.  Returns true when something was replaced. */
+bool mut_i2s(rng *r, uint8_t *buf, size_t *len, size_t max, const mut_src *s);
 /* Input-to-state on text (as Redqueen's ASCII encodings): for a random
  * integer comparison, finds one operand written in decimal as a whole
  * number in buf (not inside a longer run of digits) and writes the other
