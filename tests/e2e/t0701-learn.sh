@@ -85,4 +85,11 @@ check "compare: one line per search order" [ "$(grep -cE '^(cfds|cgs|param) +1 '
 check "compare: pairwise A12" grep -q "^cfds  *cgs " "$T/cmp"
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --weights "$T/nosuch" -o "$T/x" 2>"$T/err" >/dev/null
 check "param with a missing weights file: one-line error" grep -q "nosuch" "$T/err"
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --search-scope tree --max-execs 300 \
+  --seed 1 -q -o "$T/tree" || fail "param --search-scope tree: run failed"
+check "param, scope tree: reaches cgi_decode's error" [ "$(stat errors.reached "$T/tree")" = 1 ]
+check "param, scope tree: recorded" [ "$(jq -r .info.scope "$T/tree/stats.json")" = tree ]
+check "param: the paper's scope by default" [ "$(jq -r .info.scope "$T/param/stats.json")" = last ]
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --search-scope all -o "$T/y" 2>"$T/err2" >/dev/null
+check "an unknown scope: one-line error" bash -c "[ \$(wc -l <'$T/err2') = 1 ] && grep -q 'search-scope' '$T/err2'"
 finish

@@ -5,7 +5,8 @@
  * input) and covered edges.  Checks: the error of `x == 0xdeadbeef` plus a
  * linear equation is reached within 10 runs by generational search; the
  * exact dfs and bfs orders on a tiny tree; every order explores each path
- * once; divergence detection and shouldSkip; symbolic lengths; re-running
+ * once; param's scope (last path or tree) on a hand-scored tree;
+ * divergence detection and shouldSkip; symbolic lengths; re-running
  * dropped path constraints; allocation failure.
  */
 #include <setjmp.h>
@@ -264,6 +265,45 @@ static void test_tree_orders(void **st)
     expect_order(CC_BFS, bfs);
     expect_order(CC_GENERATIONAL, bfs); /* every child scores 1 then 0: FIFO */
     expect_order(CC_RANDOM_BRANCH, NULL);
+}
+
+/* Scores of p_tree's entries: site 0 10, site 2 5, site 1 1, all 100
+ * lower on a path whose first branch was taken. */
+static double tree_score(void *user, const expr_pc *pc, uint32_t j)
+{
+    (void)user;
+    uint32_t site = pc->v[j].site / 2;
+    return (pc->v[0].taken ? -100.0 : 0.0) + (site == 0 ? 10.0 : site == 2 ? 5.0 : 1.0);
+}
+
+/* param's scope: the last path only (the paper) dives into the subtree of
+ * its first negation; with scope tree the first path's next entry (5)
+ * beats the new path's best (-90), so FFT runs third.  Both explore each
+ * of the eight paths once. */
+static void test_param_scope(void **st)
+{
+    (void)st;
+    for (int tree = 0; tree < 2; tree++) {
+        prog p = {.body = p_tree};
+        cc_config cfg;
+        cc_config_default(&cfg);
+        cfg.order = CC_PARAM;
+        cfg.scope_tree = tree;
+        cfg.heur.score = tree_score;
+        ctg_err e = {{0}};
+        cc_search *s = cc_new(&cfg, run_prog, &p, &e);
+        assert_non_null(s);
+        uint8_t zeros[16] = {0};
+        cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
+        assert_true(cc_add_seed(s, &in, &e));
+        assert_int_equal(drive(s, &p, 100), CC_DONE);
+        assert_int_equal(p.runs, 8);
+        assert_int_equal(cc_get_stats(s)->paths, 8);
+        assert_string_equal(p.paths[0], "FFF");
+        assert_string_equal(p.paths[1], "TFF");
+        assert_string_equal(p.paths[2], tree ? "FFT" : "TFT");
+        cc_free(s);
+    }
 }
 
 static void test_generational_bound_and_skip(void **st)
@@ -547,6 +587,7 @@ int main(void)
         cmocka_unit_test(test_deadbeef_generational),
         cmocka_unit_test(test_deadbeef_all_orders),
         cmocka_unit_test(test_tree_orders),
+        cmocka_unit_test(test_param_scope),
         cmocka_unit_test(test_generational_bound_and_skip),
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_symbolic_length),

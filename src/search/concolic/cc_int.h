@@ -47,6 +47,9 @@ struct cc_node {
     uint32_t refs;      /* work-list places holding it                        */
     bool pinned;        /* being expanded: not evicted                        */
     uint8_t *tried;     /* cfds / param: entries already chosen (n_pc bytes)  */
+    double best;        /* cfds / param, scope tree: the score of its best
+                           untried entry when it was last scored             */
+    bool scored;        /* best is known                                      */
     cc_node *prev, *next; /* list of retained nodes, most recent first        */
 };
 

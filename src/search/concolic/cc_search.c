@@ -704,43 +704,103 @@ static cc_status list_step(cc_search *s, ctg_err *e)
 }
 
 /* cfds / param: the highest-scoring untried entry of n, -1 when none is
- * left.  Ties go to the deepest entry. */
-static int64_t best_entry(cc_search *s, cc_node *n)
+ * left.  Ties go to the deepest entry.  *score gets its score; n->best
+ * the score of the best entry after it (what n offers once it is tried). */
+static int64_t best_entry(cc_search *s, cc_node *n, double *score)
 {
-    int64_t best = -1;
-    double bs = -INFINITY;
+    int64_t best = -1, second = -1;
+    double bs = -INFINITY, bs2 = -INFINITY;
     for (uint32_t j = 0; j < n->n_pc; j++) {
         if (n->tried[j] || !expr_pc_negatable(n->pc.v[j].kind))
             continue;
         double sc = s->cfg.heur.score ? s->cfg.heur.score(s->cfg.heur.user, &n->pc, j) : 0.0;
         if (best < 0 || sc >= bs) {
-            best = j;
-            bs = sc;
+            second = best, bs2 = bs;
+            best = j, bs = sc;
+        } else if (second < 0 || sc >= bs2) {
+            second = j, bs2 = sc;
         }
     }
+    *score = bs;
+    n->best = bs2;
+    n->scored = second >= 0;
     return best;
 }
 
-/* cfds / param: negates the best entry of the last path that is left;
- * a path with nothing left is popped. */
+/* cfds / param, scope tree: the kept path (index into the stack) that the
+ * next negation comes from: the last one, whose best entry scores `top`
+ * now, unless an older path's best untried entry scored higher when that
+ * path was last scored (the latest such path on ties). */
+static size_t tree_pick(const cc_search *s, double top)
+{
+    size_t last = s->n_stack - 1, pick = last;
+    double bs = top;
+    for (size_t i = last; i-- > 0;)
+        if (s->stack[i]->scored && s->stack[i]->best > bs) {
+            bs = s->stack[i]->best;
+            pick = i;
+        }
+    return pick;
+}
+
+/* Takes path i out of the stack (it has nothing left to negate). */
+static void stack_remove(cc_search *s, size_t i)
+{
+    cc_node *n = s->stack[i];
+    memmove(s->stack + i, s->stack + i + 1, (s->n_stack - i - 1) * sizeof *s->stack);
+    s->n_stack--;
+    node_unref(s, n);
+}
+
+/* n's best untried entry (best_entry) with n's path constraint in memory
+ * (run again if it was dropped); -1 when none is left or the re-run took
+ * another path, -2 with e set on failure. */
+static int64_t scored_best(cc_search *s, cc_node *n, double *score, ctg_err *e)
+{
+    bool usable;
+    if (!materialize(s, n, &usable, e))
+        return -2;
+    if (!usable)
+        return -1;
+    if (!n->tried && !(n->tried = ctg_calloc((size_t)n->n_pc + 1, 1)))
+        return err_set(e, "concolic: out of memory"), -2;
+    return best_entry(s, n, score);
+}
+
+/* cfds / param: negates the best entry of the last path that is left (of
+ * the path tree_pick chooses, with scope tree); a path with nothing left
+ * leaves the stack. */
 static cc_status last_step(cc_search *s, ctg_err *e)
 {
     uint64_t runs0 = s->st.runs;
     while (s->n_stack) {
         if (s->st.runs != runs0) /* a re-run was this step's work */
             return CC_MORE;
-        cc_node *n = s->stack[s->n_stack - 1];
-        bool usable;
-        if (!materialize(s, n, &usable, e))
+        size_t at = s->n_stack - 1;
+        double sc;
+        int64_t j = scored_best(s, s->stack[at], &sc, e);
+        if (j == -2)
             return CC_FAIL;
-        if (usable && !n->tried && !(n->tried = ctg_calloc((size_t)n->n_pc + 1, 1)))
-            return err_set(e, "concolic: out of memory"), CC_FAIL;
-        int64_t j = usable ? best_entry(s, n) : -1;
+        if (s->st.runs != runs0)
+            return CC_MORE;
+        if (j >= 0 && s->cfg.scope_tree) {
+            size_t p = tree_pick(s, sc);
+            if (p != at) { /* an older path scored higher: scored afresh, it is the one */
+                s->stack[at]->best = sc; /* the last path's best stays untried */
+                s->stack[at]->scored = true;
+                at = p;
+                j = scored_best(s, s->stack[at], &sc, e);
+                if (j == -2)
+                    return CC_FAIL;
+                if (s->st.runs != runs0) /* its re-run is this step's work */
+                    return j < 0 ? (stack_remove(s, at), CC_MORE) : CC_MORE;
+            }
+        }
         if (j < 0) {
-            s->n_stack--;
-            node_unref(s, n);
+            stack_remove(s, at);
             continue;
         }
+        cc_node *n = s->stack[at];
         n->tried[j] = 1;
         neg_result r = negate_enqueue(s, n, (uint32_t)j, e);
         if (r == NEG_FAIL)

@@ -33,7 +33,10 @@
  * cfds and param follow the paper's generic algorithm: they choose from the
  * path of the last run; a branch whose negation is unsat or known is marked
  * and the next best tried; when the last path has nothing left, the one
- * before it is taken up again (a stack of paths).
+ * before it is taken up again (a stack of paths).  With scope_tree they
+ * choose from every kept path: the last path's entries are scored afresh,
+ * an older path competes with the score its best entry had when it was
+ * last scored, and is scored afresh when it wins.
  * In every order a negation whose target path (the prefix plus the flipped
  * decision) was executed or already tried is skipped without a query.
  *
@@ -123,6 +126,11 @@ typedef struct cc_config {
     cc_heuristic heur;      /* cfds / param scores; dynamic features         */
     uint32_t cgs_k;         /* cgs: decisions before a branch in its context
                                at the start (default 1)                      */
+    bool scope_tree;        /* cfds / param: choose among the best untried
+                               entries of every kept path (each as scored
+                               when it was last the one chosen from), not
+                               only the last path's (seed 004 section 3.1's
+                               generalisation; default false: the paper)    */
     uint64_t seed;          /* random-branch                                   */
     solver_opts solver;     /* the solver chain                                */
     uint32_t max_retained;  /* path constraints kept in memory (default 64)    */

@@ -53,6 +53,9 @@ static const opt_desc concolic_options[] = {
     {"each", 0, OPT_FLAG, OPT_KV, NULL, NULL,
      "learn: every PROG.c is a program of its own; an evaluation runs each and scores the mean "
      "of their branch coverage in percent (weights for several programs)"},
+    {"search-scope", 0, OPT_STR, OPT_KV, "SCOPE", "last",
+     "concolic --search cfds|param: last (the paper: the last path's branches) | tree (every "
+     "kept path's best branch competes, older ones with the score they had when last scored)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
@@ -221,6 +224,10 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
     if (k < 1 || k > 64)
         return err_set(e, "--cgs-k: %ld is out of range; give 1 .. 64", k);
     cfg->cgs_k = (uint32_t)k;
+    const char *scope = opt_get_str(o, "search-scope");
+    if (strcmp(scope, "last") && strcmp(scope, "tree"))
+        return err_set(e, "--search-scope: unknown scope '%s'; use last or tree", scope);
+    cfg->scope_tree = !strcmp(scope, "tree");
     const char *arrays = opt_get_str(o, "sym-arrays");
     if (strcmp(arrays, "concretize") && strcmp(arrays, "theory"))
         return err_set(e, "--sym-arrays: unknown model '%s'; use concretize or theory", arrays);
@@ -364,6 +371,8 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
         ctx_stat_info(ctx, "search", cc_order_name(cfg.order));
         const char *wf = opt_get_str(ctx_opts(ctx), "weights");
         ctx_stat_info(ctx, "weights", cfg.order != CC_PARAM ? "-" : wf ? wf : "default");
+        ctx_stat_info(ctx, "scope", cfg.order != CC_PARAM && cfg.order != CC_CFDS ? "-"
+                                    : cfg.scope_tree ? "tree" : "last");
     }
     ok = ok &&
               ctx_sym_start(ctx, (uint32_t)nodes, CONCOLIC_PC_CAP, e) &&
