@@ -145,7 +145,7 @@ static void run_child(const learn *L, const job *j)
     const char *fixed[] = {"--strategy", "concolic", "--search", "param", "--weights", wpath,
                            "--max-execs", execs, "--time", secs, "--seed", seed, "-q", "--force",
                            "--no-replay-check", /* an evaluation needs the edges only */
-                           "-o", j->dir,
+                           "--search-scope", opt_get_str(o, "search-scope"), "-o", j->dir,
                            o->build.arch_bits == 32 ? "--arch" : NULL, "32", NULL};
     for (int i = 0; fixed[i]; i++)
         argv[n++] = fixed[i];
