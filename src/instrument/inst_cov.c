@@ -41,6 +41,22 @@ static LLVMValueRef to_i64(cov_pass *P, LLVMValueRef v, bool sign)
     return LLVMBuildIntCast2(P->b, v, P->h.t_i64, sign, "");
 }
 
+/* Whether v (an integer or pointer operand) fits the 32-bit hooks. */
+static bool fits32(cov_pass *P, LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    return LLVMGetTypeKind(t) == LLVMPointerTypeKind ? P->h.ptr_bits <= 32
+                                                     : LLVMGetIntTypeWidth(t) <= 32;
+}
+
+/* Integer or pointer v of at most 32 bits as an i32 (zero- or sign-extended). */
+static LLVMValueRef to_i32(cov_pass *P, LLVMValueRef v, bool sign)
+{
+    if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+        return LLVMBuildPtrToInt(P->b, v, P->h.t_i32, "");
+    return LLVMBuildIntCast2(P->b, v, P->h.t_i32, sign, "");
+}
+
 /* The bits argument of __ctg_cmp for operand v: its width, with
  * CTG_CMP_PTR for a pointer. */
 static unsigned width_of(cov_pass *P, LLVMValueRef v)
@@ -65,13 +81,14 @@ static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c)
     LLVMValueRef base = c32(P, s->first_edge);
     if (s->cond == COND_ICMP) {
         LLVMValueRef a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
+        bool narrow = fits32(P, a);
         LLVMValueRef args[6] = {base,
                                 c32(P, LLVMGetICmpPredicate(c)),
-                                to_i64(P, a, false),
-                                to_i64(P, b, false),
+                                narrow ? to_i32(P, a, false) : to_i64(P, a, false),
+                                narrow ? to_i32(P, b, false) : to_i64(P, b, false),
                                 c32(P, width_of(P, a)),
                                 c32(P, (uint32_t)s->cmp_site)};
-        inst_hook_call(&P->h, P->b, HOOK_CMP, args);
+        inst_hook_call(&P->h, P->b, narrow ? HOOK_CMP32 : HOOK_CMP, args);
         P->st->cmp_hooks++;
     } else if (s->cond == COND_FCMP) {
         LLVMValueRef args[5] = {base, c32(P, LLVMGetFCmpPredicate(c)),
@@ -83,9 +100,12 @@ static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c)
     } else if (s->cond == COND_STR) {
         LLVMValueRef res = LLVMGetOperand(c, (unsigned)s->str_operand);
         LLVMValueRef rhs = LLVMGetOperand(c, (unsigned)(1 - s->str_operand));
-        LLVMValueRef args[5] = {base, c32(P, s->str_pred), to_i64(P, res, true),
-                                to_i64(P, rhs, true), c32(P, (uint32_t)s->cmp_site)};
-        inst_hook_call(&P->h, P->b, HOOK_CMP_STR, args);
+        bool narrow = fits32(P, res) && fits32(P, rhs);
+        LLVMValueRef args[5] = {base, c32(P, s->str_pred),
+                                narrow ? to_i32(P, res, true) : to_i64(P, res, true),
+                                narrow ? to_i32(P, rhs, true) : to_i64(P, rhs, true),
+                                c32(P, (uint32_t)s->cmp_site)};
+        inst_hook_call(&P->h, P->b, narrow ? HOOK_CMP_STR32 : HOOK_CMP_STR, args);
     } else {
         LLVMValueRef args[2] = {base, LLVMBuildZExt(P->b, c, P->h.t_i32, "")};
         inst_hook_call(&P->h, P->b, HOOK_BR, args);
@@ -150,9 +170,11 @@ static void cov_switch(cov_pass *P, const inst_site *s)
         cov_wide_switch(P, s, v, ncases);
         return;
     }
-    LLVMValueRef args[5] = {c32(P, s->first_edge), to_i64(P, v, true), c32(P, ncases),
+    bool narrow = bits <= 32;
+    LLVMValueRef args[5] = {c32(P, s->first_edge),
+                            narrow ? to_i32(P, v, true) : to_i64(P, v, true), c32(P, ncases),
                             case_array(P, s->inst, ncases), c32(P, bits)};
-    inst_hook_call(&P->h, P->b, HOOK_SWITCH, args);
+    inst_hook_call(&P->h, P->b, narrow ? HOOK_SWITCH32 : HOOK_SWITCH, args);
 }
 
 /* ==== calls ================================================================= */

@@ -27,6 +27,9 @@ static const hook_spec hook_table[HOOK__COUNT] = {
     [HOOK_STRNCMP] = {CTG_HOOK_STRNCMP, 'i', "ippz"},
     [HOOK_MEMCMP] = {CTG_HOOK_MEMCMP, 'i', "ippz"},
     [HOOK_CMP_STR] = {CTG_HOOK_CMP_STR, 'v', "iiLLi"},
+    [HOOK_CMP32] = {CTG_HOOK_CMP32, 'v', "iiiiii"},
+    [HOOK_SWITCH32] = {CTG_HOOK_SWITCH32, 'v', "iiiqi"},
+    [HOOK_CMP_STR32] = {CTG_HOOK_CMP_STR32, 'v', "iiiii"},
 };
 
 /* Library functions whose calls go to a runtime wrapper of the same type. */

@@ -22,6 +22,12 @@ typedef enum inst_hook {
     HOOK_STRNCMP, /* i32 (i32 site, i8 *a, i8 *b, intptr n)                      */
     HOOK_MEMCMP,  /* i32 (i32 site, i8 *a, i8 *b, intptr n)                      */
     HOOK_CMP_STR, /* void (i32 base, i32 pred, i64 res, i64 rhs, i32 site)       */
+    /* the same with 32-bit operands, for operands that fit: i386's fast
+     * instruction selector cannot pass an i64, and one i64 argument sent
+     * a whole block to the slow selector at -O0 (rt_protocol.h) */
+    HOOK_CMP32,    /* void (i32 base, i32 pred, i32 a, i32 b, i32 bits, i32 site) */
+    HOOK_SWITCH32, /* void (i32 base, i32 v, i32 ncases, i64 *cases, i32 bits)    */
+    HOOK_CMP_STR32,/* void (i32 base, i32 pred, i32 res, i32 rhs, i32 site)       */
     HOOK__COUNT
 } inst_hook;
 

@@ -322,3 +322,28 @@ void __ctg_cmp_str(uint32_t base, uint32_t pred, int64_t result, int64_t rhs, ui
     int sgn = pred >= RT_ICMP_SGT || rel == RT_EQ || rel == RT_NE;
     rt_int_dist(base, rel, sgn, (uint64_t)result, (uint64_t)rhs);
 }
+
+/* The 32-bit forms (rt_protocol.h): the operands widened as the 64-bit
+ * hooks receive them. */
+void __ctg_cmp32(uint32_t base, uint32_t pred, uint32_t a, uint32_t b, uint32_t bits,
+                 uint32_t cmp_site);
+void __ctg_cmp32(uint32_t base, uint32_t pred, uint32_t a, uint32_t b, uint32_t bits,
+                 uint32_t cmp_site)
+{
+    __ctg_cmp(base, pred, a, b, bits, cmp_site);
+}
+
+void __ctg_switch32(uint32_t base, int32_t v, uint32_t ncases, const uint64_t *cases,
+                    uint32_t bits);
+void __ctg_switch32(uint32_t base, int32_t v, uint32_t ncases, const uint64_t *cases,
+                    uint32_t bits)
+{
+    __ctg_switch(base, (uint64_t)(int64_t)v, ncases, cases, bits);
+}
+
+void __ctg_cmp_str32(uint32_t base, uint32_t pred, int32_t result, int32_t rhs,
+                     uint32_t str_site);
+void __ctg_cmp_str32(uint32_t base, uint32_t pred, int32_t result, int32_t rhs, uint32_t str_site)
+{
+    __ctg_cmp_str(base, pred, result, rhs, str_site);
+}

@@ -364,6 +364,20 @@ static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp
  * Comparison of a string-compare result against a constant: equality
  * distances come from the character distance of str_site. */
 #define CTG_HOOK_CMP_STR "__ctg_cmp_str"
+/* void __ctg_cmp32(uint32_t base, uint32_t pred, uint32_t a, uint32_t b,
+ *                  uint32_t bits, uint32_t cmp_site)
+ * void __ctg_switch32(uint32_t base, int32_t v, uint32_t ncases,
+ *                     const uint64_t *cases, uint32_t bits)
+ * void __ctg_cmp_str32(uint32_t base, uint32_t pred, int32_t result,
+ *                      int32_t rhs, uint32_t str_site)
+ * The three above for operands of at most 32 bits (pointers of a 32-bit
+ * target): a and b zero-extended, v, result and rhs sign-extended, as
+ * the 64-bit hooks receive them.  i386's fast instruction selector cannot
+ * pass an i64, so one 64-bit hook argument sent its whole block to the
+ * slow selector when an ILP32 program was compiled at -O0. */
+#define CTG_HOOK_CMP32 "__ctg_cmp32"
+#define CTG_HOOK_SWITCH32 "__ctg_switch32"
+#define CTG_HOOK_CMP_STR32 "__ctg_cmp_str32"
 /* Notes on the hooks as the runtime implements them:
  * - __ctg_cmp on == and != uses the wrap-around distance modulo 2^bits (no
  *   signedness); orderings use the predicate's signedness.

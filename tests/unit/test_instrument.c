@@ -375,9 +375,13 @@ static void test_cov_hooks(void **state)
     assert_int_equal(count_calls(m, CTG_HOOK_STRNCMP), 1);
     assert_int_equal(count_calls(m, CTG_HOOK_MEMCMP), 1);
     assert_int_equal(count_calls(m, "strcmp"), 0);
-    assert_int_equal(count_calls(m, CTG_HOOK_CMP_STR), 3);
+    /* int results and operands go to the 32-bit forms of the hooks */
+    assert_int_equal(count_calls(m, CTG_HOOK_CMP_STR32), 3);
+    assert_int_equal(count_calls(m, CTG_HOOK_CMP_STR), 0);
     assert_int_equal(count_calls(m, CTG_HOOK_FCMP), 1);
-    assert_true(count_calls(m, CTG_HOOK_CMP) >= 4); /* !buf, x==42, x==43, p<q */
+    assert_true(count_calls(m, CTG_HOOK_CMP) + count_calls(m, CTG_HOOK_CMP32) >= 4); /* !buf, x==42, x==43, p<q */
+    assert_true(count_calls(m, CTG_HOOK_CMP32) >= 2); /* x==42, x==43 */
+    assert_true(count_calls(m, CTG_HOOK_CMP) >= 1);   /* !buf: a 64-bit pointer */
     assert_int_equal(count_calls(m, CTG_HOOK_BR), 2); /* the i128 compare, flag */
     assert_int_equal(count_calls(m, CTG_HOOK_SWITCH), 0); /* i128 switch: inline */
     assert_int_equal(count_calls(m, CTG_HOOK_FORK), 1);
@@ -406,7 +410,9 @@ static void test_cov_hooks(void **state)
     LLVMContextDispose(ctx);
 }
 
-/* Pointer compares, a 64-bit switch and -m32 instrument and verify. */
+/* Pointer compares, a 64-bit switch and -m32 instrument and verify; on a
+ * 32-bit target a pointer compare takes the 32-bit hook (i386's fast
+ * instruction selector cannot pass an i64). */
 static void test_cov_switch_m32(void **state)
 {
     (void)state;
@@ -427,8 +433,11 @@ static void test_cov_switch_m32(void **state)
         inst_stats st;
         cov(m, db, &st);
         assert_int_equal(st.switches, 1);
-        assert_int_equal(count_calls(m, CTG_HOOK_SWITCH), 1);
-        assert_int_equal(count_calls(m, CTG_HOOK_CMP), 2);
+        assert_int_equal(count_calls(m, CTG_HOOK_SWITCH), 1); /* long long: the 64-bit form */
+        assert_int_equal(count_calls(m, CTG_HOOK_SWITCH32), 0);
+        /* v != 0 is 64-bit; p == 0 takes the 32-bit form on a 32-bit target */
+        assert_int_equal(count_calls(m, CTG_HOOK_CMP) + count_calls(m, CTG_HOOK_CMP32), 2);
+        assert_int_equal(count_calls(m, CTG_HOOK_CMP32), bits == 32 ? 1 : 0);
         assert_int_equal(count_calls(m, CTG_HOOK_BR), 0);
         progdb_free(db);
         LLVMDisposeModule(m);
