@@ -51,6 +51,17 @@ static int expected(const replay_test *t, int *code)
     }
 }
 
+/* A byte test as ctg_b<k> and its row of the test table. */
+static void put_bytes(sbuf *b, sbuf *t, const char *name, unsigned k, const uint8_t *bytes,
+                      size_t len, const char *how, int code)
+{
+    sbuf_printf(b, "static const unsigned char ctg_b%u[] = {", k);
+    for (size_t i = 0; i < len; i++)
+        sbuf_printf(b, "%u, ", bytes[i]);
+    sbuf_puts(b, "0};\n");
+    sbuf_printf(t, "    {\"%s\", NULL, ctg_b%u, %zu, %s, %d},\n", name, k, len, how, code);
+}
+
 /* The C array of a test's values (a values target: its testcase XML at
  * path) or bytes (a byte-input target: its corpus file; path NULL) as
  * ctg_v<k> / ctg_b<k>, and
@@ -70,11 +81,7 @@ static bool put_test(sbuf *b, sbuf *t, const replay_opts *ro, bool bytes, const 
         sbuf_release(&fp);
         if (!ok)
             return false;
-        sbuf_printf(b, "static const unsigned char ctg_b%u[] = {", k);
-        for (size_t i = 0; i < len; i++)
-            sbuf_printf(b, "%u, ", (unsigned char)data[i]);
-        sbuf_puts(b, "0};\n");
-        sbuf_printf(t, "    {\"%s\", NULL, ctg_b%u, %zu, %s, %d},\n", name, k, len, how, code);
+        put_bytes(b, t, name, k, (const uint8_t *)data, len, how, code);
         ctg_free(data);
         return true;
     }
@@ -82,13 +89,15 @@ static bool put_test(sbuf *b, sbuf *t, const replay_opts *ro, bool bytes, const 
     if (!suite_parse_testcase(path, &tc, &te))
         return false;
     if (bytes) { /* a suite written before stdin targets had none: a value per byte */
-        sbuf_printf(b, "static const unsigned char ctg_b%u[] = {", k);
-        for (size_t i = 0; i < tc.n_inputs; i++)
-            sbuf_printf(b, "%lu, ", strtoul(tc.inputs[i].text, NULL, 0) & 0xffu);
-        sbuf_puts(b, "0};\n");
-        sbuf_printf(t, "    {\"%s\", NULL, ctg_b%u, %zu, %s, %d},\n", name, k, tc.n_inputs, how, code);
+        uint8_t *data = ctg_malloc(tc.n_inputs + 1);
+        for (size_t i = 0; data && i < tc.n_inputs; i++)
+            data[i] = (uint8_t)strtoul(tc.inputs[i].text, NULL, 0);
+        bool ok = data != NULL;
+        if (ok)
+            put_bytes(b, t, name, k, data, tc.n_inputs, how, code);
+        ctg_free(data);
         suite_testcase_release(&tc);
-        return true;
+        return ok;
     }
     sbuf_printf(b, "static const char *const ctg_v%u[] = {", k);
     for (size_t i = 0; i < tc.n_inputs; i++) {
@@ -101,21 +110,18 @@ static bool put_test(sbuf *b, sbuf *t, const replay_opts *ro, bool bytes, const 
     return true;
 }
 
-/* ctg_args: the program's arguments the run recorded (args, may be NULL),
- * split at spaces as replay splits them. */
+/* ctg_args: the program's arguments the run recorded (args, may be NULL). */
 static void put_args(sbuf *b, const char *args)
 {
     sbuf_puts(b, "static const char *const ctg_args[] = {");
-    for (const char *p = args; p && *p;) {
-        size_t len = strcspn(p, " ");
-        if (len) {
-            char *one = ctg_strndup(p, len);
-            if (one)
-                c_string(b, one);
-            ctg_free(one);
-            sbuf_puts(b, ", ");
-        }
-        p += len + (p[len] == ' ');
+    const char *arg;
+    size_t len;
+    for (const char *p = args; stats_next_arg(&p, &arg, &len);) {
+        char *one = ctg_strndup(arg, len);
+        if (one)
+            c_string(b, one);
+        ctg_free(one);
+        sbuf_puts(b, ", ");
     }
     sbuf_puts(b, "NULL};\n");
 }
@@ -192,7 +198,6 @@ bool export_c(const replay_opts *ro, const char *path, unsigned *n_tests, int *a
                       "    size_t len;\n    int end, code;\n} ctg_tests[] = {\n");
         sbuf_puts(&b, t.data ? t.data : "");
         sbuf_puts(&b, "};\n\n");
-        sbuf_puts(&b, "\n");
         sbuf_puts(&b, ctg_tmpl_export_runner);
         ok = sbuf_ok(&b) && sbuf_ok(&t) ? fs_write_atomic(path, b.data, b.len, e)
                                         : err_set(e, "out of memory");

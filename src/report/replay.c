@@ -806,11 +806,10 @@ static bool input_setup(replay_ctx *c, ctg_err *e)
         ok = push_arg(c, &n, o->args[i], strlen(o->args[i]));
         c->feed |= !strcmp(o->args[i], "@@");
     }
-    for (const char *p = rec; ok && o->n_args == 0 && p && *p;) { /* recorded: split at spaces */
-        size_t len = strcspn(p, " ");
-        ok = len == 0 || push_arg(c, &n, p, len);
-        p += len + (p[len] == ' ');
-    }
+    const char *arg;
+    size_t len;
+    for (const char *p = rec; ok && o->n_args == 0 && stats_next_arg(&p, &arg, &len);)
+        ok = push_arg(c, &n, arg, len);
     stats_free(st);
     return ok || err_set(e, "%s: out of memory", c->what);
 }

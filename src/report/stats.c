@@ -158,6 +158,18 @@ const char *stats_get_info(const stats_t *s, const char *name)
     return en ? en->info : NULL;
 }
 
+bool stats_next_arg(const char **p, const char **arg, size_t *len)
+{
+    while (*p && **p == ' ')
+        (*p)++;
+    if (!*p || !**p)
+        return false;
+    *arg = *p;
+    *len = strcspn(*p, " ");
+    *p += *len;
+    return true;
+}
+
 /* ==== stats.json ========================================================= */
 
 /* A JSON number: an integer when the value is whole, else a double. */

@@ -60,6 +60,11 @@ bool stats_set_info(stats_t *s, const char *name, const char *value);
 /* NULL when never set. */
 const char *stats_get_info(const stats_t *s, const char *name);
 
+/* The arguments of info "args" (the program's arguments, joined by spaces
+ * as the engine records them), one at a time: from *p, the next one's
+ * start (*arg) and length (*len), *p moved past it; false at the end. */
+bool stats_next_arg(const char **p, const char **arg, size_t *len);
+
 /* Writes stats.json to path atomically; false with e set. */
 bool stats_write(const stats_t *s, const char *path, ctg_err *e);
 /* Reads a stats.json written by stats_write; NULL with e set naming the
