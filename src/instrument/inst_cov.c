@@ -33,14 +33,6 @@ typedef struct cov_pass {
 
 static LLVMValueRef c32(cov_pass *P, uint64_t v) { return LLVMConstInt(P->h.t_i32, v, 0); }
 
-/* Integer or pointer v as an i64 (zero- or sign-extended). */
-static LLVMValueRef to_i64(cov_pass *P, LLVMValueRef v, bool sign)
-{
-    if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
-        return LLVMBuildPtrToInt(P->b, v, P->h.t_i64, "");
-    return LLVMBuildIntCast2(P->b, v, P->h.t_i64, sign, "");
-}
-
 /* Whether v (an integer or pointer operand) fits the 32-bit hooks. */
 static bool fits32(cov_pass *P, LLVMValueRef v)
 {
@@ -49,12 +41,14 @@ static bool fits32(cov_pass *P, LLVMValueRef v)
                                                      : LLVMGetIntTypeWidth(t) <= 32;
 }
 
-/* Integer or pointer v of at most 32 bits as an i32 (zero- or sign-extended). */
-static LLVMValueRef to_i32(cov_pass *P, LLVMValueRef v, bool sign)
+/* Integer or pointer v as an i32 (narrow) or i64, zero- or sign-extended:
+ * the operand of a hook's 32- or 64-bit form. */
+static LLVMValueRef hook_int(cov_pass *P, LLVMValueRef v, bool narrow, bool sign)
 {
+    LLVMTypeRef t = narrow ? P->h.t_i32 : P->h.t_i64;
     if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
-        return LLVMBuildPtrToInt(P->b, v, P->h.t_i32, "");
-    return LLVMBuildIntCast2(P->b, v, P->h.t_i32, sign, "");
+        return LLVMBuildPtrToInt(P->b, v, t, "");
+    return LLVMBuildIntCast2(P->b, v, t, sign, "");
 }
 
 /* The bits argument of __ctg_cmp for operand v: its width, with
@@ -84,8 +78,8 @@ static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c)
         bool narrow = fits32(P, a);
         LLVMValueRef args[6] = {base,
                                 c32(P, LLVMGetICmpPredicate(c)),
-                                narrow ? to_i32(P, a, false) : to_i64(P, a, false),
-                                narrow ? to_i32(P, b, false) : to_i64(P, b, false),
+                                hook_int(P, a, narrow, false),
+                                hook_int(P, b, narrow, false),
                                 c32(P, width_of(P, a)),
                                 c32(P, (uint32_t)s->cmp_site)};
         inst_hook_call(&P->h, P->b, narrow ? HOOK_CMP32 : HOOK_CMP, args);
@@ -102,8 +96,8 @@ static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c)
         LLVMValueRef rhs = LLVMGetOperand(c, (unsigned)(1 - s->str_operand));
         bool narrow = fits32(P, res) && fits32(P, rhs);
         LLVMValueRef args[5] = {base, c32(P, s->str_pred),
-                                narrow ? to_i32(P, res, true) : to_i64(P, res, true),
-                                narrow ? to_i32(P, rhs, true) : to_i64(P, rhs, true),
+                                hook_int(P, res, narrow, true),
+                                hook_int(P, rhs, narrow, true),
                                 c32(P, (uint32_t)s->cmp_site)};
         inst_hook_call(&P->h, P->b, narrow ? HOOK_CMP_STR32 : HOOK_CMP_STR, args);
     } else {
@@ -172,7 +166,7 @@ static void cov_switch(cov_pass *P, const inst_site *s)
     }
     bool narrow = bits <= 32;
     LLVMValueRef args[5] = {c32(P, s->first_edge),
-                            narrow ? to_i32(P, v, true) : to_i64(P, v, true), c32(P, ncases),
+                            hook_int(P, v, narrow, true), c32(P, ncases),
                             case_array(P, s->inst, ncases), c32(P, bits)};
     inst_hook_call(&P->h, P->b, narrow ? HOOK_SWITCH32 : HOOK_SWITCH, args);
 }

@@ -445,10 +445,10 @@ static bool trim_seed(fuzz *F)
             }
         }
     }
-    if (len == orig)
-        return last_is_kept || fuzz_exec(F, F->tbuf, len, 0, &r);
-    F->trims++;
-    F->trimmed_bytes += orig - len;
+    if (len < orig) {
+        F->trims++;
+        F->trimmed_bytes += orig - len;
+    }
     return last_is_kept || fuzz_exec(F, F->tbuf, len, 0, &r);
 }
 
