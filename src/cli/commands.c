@@ -134,7 +134,8 @@ static const char **run_sources(const ctg_options *o, char **gen, int n_gen, int
  * engine's, hanging tests out of the suite, a warning when they disagree.
  * A failing replay (gcc cannot build what clang built) is a warning too:
  * the suite is written and valid. */
-static void check_by_replay(const ctg_options *o, const engine_summary *s, char **gen, int n_gen)
+static void check_by_replay(const ctg_options *o, const engine_summary *s, char **gen, int n_gen,
+                            replay_result *keep, bool *kept)
 {
     char *driver = NULL;
     int n_src;
@@ -147,7 +148,8 @@ static void check_by_replay(const ctg_options *o, const engine_summary *s, char 
     };
     runcheck_result r;
     ctg_err e = {{0}};
-    bool ok = src && runcheck(&ro, &r, &e);
+    bool ok = src && runcheck(&ro, &r, keep, &e);
+    *kept = ok && keep;
     if (!gen)
         ctg_free(src);
     ctg_free(driver);
@@ -176,9 +178,10 @@ static void check_by_replay(const ctg_options *o, const engine_summary *s, char 
     }
 }
 
-/* A byte-input target's C regression tests, OUT/regression.c (export.h);
- * a failure is a warning (the corpus is written and valid). */
-static void write_regression(const ctg_options *o, char **gen, int n_gen)
+/* A byte-input target's C regression tests, OUT/regression.c (export.h),
+ * from the replay check's replay when there was one (rr, may be NULL); a
+ * failure is a warning (the corpus is written and valid). */
+static void write_regression(const ctg_options *o, char **gen, int n_gen, const replay_result *rr)
 {
     char *driver = NULL, *path = fs_join(o->out.out_dir, SUITE_REGRESSION_FILE);
     int n_src;
@@ -187,7 +190,7 @@ static void write_regression(const ctg_options *o, char **gen, int n_gen)
     ctg_err e = {{0}};
     unsigned n = 0;
     int arch = 64;
-    bool ok = src && path && export_c(&ro, path, &n, &arch, &e);
+    bool ok = src && path && export_c(&ro, rr, path, &n, &arch, &e);
     fflush(stdout);
     if (!ok)
         fprintf(stderr, "ctestgen: warning: no %s: %s\n", SUITE_REGRESSION_FILE,
@@ -303,7 +306,7 @@ int cmd_export(const ctg_options *o, ctg_err *e)
         rc = EXIT_ERR;
     } else {
         replay_opts ro = replay_opts_from(o, out, src, n_src);
-        if (!export_c(&ro, o->replay.export_c, &n, &arch, e))
+        if (!export_c(&ro, NULL, o->replay.export_c, &n, &arch, e))
             rc = EXIT_ERR;
         else if (!o->ui.quiet)
             printf("ctestgen: %u tests in %s; run them: cc %s%s %s && ./a.out\n", n,
@@ -437,11 +440,14 @@ int cmd_run(const ctg_options *o, ctg_err *e)
         print_summary(o, o->positional.items[0], &s);
     if (ok && fn)
         ok = fmode_finish(o, &fm, e);
+    bool bytes = br.db->harness == CTG_HARNESS_STDIN, checked = false;
+    replay_result rr; /* the check's replay, for regression.c */
     if (ok && !o->replay.no_check && !interrupt_requested() && !s.write_failed && s.tests)
-        check_by_replay(o, &s, gen, n_gen);
-    bool bytes = br.db->harness == CTG_HARNESS_STDIN;
+        check_by_replay(o, &s, gen, n_gen, bytes ? &rr : NULL, &checked);
     if (ok && bytes && !interrupt_requested() && !s.write_failed && s.tests)
-        write_regression(o, gen, n_gen);
+        write_regression(o, gen, n_gen, checked ? &rr : NULL);
+    if (checked)
+        replay_result_release(&rr);
     if (ok && o->replay.report && !interrupt_requested() && !s.write_failed)
         run_report(o, gen, n_gen);
     if (ok && o->out.suite_zip && !s.write_failed) {

@@ -24,12 +24,13 @@
 
 #define CTG_EXPORT_ERROR_EXIT 107
 
-/* Replays ro->out_dir's suite for the outcomes and writes the C file to
+/* Replays ro->out_dir's suite for the outcomes (unless replayed, a replay
+ * of that suite done already, e.g. by the run's check) and writes the C file to
  * path; *n_tests and *arch_bits (may be NULL) get how many tests it holds
  * and the suite's data model (32: compile it with -m32).  False with e
  * set: no suite, a replay failure, a libFuzzer target's corpus (raw
  * inputs: replay --corpus), an unwritable path. */
-bool export_c(const replay_opts *ro, const char *path, unsigned *n_tests, int *arch_bits,
-              ctg_err *e);
+bool export_c(const replay_opts *ro, const replay_result *replayed, const char *path,
+              unsigned *n_tests, int *arch_bits, ctg_err *e);
 
 #endif

@@ -177,7 +177,7 @@ static bool record_stats(const runcheck_opts *o, const runcheck_result *r, ctg_e
     return ok;
 }
 
-bool runcheck(const runcheck_opts *o, runcheck_result *r, ctg_err *e)
+bool runcheck(const runcheck_opts *o, runcheck_result *r, replay_result *keep, ctg_err *e)
 {
     memset(r, 0, sizeof *r);
     replay_result rr;
@@ -197,6 +197,9 @@ bool runcheck(const runcheck_opts *o, runcheck_result *r, ctg_err *e)
         make_warning(o, &rr, r);
         ok = record_stats(o, r, e);
     }
-    replay_result_release(&rr);
+    if (ok && keep)
+        *keep = rr;
+    else
+        replay_result_release(&rr);
     return ok;
 }

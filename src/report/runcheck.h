@@ -51,7 +51,9 @@ typedef struct runcheck_result {
 
 /* Replays, moves timed-out tests out of the suite, records the figures in
  * stats.json.  False with e set when the replay itself fails (gcc cannot
- * build the program, gcov fails); the suite is then left as it was. */
-bool runcheck(const runcheck_opts *o, runcheck_result *r, ctg_err *e);
+ * build the program, gcov fails); the suite is then left as it was.  keep
+ * (may be NULL) receives the replay on success, for other work on the same
+ * suite (export_c); the caller releases it. */
+bool runcheck(const runcheck_opts *o, runcheck_result *r, replay_result *keep, ctg_err *e);
 
 #endif
