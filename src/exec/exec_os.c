@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -112,6 +113,13 @@ static void spawn_child(const exec_os_spawn *s, int errw)
         goto fail;
     setpgid(0, 0); /* terminal signals go to the tool, not the server */
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* and it dies with the tool */
+    /* the same addresses in every session: a path condition can hold an
+     * address (a pointer compared with another), and with the layout
+     * randomised the solver saw other constants, returned other models and
+     * a fixed seed gave another suite (json, --search-scope tree) */
+    int pers = personality(0xffffffff);
+    if (pers != -1)
+        personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
     execve(s->binary, s->argv, s->envp);
 fail:;
     int code = errno;

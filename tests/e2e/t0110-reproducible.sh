@@ -32,6 +32,20 @@ for s in fuzz auto; do
   check "libFuzzer target, $s: same seed, bit-identical suite" [ "$(digest "$T/lf-$s-1")" = "$(digest "$T/lf-$s-2")" ]
   check "libFuzzer target, $s: runs in batches" [ "$(stat executor.batched_runs "$T/lf-$s-1")" -gt 1000 ]
 done
+# path conditions that hold addresses (a pointer computed from an input
+# value compared with another): the program runs with the same layout in
+# every session, so the solver sees the same constants (before, each run of
+# this program gave another suite, with every search order)
+Q="$PROGS/ptr_scan.c"
+for s in generational param; do
+  for i in 1 2 3; do
+    "$CTESTGEN" run "$Q" --strategy concolic --search "$s" --search-scope tree --max-execs 400 --seed 11 -q \
+      -o "$T/ptr-$s-$i" || fail "ptr_scan, $s: run $i failed"
+  done
+  d=$(digest "$T/ptr-$s-1" 2>/dev/null)
+  check "addresses in path conditions, $s: same seed, bit-identical suites ($(ls "$T/ptr-$s-1/corpus" | wc -l) tests)" \
+    [ "$d" = "$(digest "$T/ptr-$s-2" 2>/dev/null)" -a "$d" = "$(digest "$T/ptr-$s-3" 2>/dev/null)" ]
+done
 "$CTESTGEN" run "$P" --strategy random --max-execs 2500 --seed 12 --keep-going -q -o "$T/random-seed12"
 check "random: another seed, another suite" [ "$(digest "$T/random-1")" != "$(digest "$T/random-seed12")" ]
 check "--help says only execution budgets reproduce" bash -c "'$CTESTGEN' --help | grep -q 'is not reproducible'"

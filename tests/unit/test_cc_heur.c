@@ -254,6 +254,62 @@ static void test_param_score(void **state)
     teardown(&x);
 }
 
+/* The scores param caches per path (features 1-16 once per entry, the rest
+ * after every run or sat negation, the branch of an unsat one) equal a
+ * fresh dot product of the feature vector, for more paths than it keeps,
+ * used in turn, between runs and negations of every outcome. */
+static void test_score_cache(void **state)
+{
+    (void)state;
+    double w[CC_N_FEATURES];
+    for (int i = 0; i < CC_N_FEATURES; i++)
+        w[i] = (i % 3 ? 1.0 : -1.0) * (0.37 + 0.11 * i);
+    fixture x;
+    setup(&x, CC_PARAM, w);
+    enum { NP = 7, LEN = 9 };
+    expr_pc pcs[NP];
+    for (int p = 0; p < NP; p++) {
+        pcs[p] = (expr_pc)EXPR_PC_INIT;
+        for (uint32_t i = 0; i < LEN; i++) {
+            uint32_t b = (uint32_t)(i + p) % 3;
+            expr *cond = expr_binop(x.c, i % 2 ? EXPR_EQ : EXPR_ULT, expr_input(x.c, i),
+                                    expr_const(x.c, 8, (uint64_t)p));
+            assert_true(expr_pc_push(&pcs[p], cond, ((unsigned)p >> (i % 3)) & 1, 2 * b,
+                                     CTG_SPC_BRANCH, 0));
+        }
+    }
+    uint32_t checked = 0;
+    for (int step = 0; step < 60; step++) {
+        expr_pc *pc = &pcs[(step * 5) % NP];
+        for (int again = 0; again < 2; again++) { /* before and after the event */
+            for (uint32_t j = 0; j < LEN; j++) {
+                uint8_t f[CC_N_FEATURES];
+                cc_heur_features(x.h, pc, j, f);
+                double want = 0;
+                for (int i = 0; i < CC_N_FEATURES; i++)
+                    want += f[i] ? w[i] : 0.0;
+                assert_true(x.k.score(x.k.user, pc, j) == want);
+                checked++;
+            }
+            uint32_t j = (uint32_t)step % LEN;
+            if (again)
+                break;
+            if (step % 4 == 1)
+                x.k.negated(x.k.user, pc, j, CC_NEG_UNSAT);
+            else if (step % 4 == 2)
+                x.k.negated(x.k.user, pc, j, CC_NEG_SAT);
+            else if (step % 4 == 3) {
+                uint32_t edges[] = {(uint32_t)step % 6, 4};
+                x.k.ran(x.k.user, pc, edges, 2, 1);
+            }
+        }
+    }
+    assert_int_equal(checked, 2 * 60 * LEN);
+    for (int p = 0; p < NP; p++)
+        expr_pc_release(&pcs[p]);
+    teardown(&x);
+}
+
 static void test_weight_files(void **state)
 {
     (void)state;
@@ -423,6 +479,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cfds_distances),   cmocka_unit_test(test_cfds_through_calls),   cmocka_unit_test(test_feature_vector),
         cmocka_unit_test(test_param_score),      cmocka_unit_test(test_weight_files),
+        cmocka_unit_test(test_score_cache),
         cmocka_unit_test(test_feature_index),
         cmocka_unit_test(test_last_path_follows_scores), cmocka_unit_test(test_cgs_contexts),
         cmocka_unit_test(test_learn_refine),

@@ -28,6 +28,26 @@
 #define N_CTX 5          /* contexts of length 1..5 (features 19-23) */
 #define CTX_SCAN 4096    /* path entries whose contexts are recorded  */
 #define EXPR_SCAN 64     /* expression nodes looked at per condition  */
+#define PC_SLOTS 4       /* paths whose scores are kept                */
+#define N_FIXED 16       /* features 1-16 stay the same for a path      */
+
+/* The scores of one path.  Features 1-16 depend on the path and the
+ * program only, so their weighted sum (fixed) and the path's context
+ * hashes (features 19-23) are computed once per entry; the rest is scored
+ * again after every run.  A path of 50,000 entries used to be scored in
+ * full for each of its negations, most of them unsat or known, and again
+ * every time scope tree went from one path to another (pals_STARTPALS:
+ * 104 s for 14 runs). */
+typedef struct path_slot {
+    uint64_t serial;         /* expr_pc serial (0: free)                    */
+    size_t n, cap;
+    uint64_t epoch;          /* sc is valid while the heuristic's is this  */
+    uint64_t used;           /* tick of the last use                       */
+    double *fixed, *sc;      /* per entry                                  */
+    uint64_t *ctx;           /* N_CTX per entry: the flipped context hashes */
+    uint32_t *branch;        /* per entry: its branch (UINT32_MAX: none)    */
+    uint8_t *fixed_ok, *sc_ok;
+} path_slot;
 
 /* Feature numbers of the paper's table, 1-based, as used below. */
 static const char *const feature_names[CC_N_FEATURES] = {
@@ -139,16 +159,12 @@ struct cc_heur {
     size_t cache_n;
     uint32_t *site_count;    /* per edge (base ids)                        */
     uint32_t max_count, min_count;
-    /* param: the scores of the path scored last, valid while no run
-     * happened (a run changes what every feature reads); a negation
-     * changes the counters of one branch, and only the entries of that
-     * branch are scored again (a path of 50,000 entries was re-scored for
-     * every one of its negations, most of them unsat or known) */
-    uint64_t sc_path;        /* expr_pc serial (0: none)                    */
-    size_t sc_n, sc_cap;
-    uint64_t sc_runs;
-    double *sc;
-    uint8_t *sc_ok;
+    /* param: the scores of the paths scored last (scope tree alternates
+     * between the last path and an older one; see path_slot) */
+    path_slot slot[PC_SLOTS];
+    uint64_t epoch;          /* +1 at every run and sat negation: every
+                                feature of every entry may read otherwise  */
+    uint64_t tick;           /* slot use clock                             */
 };
 
 /* ==== static analysis ===================================================== */
@@ -503,6 +519,7 @@ static void hook_ran(void *user, const expr_pc *pc, const uint32_t *edges, size_
 {
     cc_heur *h = user;
     h->runs++;
+    h->epoch++;
     for (size_t i = 0; fresh && i < n; i++) {
         uint32_t e = edges[i];
         if (e >= h->db->n_edges || h->covered[e])
@@ -528,18 +545,20 @@ static void hook_ran(void *user, const expr_pc *pc, const uint32_t *edges, size_
                 return; /* out of memory: the feature reads what is there */
 }
 
-/* The entries of the cached scores that read the counters of edge e's
- * branch (features 24-28, 29 and 32-34) are scored again; entries without
- * a branch in the database share the counters of the pseudo edge n_edges. */
-static void scores_touch(cc_heur *h, const expr_pc *pc, uint32_t e)
+/* The cached entries that read the counters of edge e's branch (features
+ * 24-28, 29 and 32-34) are scored again, on every path kept; entries
+ * without a branch in the database share the counters of the pseudo edge
+ * n_edges. */
+static void scores_touch(cc_heur *h, uint32_t e)
 {
-    if (h->sc_path != pc->serial || h->sc_n != pc->n)
-        return;
     uint32_t ne = h->db->n_edges, b = e < ne ? h->db->edges[e].branch : UINT32_MAX;
-    for (size_t i = 0; i < pc->n; i++) {
-        uint32_t t = taken_edge(h, &pc->v[i]);
-        if (t < ne ? h->db->edges[t].branch == b : e >= ne)
-            h->sc_ok[i] = 0;
+    for (int k = 0; k < PC_SLOTS; k++) {
+        path_slot *sl = &h->slot[k];
+        if (!sl->serial || sl->epoch != h->epoch)
+            continue;
+        for (size_t i = 0; i < sl->n; i++)
+            if (sl->sc_ok[i] && sl->branch[i] == b)
+                sl->sc_ok[i] = 0;
     }
 }
 
@@ -552,9 +571,9 @@ static void hook_negated(void *user, const expr_pc *pc, uint32_t j, cc_neg_outco
     h->last_neg[e] = h->runs + 1;
     h->last_neg_j = outcome == CC_NEG_SAT ? (int64_t)j : h->last_neg_j;
     if (outcome == CC_NEG_SAT)
-        h->sc_path = 0; /* features 18 and 27 read last_neg_j: all again */
+        h->epoch++; /* features 18 and 27 read last_neg_j: all again */
     else
-        scores_touch(h, pc, e);
+        scores_touch(h, e);
 }
 
 /* ==== features ================================================================ */
@@ -626,9 +645,9 @@ double cc_heur_distance(cc_heur *h, const expr_pc *pc, uint32_t j)
     return best;
 }
 
-void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_FEATURES])
+/* Features 1-16 of entry j: the program's and the path's (N_FIXED). */
+static void path_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_FEATURES])
 {
-    memset(f, 0, CC_N_FEATURES);
     const progdb *db = h->db;
     const expr_pc_entry *en = &pc->v[j];
     uint32_t e = taken_edge(h, en);
@@ -654,7 +673,7 @@ void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_
     f[6] = ci.const_operand;
     f[7] = ci.array;
     f[8] = ci.equality;
-    /* dynamic, 13-40 */
+    /* dynamic, 13-40; 13-16 stay the same for the path */
     f[12] = j < tenth;
     f[13] = j + tenth >= n;
     if (have) {
@@ -662,11 +681,23 @@ void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_
         uint32_t c = h->site_count[en->site];
         f[14] = c == h->max_count;
         f[15] = c == h->min_count;
-        f[16] = h->fresh_at[e] && h->fresh_at[e] == h->runs;
     }
+}
+
+/* Features 17-40 of entry j; ctx: its flipped context hashes for k =
+ * 1..N_CTX (NULL: computed here). */
+static void run_features(cc_heur *h, const expr_pc *pc, uint32_t j, const uint64_t *ctx,
+                         uint8_t f[CC_N_FEATURES])
+{
+    const progdb *db = h->db;
+    uint32_t e = taken_edge(h, &pc->v[j]);
+    bool have = e < db->n_edges;
+    const pdb_branch *br = have ? &db->branches[db->edges[e].branch] : NULL;
+    uint32_t fn = have ? br->func : 0;
+    f[16] = have && h->fresh_at[e] && h->fresh_at[e] == h->runs;
     f[17] = h->last_neg_j >= 0 && (int64_t)j == h->last_neg_j + 1;
     for (uint32_t k = 1; k <= N_CTX; k++)
-        f[17 + k] = cc_set_has(&h->ctx[k - 1], context_hash(h, pc, j, k, true));
+        f[17 + k] = cc_set_has(&h->ctx[k - 1], ctx ? ctx[k - 1] : context_hash(h, pc, j, k, true));
     f[23] = h->neg_count[e] > 10;
     f[24] = h->neg_count[e] > 20;
     f[25] = h->neg_count[e] > 50;
@@ -705,31 +736,69 @@ void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_
     }
 }
 
-/* The score cache is for pc (emptied when it was another path or a run
- * happened since); false when out of memory (no cache). */
-static bool scores_for(cc_heur *h, const expr_pc *pc)
+void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_FEATURES])
+{
+    memset(f, 0, CC_N_FEATURES);
+    path_features(h, pc, j, f);
+    run_features(h, pc, j, NULL, f);
+}
+
+/* The slot of pc's scores: its own, else the least recently used one,
+ * emptied; scores from before the last run or sat negation are dropped.
+ * NULL when pc has no serial or memory is short (no cache). */
+static path_slot *slot_for(cc_heur *h, const expr_pc *pc)
 {
     if (!pc->serial)
-        return false;
-    if (h->sc_path == pc->serial && h->sc_n == pc->n && h->sc_runs == h->runs)
-        return true;
-    if (pc->n > h->sc_cap) {
-        size_t cap = pc->n;
-        double *sc = ctg_realloc(h->sc, cap * sizeof *sc);
-        if (sc)
-            h->sc = sc;
-        uint8_t *ok = sc ? ctg_realloc(h->sc_ok, cap) : NULL;
-        if (ok)
-            h->sc_ok = ok;
-        if (!sc || !ok) {
-            h->sc_path = 0;
-            return false;
+        return NULL;
+    path_slot *sl = NULL;
+    for (int k = 0; k < PC_SLOTS && !sl; k++)
+        if (h->slot[k].serial == pc->serial && h->slot[k].n == pc->n)
+            sl = &h->slot[k];
+    if (!sl) {
+        sl = &h->slot[0];
+        for (int k = 1; k < PC_SLOTS; k++)
+            if (h->slot[k].used < sl->used)
+                sl = &h->slot[k];
+        sl->serial = 0;
+        if (pc->n > sl->cap) {
+            size_t cap = pc->n;
+            double *fx = ctg_realloc(sl->fixed, cap * sizeof *fx);
+            sl->fixed = fx ? fx : sl->fixed;
+            double *sc = fx ? ctg_realloc(sl->sc, cap * sizeof *sc) : NULL;
+            sl->sc = sc ? sc : sl->sc;
+            uint64_t *cx = sc ? ctg_realloc(sl->ctx, cap * N_CTX * sizeof *cx) : NULL;
+            sl->ctx = cx ? cx : sl->ctx;
+            uint32_t *br = cx ? ctg_realloc(sl->branch, cap * sizeof *br) : NULL;
+            sl->branch = br ? br : sl->branch;
+            uint8_t *fo = br ? ctg_realloc(sl->fixed_ok, cap) : NULL;
+            sl->fixed_ok = fo ? fo : sl->fixed_ok;
+            uint8_t *so = fo ? ctg_realloc(sl->sc_ok, cap) : NULL;
+            sl->sc_ok = so ? so : sl->sc_ok;
+            if (!so)
+                return NULL;
+            sl->cap = cap;
         }
-        h->sc_cap = cap;
+        memset(sl->fixed_ok, 0, pc->n);
+        memset(sl->sc_ok, 0, pc->n);
+        sl->serial = pc->serial;
+        sl->n = pc->n;
+        sl->epoch = h->epoch;
     }
-    memset(h->sc_ok, 0, pc->n);
-    h->sc_path = pc->serial, h->sc_n = pc->n, h->sc_runs = h->runs;
-    return true;
+    if (sl->epoch != h->epoch) {
+        memset(sl->sc_ok, 0, sl->n);
+        sl->epoch = h->epoch;
+    }
+    sl->used = ++h->tick;
+    return sl;
+}
+
+/* s plus the weights of the features from..to-1 that hold, in order (the
+ * same sum, rounding included, whether or not it starts from a cached part) */
+static double dot(const cc_heur *h, const uint8_t f[CC_N_FEATURES], double s, int from, int to)
+{
+    for (int i = from; i < to; i++)
+        s += f[i] ? h->w[i] : 0.0;
+    return s;
 }
 
 static double hook_score(void *user, const expr_pc *pc, uint32_t j)
@@ -737,17 +806,28 @@ static double hook_score(void *user, const expr_pc *pc, uint32_t j)
     cc_heur *h = user;
     if (h->order == CC_CFDS)
         return -cc_heur_distance(h, pc, j);
-    bool cached = scores_for(h, pc);
-    if (cached && h->sc_ok[j])
-        return h->sc[j];
-    uint8_t f[CC_N_FEATURES];
-    cc_heur_features(h, pc, j, f);
-    double s = 0;
-    for (int i = 0; i < CC_N_FEATURES; i++)
-        s += f[i] ? h->w[i] : 0.0;
-    if (cached)
-        h->sc[j] = s, h->sc_ok[j] = 1;
-    return s;
+    uint8_t f[CC_N_FEATURES] = {0};
+    path_slot *sl = slot_for(h, pc);
+    if (!sl) {
+        cc_heur_features(h, pc, j, f);
+        return dot(h, f, 0.0, 0, CC_N_FEATURES);
+    }
+    if (sl->sc_ok[j])
+        return sl->sc[j];
+    uint64_t *ctx = &sl->ctx[(size_t)j * N_CTX];
+    if (!sl->fixed_ok[j]) {
+        path_features(h, pc, j, f);
+        sl->fixed[j] = dot(h, f, 0.0, 0, N_FIXED);
+        for (uint32_t k = 1; k <= N_CTX; k++)
+            ctx[k - 1] = context_hash(h, pc, j, k, true);
+        uint32_t e = taken_edge(h, &pc->v[j]);
+        sl->branch[j] = e < h->db->n_edges ? h->db->edges[e].branch : UINT32_MAX;
+        sl->fixed_ok[j] = 1;
+    }
+    run_features(h, pc, j, ctx, f);
+    sl->sc[j] = dot(h, f, sl->fixed[j], N_FIXED, CC_N_FEATURES);
+    sl->sc_ok[j] = 1;
+    return sl->sc[j];
 }
 
 /* ==== life cycle ================================================================ */
@@ -798,11 +878,17 @@ void cc_heur_free(cc_heur *h)
                  h->edge_func, h->edge_target, h->covered, h->fresh_at, h->neg_count,
                  h->unsat_count, h->last_neg, h->func_uncovered, h->func_rank, h->dist,
                  h->queue, h->site_count, h->is_branch, h->func_total, h->rank_keys,
-                 h->unreached_rank, h->sc, h->sc_ok};
+                 h->unreached_rank};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         ctg_free(v[i]);
     for (int k = 0; k < N_CTX; k++)
         cc_set_release(&h->ctx[k]);
+    for (int k = 0; k < PC_SLOTS; k++) {
+        path_slot *sl = &h->slot[k];
+        void *a[] = {sl->fixed, sl->sc, sl->ctx, sl->branch, sl->fixed_ok, sl->sc_ok};
+        for (size_t i = 0; i < sizeof a / sizeof *a; i++)
+            ctg_free(a[i]);
+    }
     ctg_free(h);
 }
 
