@@ -398,7 +398,7 @@ static void test_last_path_follows_scores(void **state)
 {
     (void)state;
     tprog p = {0};
-    cc_heuristic h = {NULL, prefer_middle, NULL, NULL};
+    cc_heuristic h = {NULL, prefer_middle, NULL, NULL, NULL};
     cc_search *s = tree_search(&p, CC_PARAM, 0, h);
     assert_string_equal(p.paths[0], "FFF");
     assert_string_equal(p.paths[1], "FTF"); /* entry 1 first */

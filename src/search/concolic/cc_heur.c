@@ -165,6 +165,7 @@ struct cc_heur {
     uint64_t epoch;          /* +1 at every run and sat negation: every
                                 feature of every entry may read otherwise  */
     uint64_t tick;           /* slot use clock                             */
+    uint64_t version;        /* +1 whenever a score may have changed       */
 };
 
 /* ==== static analysis ===================================================== */
@@ -520,6 +521,7 @@ static void hook_ran(void *user, const expr_pc *pc, const uint32_t *edges, size_
     cc_heur *h = user;
     h->runs++;
     h->epoch++;
+    h->version++;
     for (size_t i = 0; fresh && i < n; i++) {
         uint32_t e = edges[i];
         if (e >= h->db->n_edges || h->covered[e])
@@ -562,19 +564,41 @@ static void scores_touch(cc_heur *h, uint32_t e)
     }
 }
 
+/* Whether feature window `lim` of "negated in the last lim runs" holds
+ * for an edge last negated at run last - 1 (0: never), now. */
+static bool neg_within(const cc_heur *h, uint64_t last, uint64_t lim)
+{
+    return last && h->runs + 1 - last < lim;
+}
+
 static void hook_negated(void *user, const expr_pc *pc, uint32_t j, cc_neg_outcome outcome)
 {
     cc_heur *h = user;
     uint32_t e = taken_edge(h, &pc->v[j]);
-    h->neg_count[e]++;
+    uint64_t was = h->last_neg[e];
+    uint32_t nc = ++h->neg_count[e];
     h->unsat_count[e] += outcome == CC_NEG_UNSAT;
     h->last_neg[e] = h->runs + 1;
     h->last_neg_j = outcome == CC_NEG_SAT ? (int64_t)j : h->last_neg_j;
-    if (outcome == CC_NEG_SAT)
+    if (outcome == CC_NEG_SAT) {
         h->epoch++; /* features 18 and 27 read last_neg_j: all again */
-    else
+        h->version++;
+        return;
+    }
+    /* otherwise only the counters of e's branch changed, and only a
+     * threshold they crossed changes a feature (24-26, 28-29, 32-34) */
+    bool crossed = nc == 11 || nc == 21 || nc == 51 ||
+                   (outcome == CC_NEG_UNSAT && h->unsat_count[e] == 11);
+    static const uint64_t window[] = {10, 20, 50};
+    for (size_t i = 0; i < sizeof window / sizeof *window && !crossed; i++)
+        crossed = neg_within(h, was, window[i]) != neg_within(h, h->last_neg[e], window[i]);
+    if (crossed) {
         scores_touch(h, e);
+        h->version++;
+    }
 }
+
+static uint64_t hook_version(void *user) { return ((const cc_heur *)user)->version; }
 
 /* ==== features ================================================================ */
 
@@ -707,9 +731,9 @@ static void run_features(cc_heur *h, const expr_pc *pc, uint32_t j, const uint64
     f[29] = d == 0.0;
     f[30] = d <= 1.0;
     uint64_t last = h->last_neg[e];
-    f[31] = last && h->runs + 1 - last < 10;
-    f[32] = last && h->runs + 1 - last < 20;
-    f[33] = last && h->runs + 1 - last < 50;
+    f[31] = neg_within(h, last, 10);
+    f[32] = neg_within(h, last, 20);
+    f[33] = neg_within(h, last, 50);
     if (have) {
         if (h->reach_dirty)
             update_unreached(h);
@@ -894,7 +918,7 @@ void cc_heur_free(cc_heur *h)
 
 cc_heuristic cc_heur_hooks(cc_heur *h)
 {
-    cc_heuristic k = {hook_ran, hook_score, hook_negated, h};
+    cc_heuristic k = {hook_ran, hook_score, hook_negated, hook_version, h};
     return k;
 }
 

@@ -26,6 +26,10 @@ void cc_set_release(cc_set *s);
 /* ---- tests ---------------------------------------------------------------- */
 
 typedef struct cc_node cc_node;
+typedef struct cc_ranked {
+    double score;
+    uint32_t j;
+} cc_ranked;
 struct cc_node {
     uint8_t *bytes;
     size_t len;
@@ -44,12 +48,20 @@ struct cc_node {
     expr_pc pc;
     uint64_t *prefix;   /* prefix[i]: hash of decisions 0..i                  */
     expr **asserted;    /* asserted[i]: the constraint entry i asserts        */
+    expr **uniq;        /* the distinct ones, in first-occurrence order, and  */
+    uint32_t *n_uniq;   /* n_uniq[j]: how many of them are in asserted[0..j)  */
     uint32_t refs;      /* work-list places holding it                        */
     bool pinned;        /* being expanded: not evicted                        */
     uint8_t *tried;     /* cfds / param: entries already chosen (n_pc bytes)  */
     double best;        /* cfds / param, scope tree: the score of its best
                            untried entry when it was last scored             */
     bool scored;        /* best is known                                      */
+    /* cfds / param: the untried entries ranked (score down, deepest first),
+     * for heuristic version rank_ver of path rank_serial; rank_at: the
+     * first that may be untried */
+    struct cc_ranked *rank;
+    uint32_t n_rank, rank_at;
+    uint64_t rank_ver, rank_serial;
     cc_node *prev, *next; /* list of retained nodes, most recent first        */
 };
 

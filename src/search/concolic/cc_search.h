@@ -118,6 +118,12 @@ typedef struct cc_heuristic {
     double (*score)(void *user, const expr_pc *pc, uint32_t j);
     /* Entry j of pc was negated with this outcome. */
     void (*negated)(void *user, const expr_pc *pc, uint32_t j, cc_neg_outcome outcome);
+    /* A number that changes whenever a score of any path may have changed
+     * (NULL: scores may change at any time).  With it, the search ranks a
+     * path's entries once per version instead of scanning the whole path
+     * for every pick (a loop's path of 57,000 entries had 25,000 unsat
+     * negations between two runs). */
+    uint64_t (*version)(void *user);
     void *user;
 } cc_heuristic;
 
