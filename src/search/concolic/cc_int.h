@@ -56,12 +56,12 @@ struct cc_node {
     double best;        /* cfds / param, scope tree: the score of its best
                            untried entry when it was last scored             */
     bool scored;        /* best is known                                      */
-    /* cfds / param: the untried entries ranked (score down, deepest first),
-     * for heuristic version rank_ver of path rank_serial; rank_at: the
-     * first that may be untried */
+    /* cfds / param: the untried entries of the path constraint kept, ranked
+     * (score down, deepest first) for heuristic version rank_ver (freed
+     * with the constraint); rank_at: the first that may be untried */
     struct cc_ranked *rank;
     uint32_t n_rank, rank_at;
-    uint64_t rank_ver, rank_serial;
+    uint64_t rank_ver;
     cc_node *prev, *next; /* list of retained nodes, most recent first        */
 };
 
@@ -77,6 +77,15 @@ cc_node *cc_heap_pop(cc_heap *h);
 /* Keeps the `keep` best nodes; calls drop(user, n) for the others. */
 void cc_heap_trim(cc_heap *h, size_t keep, void (*drop)(void *user, cc_node *n), void *user);
 void cc_heap_release(cc_heap *h);
+
+/* ---- cfds / param: one path's entries ranked (cc_work.c) ------------------ */
+
+/* The highest-scoring untried entry of n (its path constraint in memory,
+ * n->tried allocated), -1 when none is left; ties go to the deepest.
+ * *score gets its score, n->best the score of the best entry after it
+ * (n->scored: there is one).  With k->version the entries are ranked once
+ * per version, else the path is scanned. */
+int64_t cc_best_entry(const cc_heuristic *k, cc_node *n, double *score);
 
 /* ---- pending negations for dfs / bfs / random-branch (cc_work.c) ---------- */
 

@@ -124,7 +124,7 @@ static void node_drop_pc(cc_search *s, cc_node *n)
         return;
     expr_pc_release(&n->pc);
     expr_ctx_free(n->ctx);
-    ctg_free(n->rank);
+    ctg_free(n->rank); /* ranked for this path constraint */
     n->rank = NULL;
     n->n_rank = n->rank_at = 0;
     ctg_free(n->prefix);
@@ -746,87 +746,6 @@ static cc_status list_step(cc_search *s, ctg_err *e)
     return CC_DONE;
 }
 
-/* cfds / param: the highest-scoring untried entry of n, -1 when none is
- * left.  Ties go to the deepest entry.  *score gets its score; n->best
- * the score of the best entry after it (what n offers once it is tried). */
-static int64_t scan_best(cc_search *s, cc_node *n, double *score)
-{
-    int64_t best = -1, second = -1;
-    double bs = -INFINITY, bs2 = -INFINITY;
-    for (uint32_t j = 0; j < n->n_pc; j++) {
-        if (n->tried[j] || !expr_pc_negatable(n->pc.v[j].kind))
-            continue;
-        double sc = s->cfg.heur.score ? s->cfg.heur.score(s->cfg.heur.user, &n->pc, j) : 0.0;
-        if (best < 0 || sc >= bs) {
-            second = best, bs2 = bs;
-            best = j, bs = sc;
-        } else if (second < 0 || sc >= bs2) {
-            second = j, bs2 = sc;
-        }
-    }
-    *score = bs;
-    n->best = bs2;
-    n->scored = second >= 0;
-    return best;
-}
-
-static int by_rank(const void *x, const void *y)
-{
-    const cc_ranked *a = x, *b = y;
-    if (a->score != b->score)
-        return a->score < b->score ? 1 : -1;
-    return (a->j < b->j) - (a->j > b->j);
-}
-
-/* Ranks n's untried entries for heuristic version ver; false when out of
- * memory (the caller scans instead). */
-static bool rank_entries(cc_search *s, cc_node *n, uint64_t ver)
-{
-    size_t m = 0;
-    for (uint32_t j = 0; j < n->n_pc; j++)
-        m += !n->tried[j] && expr_pc_negatable(n->pc.v[j].kind);
-    cc_ranked *r = ctg_realloc(n->rank, (m ? m : 1) * sizeof *r);
-    if (!r)
-        return false;
-    n->rank = r;
-    m = 0;
-    for (uint32_t j = 0; j < n->n_pc; j++)
-        if (!n->tried[j] && expr_pc_negatable(n->pc.v[j].kind))
-            r[m++] = (cc_ranked){s->cfg.heur.score(s->cfg.heur.user, &n->pc, j), j};
-    qsort(r, m, sizeof *r, by_rank);
-    n->n_rank = (uint32_t)m;
-    n->rank_at = 0;
-    n->rank_ver = ver;
-    n->rank_serial = n->pc.serial;
-    return true;
-}
-
-/* The same as scan_best from n's ranking, made again when the heuristic's
- * version or n's path changed. */
-static int64_t best_entry(cc_search *s, cc_node *n, double *score)
-{
-    const cc_heuristic *k = &s->cfg.heur;
-    if (!k->score || !k->version || !n->pc.serial)
-        return scan_best(s, n, score);
-    uint64_t ver = k->version(k->user);
-    if ((!n->rank || n->rank_ver != ver || n->rank_serial != n->pc.serial) &&
-        !rank_entries(s, n, ver))
-        return scan_best(s, n, score);
-    while (n->rank_at < n->n_rank && n->tried[n->rank[n->rank_at].j])
-        n->rank_at++;
-    uint32_t i = n->rank_at, i2 = i + 1;
-    while (i2 < n->n_rank && n->tried[n->rank[i2].j])
-        i2++;
-    n->scored = i2 < n->n_rank;
-    n->best = n->scored ? n->rank[i2].score : -INFINITY;
-    if (i >= n->n_rank) {
-        *score = -INFINITY;
-        return -1;
-    }
-    *score = n->rank[i].score;
-    return n->rank[i].j;
-}
-
 /* cfds / param, scope tree: the kept path (index into the stack) that the
  * next negation comes from: the last one, whose best entry scores `top`
  * now, unless an older path's best untried entry scored higher when that
@@ -864,7 +783,7 @@ static int64_t scored_best(cc_search *s, cc_node *n, double *score, ctg_err *e)
         return -1;
     if (!n->tried && !(n->tried = ctg_calloc((size_t)n->n_pc + 1, 1)))
         return err_set(e, "concolic: out of memory"), -2;
-    return best_entry(s, n, score);
+    return cc_best_entry(&s->cfg.heur, n, score);
 }
 
 /* cfds / param: negates the best entry of the last path that is left (of

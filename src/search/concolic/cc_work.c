@@ -2,10 +2,12 @@
  * cc_work.c - the containers of the concolic search (cc_int.h): a hash set
  * of path hashes, the score-ordered work list of the generational order
  * (seed 003: "la work list es implementada como una cola de prioridad")
- * and the deque of pending negations of dfs / bfs / random-branch.
+ * the deque of pending negations of dfs / bfs / random-branch, and the
+ * ranking of one path's entries that cfds and param pick from.
  */
 #include "cc_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,4 +147,82 @@ size_t cc_items_min_j(const cc_items *q)
         if (q->v[q->head + i].j < q->v[q->head + best].j)
             best = i;
     return best;
+}
+
+/* ---- one path's entries ranked, for cfds / param ------------------------------ */
+
+/* cfds / param: the highest-scoring untried entry of n, -1 when none is
+ * left.  Ties go to the deepest entry.  *score gets its score; n->best
+ * the score of the best entry after it (what n offers once it is tried). */
+static int64_t scan_best(const cc_heuristic *k, cc_node *n, double *score)
+{
+    int64_t best = -1, second = -1;
+    double bs = -INFINITY, bs2 = -INFINITY;
+    for (uint32_t j = 0; j < n->n_pc; j++) {
+        if (n->tried[j] || !expr_pc_negatable(n->pc.v[j].kind))
+            continue;
+        double sc = k->score ? k->score(k->user, &n->pc, j) : 0.0;
+        if (best < 0 || sc >= bs) {
+            second = best, bs2 = bs;
+            best = j, bs = sc;
+        } else if (second < 0 || sc >= bs2) {
+            second = j, bs2 = sc;
+        }
+    }
+    *score = bs;
+    n->best = bs2;
+    n->scored = second >= 0;
+    return best;
+}
+
+static int by_score(const void *x, const void *y)
+{
+    const cc_ranked *a = x, *b = y;
+    if (a->score != b->score)
+        return a->score < b->score ? 1 : -1;
+    return (a->j < b->j) - (a->j > b->j);
+}
+
+/* Ranks n's untried entries for heuristic version ver; false when out of
+ * memory (the caller scans instead). */
+static bool rank_entries(const cc_heuristic *k, cc_node *n, uint64_t ver)
+{
+    size_t m = 0;
+    for (uint32_t j = 0; j < n->n_pc; j++)
+        m += !n->tried[j] && expr_pc_negatable(n->pc.v[j].kind);
+    cc_ranked *r = ctg_realloc(n->rank, (m ? m : 1) * sizeof *r);
+    if (!r)
+        return false;
+    n->rank = r;
+    m = 0;
+    for (uint32_t j = 0; j < n->n_pc; j++)
+        if (!n->tried[j] && expr_pc_negatable(n->pc.v[j].kind))
+            r[m++] = (cc_ranked){k->score(k->user, &n->pc, j), j};
+    qsort(r, m, sizeof *r, by_score);
+    n->n_rank = (uint32_t)m;
+    n->rank_at = 0;
+    n->rank_ver = ver;
+    return true;
+}
+
+int64_t cc_best_entry(const cc_heuristic *k, cc_node *n, double *score)
+{
+    if (!k->score || !k->version)
+        return scan_best(k, n, score);
+    uint64_t ver = k->version(k->user);
+    if ((!n->rank || n->rank_ver != ver) && !rank_entries(k, n, ver))
+        return scan_best(k, n, score);
+    while (n->rank_at < n->n_rank && n->tried[n->rank[n->rank_at].j])
+        n->rank_at++;
+    uint32_t i = n->rank_at, i2 = i + 1;
+    while (i2 < n->n_rank && n->tried[n->rank[i2].j])
+        i2++;
+    n->scored = i2 < n->n_rank;
+    n->best = n->scored ? n->rank[i2].score : -INFINITY;
+    if (i >= n->n_rank) {
+        *score = -INFINITY;
+        return -1;
+    }
+    *score = n->rank[i].score;
+    return n->rank[i].j;
 }
