@@ -202,12 +202,15 @@ static void strip_poison_flags(isym_pass *P, LLVMBasicBlockRef bb)
     }
 }
 
-/* Instruments every original instruction of bb. */
-static bool visit_block(isym_pass *P, LLVMBasicBlockRef bb)
+/* Instruments every original instruction of bb: from first (the entry
+ * block's first original one, past the prologue's) or the block's first. */
+static bool visit_block(isym_pass *P, LLVMBasicBlockRef bb, LLVMValueRef first)
 {
     size_t n = 0, cap = 0;
     LLVMValueRef *insts = NULL;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+    if (!first || LLVMGetInstructionParent(first) != bb)
+        first = LLVMGetFirstInstruction(bb);
+    for (LLVMValueRef i = first; i; i = LLVMGetNextInstruction(i)) {
         if (ctg_grow((void **)&insts, &cap, n + 1, sizeof *insts) != 0) {
             ctg_free(insts);
             return false;
@@ -234,9 +237,12 @@ static bool instrument_fn(isym_pass *P, const inst_fn *f)
     P->fn = f->fn;
     for (uint32_t k = 0; k < f->n_blocks; k++)
         strip_poison_flags(P, f->blocks[k]);
+    /* the prologue's own code (argument shadows, the libFuzzer input's
+     * size cast) is not the program's: it is not instrumented */
+    LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f->fn));
     isym_prologue(P, f->fn);
     for (int64_t k = 0; k < n; k++)
-        if (!visit_block(P, order[k])) {
+        if (!visit_block(P, order[k], first)) {
             ctg_free(order);
             return false;
         }

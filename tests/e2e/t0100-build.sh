@@ -4,7 +4,7 @@
 # point; examples/triangle.c builds, is cached the second time, and its
 # prog.cov runs stand-alone on a raw input (CTESTGEN_INPUT) with the
 # expected results; inline assembly gives a warning; --arch 32 when the
-# 32-bit runtime exists.
+# 32-bit runtime exists (with a concolic run of a libFuzzer target).
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 : "${CTG_BUILD_DIR:?}"
@@ -63,11 +63,15 @@ EOF
 grep -q "warning: 1 inline assembly statement left uninstrumented" "$T/err" || fail "asm: no warning"
 
 # 32 bits
-if [ -s "$CTG_BUILD_DIR/rt/libctg_rt32.a" ] && [ "$(stat -c %s "$CTG_BUILD_DIR/rt/libctg_rt32.a")" -gt 64 ] && exec32; then
+if [ -s "$CTG_BUILD_DIR/rt/libctg_rt32.a" ] && [ "$(wc -c <"$CTG_BUILD_DIR/rt/libctg_rt32.a")" -gt 64 ] && exec32; then
     "$CTESTGEN" build --arch 32 "$CTG_SOURCE_DIR/examples/triangle.c" >"$T/out" 2>"$T/err" || fail "m32: $(cat "$T/err")"
     bin32=$(awk '/^binary/ {print $2}' "$T/out")
     [ "$(od -An -tu1 -j4 -N1 "$bin32" | tr -d ' ')" = 1 ] || fail "m32: not a 32-bit ELF binary"
     [ "$(run_bin "$bin32" 1001 1001 1001)" = 86 ] || fail "m32: error not reached"
+    # the symbolic build of a libFuzzer target: size_t is 32 bits, and the
+    # entry's cast of it is the pass's own code, not the program's
+    "$CTESTGEN" run --arch 32 "$CTG_SOURCE_DIR/examples/tree_parse.c" --strategy concolic --max-execs 20 \
+        -q -o "$T/tp32" >"$T/out" 2>"$T/err" || fail "m32 concolic on a libFuzzer target: $(tail -1 "$T/err")"
 fi
 
 [ $fails -eq 0 ] && echo "ok" || exit 1
