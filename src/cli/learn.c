@@ -51,6 +51,7 @@ typedef struct learn {
     unsigned nprog;       /* --each: the programs (1: the sources of one) */
     uint64_t execs;
     double eval_secs;     /* safety cap of one evaluation (--time)       */
+    cc_scope scope;       /* --search-scope of the runs, and the weights'  */
     logged *log;
     size_t n_log, cap_log;
     FILE *logf;
@@ -124,7 +125,7 @@ static void run_child(const learn *L, const job *j)
     snprintf(seed, sizeof seed, "%llu", j->seed);
     snprintf(execs, sizeof execs, "%llu", (unsigned long long)L->execs);
     snprintf(secs, sizeof secs, "%g", L->eval_secs);
-    if (!cc_weights_save(wpath, j->w, NULL, NULL))
+    if (!cc_weights_save(wpath, j->w, NULL, L->scope, NULL))
         _exit(111);
     const ctg_options *o = L->o;
     int n = 0;
@@ -145,7 +146,7 @@ static void run_child(const learn *L, const job *j)
     const char *fixed[] = {"--strategy", "concolic", "--search", "param", "--weights", wpath,
                            "--max-execs", execs, "--time", secs, "--seed", seed, "-q", "--force",
                            "--no-replay-check", /* an evaluation needs the edges only */
-                           "--search-scope", opt_get_str(o, "search-scope"), "-o", j->dir,
+                           "--search-scope", cc_scope_name(L->scope), "-o", j->dir,
                            o->build.arch_bits == 32 ? "--arch" : NULL, "32", NULL};
     for (int i = 0; fixed[i]; i++)
         argv[n++] = fixed[i];
@@ -515,12 +516,22 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     /* a weight vector may send the solver after hard queries: an
      * evaluation is cut at --time (default LEARN_EVAL_SECS) seconds */
     L->eval_secs = o->search.time_s > 0 ? o->search.time_s : LEARN_EVAL_SECS;
+    /* the scope: --search-scope, else the start file's, else the paper's */
+    const char *sname = opt_get_str(o, "search-scope");
+    L->scope = cc_scope_parse(sname);
+    if (L->scope == CC_SCOPE_UNSET && strcmp(sname, "auto"))
+        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree or auto", sname);
     const char *start = opt_get_str(o, "weights");
-    if (start && !strcmp(start, "none"))
+    if (start && !strcmp(start, "none")) {
+        L->scope = L->scope == CC_SCOPE_UNSET ? CC_SCOPE_LAST : L->scope;
         return true;
+    }
     double w[CC_N_FEATURES];
-    if (start && !cc_weights_load(start, w, e))
+    cc_scope file_scope = CC_SCOPE_UNSET;
+    if (start && !cc_weights_load(start, w, &file_scope, e))
         return false;
+    if (L->scope == CC_SCOPE_UNSET)
+        L->scope = file_scope == CC_SCOPE_UNSET ? CC_SCOPE_LAST : file_scope;
     start_vectors(L, start ? w : cc_default_weights);
     return true;
 }
@@ -599,7 +610,7 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
                                     "over %u seeds, %u rounds, %llu executions a run",
                  on, best, L.nprog > 1 ? "% of branches (--each)" : "branches", L.checks,
                  r > L.rounds ? L.rounds : r, (unsigned long long)L.execs);
-        ok = cc_weights_save(L.weights_out, best_w, note, e);
+        ok = cc_weights_save(L.weights_out, best_w, note, L.scope, e);
         if (ok && !o->ui.quiet)
             printf("ctestgen: learn: %s\n  weights           %s\n  log               %s\n", note,
                    L.weights_out, L.log_path);

@@ -17,6 +17,17 @@ check "learn: the log records every evaluation" [ "$(grep -c '^eval ' "$T/w.txt.
   || fail "run with the learned weights failed"
 check "param run: records its weights" [ "$(jq -r .info.weights "$T/p/stats.json")" = "$T/w.txt" ]
 check "param run: covers branches" [ "$(stat edges.covered "$T/p")" -gt 10 ]
+# the scope the weights were learned with is part of the file, and what a
+# run uses unless --search-scope says otherwise
+check "learn: records its scope (the paper's by default)" grep -qx "scope last" "$T/w.txt"
+check "param run: the scope of its weights file" [ "$(jq -r .info.scope "$T/p/stats.json")" = last ]
+sed 's/^scope last$/scope tree/' "$T/w.txt" >"$T/wt.txt"
+"$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/wt.txt" --max-execs 50 -q -o "$T/pt" \
+  || fail "run with tree weights failed"
+check "param run: a 'scope tree' file searches the tree" [ "$(jq -r .info.scope "$T/pt/stats.json")" = tree ]
+"$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/wt.txt" --search-scope last \
+  --max-execs 50 -q -o "$T/pl" || fail "run with tree weights, scope last failed"
+check "param run: --search-scope overrides the file's" [ "$(jq -r .info.scope "$T/pl/stats.json")" = last ]
 
 # the same command again: every evaluation comes from the log
 n=$(grep -c '^eval ' "$T/w.txt.work/learn.log")

@@ -112,6 +112,19 @@ const double cc_default_weights[CC_N_FEATURES] = {
     +0.3315, /* 40 func_recent */
 };
 
+const cc_scope cc_default_scope = CC_SCOPE_LAST;
+
+const char *cc_scope_name(cc_scope s)
+{
+    return s == CC_SCOPE_LAST ? "last" : s == CC_SCOPE_TREE ? "tree" : NULL;
+}
+
+cc_scope cc_scope_parse(const char *name)
+{
+    return !strcmp(name, "last") ? CC_SCOPE_LAST : !strcmp(name, "tree") ? CC_SCOPE_TREE
+                                                                         : CC_SCOPE_UNSET;
+}
+
 const char *cc_feature_name(unsigned i) { return i < CC_N_FEATURES ? feature_names[i] : "?"; }
 
 int cc_feature_index(const char *name)
@@ -924,9 +937,10 @@ cc_heuristic cc_heur_hooks(cc_heur *h)
 
 /* ==== weight files ================================================================= */
 
-bool cc_weights_load(const char *path, double w[CC_N_FEATURES], ctg_err *e)
+bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope, ctg_err *e)
 {
     char *text;
+    cc_scope sc = CC_SCOPE_UNSET;
     if (!fs_read(path, &text, NULL, e))
         return false;
     memset(w, 0, CC_N_FEATURES * sizeof *w);
@@ -942,6 +956,17 @@ bool cc_weights_load(const char *path, double w[CC_N_FEATURES], ctg_err *e)
         s += strspn(s, " \t\r");
         if (!*s || *s == '#')
             continue;
+        if (!strncmp(s, "scope", 5) && (s[5] == ' ' || s[5] == '\t')) {
+            if (sscanf(s + 5, "%63s %7s", name, extra) != 1 ||
+                cc_scope_parse(name) == CC_SCOPE_UNSET)
+                ok = err_set(e, "%s:%d: expected 'scope last' or 'scope tree'; fix the line",
+                             path, line);
+            else if (sc != CC_SCOPE_UNSET)
+                ok = err_set(e, "%s:%d: a second scope line; keep one", path, line);
+            else
+                sc = cc_scope_parse(name);
+            continue;
+        }
         int got = sscanf(s, "%63s %lf %7s", name, &v, extra);
         if (got != 2 || !isfinite(v)) {
             ok = err_set(e, "%s:%d: expected 'FEATURE WEIGHT'; fix the line", path, line);
@@ -955,16 +980,20 @@ bool cc_weights_load(const char *path, double w[CC_N_FEATURES], ctg_err *e)
             w[i] = v;
     }
     ctg_free(text);
+    if (ok && scope)
+        *scope = sc;
     return ok;
 }
 
 bool cc_weights_save(const char *path, const double w[CC_N_FEATURES], const char *comment,
-                     ctg_err *e)
+                     cc_scope scope, ctg_err *e)
 {
     sbuf b = SBUF_INIT;
     sbuf_printf(&b, "# ctestgen concolic search weights (--search param --weights FILE)\n");
     if (comment)
         sbuf_printf(&b, "# %s\n", comment);
+    if (cc_scope_name(scope))
+        sbuf_printf(&b, "scope %s\n", cc_scope_name(scope));
     for (int i = 0; i < CC_N_FEATURES; i++)
         sbuf_printf(&b, "%-22s %+.4f\n", feature_names[i], w[i]);
     bool ok = sbuf_ok(&b) ? fs_write_atomic(path, b.data, b.len, e)

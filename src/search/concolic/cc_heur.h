@@ -45,16 +45,30 @@ void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t out[CC_
 /* CFDS distance of negating entry j of pc (CC_FAR when unreachable). */
 double cc_heur_distance(cc_heur *h, const expr_pc *pc, uint32_t j);
 
+/* Which paths a param / cfds pick looks at: the one the weights were
+ * learned with is part of them (a weights file's "scope" line). */
+typedef enum cc_scope { CC_SCOPE_UNSET, CC_SCOPE_LAST, CC_SCOPE_TREE } cc_scope;
+
 /* The weights --search param uses without --weights (learned by `ctestgen
- * learn` on the project's benchmark programs; see docs/concolic.md). */
+ * learn` on the project's benchmark programs; see docs/concolic.md), and
+ * the scope they were learned with. */
 extern const double cc_default_weights[CC_N_FEATURES];
+extern const cc_scope cc_default_scope;
+
+/* "last" / "tree" (NULL for CC_SCOPE_UNSET) and back (CC_SCOPE_UNSET for
+ * anything else). */
+const char *cc_scope_name(cc_scope s);
+cc_scope cc_scope_parse(const char *name);
 
 /* Weight files: one "NAME WEIGHT" a line (names of cc_feature_name, any
- * order, '#' comments); a missing feature weighs 0.  False with e naming
- * the file and line on a bad line or an unknown name. */
-bool cc_weights_load(const char *path, double w[CC_N_FEATURES], ctg_err *e);
-/* Writes w in that format, with a comment line at the top (may be NULL). */
+ * order, '#' comments) and at most one "scope last|tree" line; a missing
+ * feature weighs 0.  *scope (may be NULL) is CC_SCOPE_UNSET without a
+ * scope line.  False with e naming the file and line on a bad line or an
+ * unknown name. */
+bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope, ctg_err *e);
+/* Writes w in that format, with a comment line at the top (may be NULL)
+ * and a scope line unless scope is CC_SCOPE_UNSET. */
 bool cc_weights_save(const char *path, const double w[CC_N_FEATURES], const char *comment,
-                     ctg_err *e);
+                     cc_scope scope, ctg_err *e);
 
 #endif

@@ -53,9 +53,11 @@ static const opt_desc concolic_options[] = {
     {"each", 0, OPT_FLAG, OPT_KV, NULL, NULL,
      "learn: every PROG.c is a program of its own; an evaluation runs each and scores the mean "
      "of their branch coverage in percent (weights for several programs)"},
-    {"search-scope", 0, OPT_STR, OPT_KV, "SCOPE", "last",
+    {"search-scope", 0, OPT_STR, OPT_KV, "SCOPE", "auto",
      "concolic --search cfds|param: last (the paper: the last path's branches) | tree (every "
-     "kept path's best branch competes, older ones with the score they had when last scored)"},
+     "kept path's best branch competes, older ones with the score they had when last scored) "
+     "| auto (param: the scope its weights were learned with, from their file's 'scope' line, "
+     "last without one; cfds: last; learn: its --weights file's, else last)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
@@ -225,9 +227,9 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
         return err_set(e, "--cgs-k: %ld is out of range; give 1 .. 64", k);
     cfg->cgs_k = (uint32_t)k;
     const char *scope = opt_get_str(o, "search-scope");
-    if (strcmp(scope, "last") && strcmp(scope, "tree"))
-        return err_set(e, "--search-scope: unknown scope '%s'; use last or tree", scope);
-    cfg->scope_tree = !strcmp(scope, "tree");
+    if (strcmp(scope, "auto") && cc_scope_parse(scope) == CC_SCOPE_UNSET)
+        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree or auto", scope);
+    cfg->scope_tree = !strcmp(scope, "tree"); /* auto: make_heuristic decides */
     const char *arrays = opt_get_str(o, "sym-arrays");
     if (strcmp(arrays, "concretize") && strcmp(arrays, "theory"))
         return err_set(e, "--sym-arrays: unknown model '%s'; use concretize or theory", arrays);
@@ -255,9 +257,12 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
     if (cfg->order != CC_CFDS && cfg->order != CC_PARAM)
         return true;
     double w[CC_N_FEATURES];
+    cc_scope learned = cc_default_scope;
     memcpy(w, cc_default_weights, sizeof w);
-    if (file && !cc_weights_load(file, w, e))
+    if (file && !cc_weights_load(file, w, &learned, e))
         return false;
+    if (!strcmp(opt_get_str(ctx_opts(S->ctx), "search-scope"), "auto"))
+        cfg->scope_tree = cfg->order == CC_PARAM && learned == CC_SCOPE_TREE;
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
     cfg->heur = cc_heur_hooks(S->heur);
