@@ -16,7 +16,9 @@
  * fuzzers start their solver: its batched executions are the cheapest.  A
  * member whose step() reports it is exhausted leaves the portfolio.
  * Members share the engine's archive and suite, and can import each
- * other's tests through ctx_kept().
+ * other's tests through ctx_kept().  In a run of several workers (--jobs,
+ * --mpi) the concolic member runs in worker 0 only unless --auto-arms is
+ * given: a portfolio in space as well as in time.
  */
 #include <math.h>
 #include <stdio.h>
@@ -131,6 +133,26 @@ static void release_held(auto_state *s, search_ctx *ctx)
     s->fuzz_arm = -1;
 }
 
+/* True when the command line gave --auto-arms. */
+static bool arms_given(const ctg_options *o)
+{
+    for (int i = 0; i < o->kv.n; i++)
+        if (!strncmp(o->kv.items[i], "auto-arms=", 10))
+            return true;
+    return false;
+}
+
+/* A portfolio in space (run --jobs / --mpi): by default the concolic
+ * member runs in worker 0 only.  The others run the members that execute,
+ * and what the solver finds reaches them through the exchange: N solvers
+ * would repeat much the same search N times, each idling its program's
+ * core while it solves. */
+static bool arm_here(const ctg_options *o, const char *name)
+{
+    return strcmp(name, "concolic") || !o->search.sync_dir || o->search.worker == 0 ||
+           arms_given(o);
+}
+
 static void *auto_init(search_ctx *ctx, ctg_err *e)
 {
     auto_state *s = ctg_calloc(1, sizeof *s);
@@ -155,7 +177,8 @@ static void *auto_init(search_ctx *ctx, ctg_err *e)
     snprintf(list, sizeof list, "%s", opt_get_str(o, "auto-arms"));
     for (char *save = NULL, *tok = strtok_r(list, ", ", &save); tok;
          tok = strtok_r(NULL, ", ", &save))
-        add_arm(s, ctx, tok);
+        if (arm_here(o, tok))
+            add_arm(s, ctx, tok);
     if (s->n_arms == 0)
         add_arm(s, ctx, "random");
     if (s->n_arms == 0) {

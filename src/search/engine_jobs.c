@@ -114,7 +114,7 @@ static void take_counters(search_ctx *c, int j, uint64_t *execs)
     ctg_err e = {{0}};
     stats_t *w = path ? stats_load(path, &e) : NULL;
     ctg_free(path);
-    char name[64];
+    char name[96];
     snprintf(name, sizeof name, "jobs.w%d.ok", j);
     stats_set(c->stats, name, w != NULL);
     if (!w)
@@ -125,6 +125,16 @@ static void take_counters(search_ctx *c, int j, uint64_t *execs)
         const char *m = strncmp(mine[k], "jobs.", 5) ? mine[k] : mine[k] + 5;
         snprintf(name, sizeof name, "jobs.w%d.%s", j, m);
         stats_set(c->stats, name, stats_get(w, mine[k]));
+    }
+    /* what each member of its portfolio ran (auto: the concolic member
+     * runs in worker 0 only, see auto.c) */
+    static const char *const members[] = {"fuzz", "mio", "concolic", NULL};
+    for (int k = 0; members[k]; k++) {
+        char key[48];
+        snprintf(key, sizeof key, "auto.execs.%s", members[k]);
+        snprintf(name, sizeof name, "jobs.w%d.%s", j, key);
+        if (stats_get(w, key) > 0)
+            stats_set(c->stats, name, stats_get(w, key));
     }
     /* when prog.sym, built in the background, reached the worker */
     snprintf(name, sizeof name, "jobs.w%d.sym_ready_s", j);

@@ -33,9 +33,11 @@ check "time budget: the log says so" grep -q "prog.sym is built" "$T/run.out"
 check "no build process is left" sh -c "! pgrep -f '$(basename "$T")/cach[e]' >/dev/null"
 check "no temporary build directory is left" sh -c "! ls -d '$T'/cache/*/sym.tmp.* 2>/dev/null"
 
-# --jobs 2: one background build, both workers pick prog.sym up when it is there
+# --jobs 2: one background build, both workers pick prog.sym up when it is
+# there (both run the concolic member: by default only worker 0 does)
 rm -rf "$T/cache"
-"$CTESTGEN" run "$T/huge.c" --jobs 2 --time 10 -o "$T/jobs" -q --no-replay-check > "$T/jobs.out" 2>&1
+"$CTESTGEN" run "$T/huge.c" --jobs 2 --time 10 --auto-arms fuzz,mio,concolic -o "$T/jobs" -q \
+  --no-replay-check > "$T/jobs.out" 2>&1
 check "--jobs 2: the run ends well" [ $? = 0 ]
 for k in 0 1; do
   check "--jobs 2: worker $k got prog.sym from the background build" \

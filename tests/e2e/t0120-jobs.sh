@@ -6,7 +6,8 @@
 # two_sites.c both workers find both crash sites: crashes/ holds each once.
 # A worker killed mid-run leaves a valid output: the run ends with exit
 # code 0, says so, and merges what the dead worker wrote.  Bad --jobs values
-# and --resume with --jobs are one-line errors.
+# and --resume with --jobs are one-line errors.  With auto, the concolic
+# member runs in worker 0 only unless --auto-arms is given.
 . "$(dirname "$0")/lib.sh"
 export CTESTGEN_CACHE="$T/cache"
 
@@ -26,6 +27,17 @@ w0=$(stat jobs.w0.execs "$T/two"); w1=$(stat jobs.w1.execs "$T/two")
 check "--jobs 2: both workers ran ($w0 + $w1)" [ "$w0" -gt 0 ] && [ "$w1" -gt 0 ]
 check "--jobs 2: execs is their sum" [ "$(stat execs "$T/two")" = $((w0 + w1)) ]
 check "--jobs 2: at most the budget" [ $((w0 + w1)) -le 3000 ]
+
+# a portfolio in space: auto's concolic member runs in worker 0 only (its
+# finds reach worker 1 through the exchange), unless --auto-arms is given
+"$CTESTGEN" run "$PROGS/deadbeef.c" --jobs 2 --max-execs 4000 --keep-going -o "$T/space" -q --no-replay-check
+check "auto, --jobs 2: worker 0 runs the concolic member" [ "$(stat jobs.w0.auto.execs.concolic "$T/space")" -gt 0 ]
+check "auto, --jobs 2: worker 1 runs the others only" \
+  [ "$(stat jobs.w1.auto.execs.concolic "$T/space")" = 0 ] && [ "$(stat jobs.w1.auto.execs.fuzz "$T/space")" -gt 0 ]
+check "auto, --jobs 2: the error only concolic execution finds is reached" [ "$(stat errors.reached "$T/space")" = 1 ]
+"$CTESTGEN" run "$PROGS/deadbeef.c" --jobs 2 --max-execs 4000 --keep-going --auto-arms fuzz,mio,concolic \
+  -o "$T/space2" -q --no-replay-check
+check "--auto-arms given: every worker runs what it names" [ "$(stat jobs.w1.auto.execs.concolic "$T/space2")" -gt 0 ]
 
 "$CTESTGEN" run "$PROGS/two_sites.c" --jobs 2 --strategy random --max-execs 6000 --keep-going \
   -o "$T/crash" -q --no-replay-check
