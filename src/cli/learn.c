@@ -517,10 +517,8 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
      * evaluation is cut at --time (default LEARN_EVAL_SECS) seconds */
     L->eval_secs = o->search.time_s > 0 ? o->search.time_s : LEARN_EVAL_SECS;
     /* the scope: --search-scope, else the start file's, else the paper's */
-    const char *sname = opt_get_str(o, "search-scope");
-    L->scope = cc_scope_parse(sname);
-    if (L->scope == CC_SCOPE_UNSET && strcmp(sname, "auto"))
-        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree or auto", sname);
+    if (!cc_scope_option(opt_get_str(o, "search-scope"), &L->scope, e))
+        return false;
     const char *start = opt_get_str(o, "weights");
     if (start && !strcmp(start, "none")) {
         L->scope = L->scope == CC_SCOPE_UNSET ? CC_SCOPE_LAST : L->scope;

@@ -125,6 +125,14 @@ cc_scope cc_scope_parse(const char *name)
                                                                          : CC_SCOPE_UNSET;
 }
 
+bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e)
+{
+    *out = cc_scope_parse(value);
+    if (*out == CC_SCOPE_UNSET && strcmp(value, "auto"))
+        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree or auto", value);
+    return true;
+}
+
 const char *cc_feature_name(unsigned i) { return i < CC_N_FEATURES ? feature_names[i] : "?"; }
 
 int cc_feature_index(const char *name)

@@ -59,6 +59,9 @@ extern const cc_scope cc_default_scope;
  * anything else). */
 const char *cc_scope_name(cc_scope s);
 cc_scope cc_scope_parse(const char *name);
+/* The value of --search-scope: last or tree, CC_SCOPE_UNSET for auto;
+ * false with e set on anything else. */
+bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e);
 
 /* Weight files: one "NAME WEIGHT" a line (names of cc_feature_name, any
  * order, '#' comments) and at most one "scope last|tree" line; a missing

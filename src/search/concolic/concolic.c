@@ -226,10 +226,10 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
     if (k < 1 || k > 64)
         return err_set(e, "--cgs-k: %ld is out of range; give 1 .. 64", k);
     cfg->cgs_k = (uint32_t)k;
-    const char *scope = opt_get_str(o, "search-scope");
-    if (strcmp(scope, "auto") && cc_scope_parse(scope) == CC_SCOPE_UNSET)
-        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree or auto", scope);
-    cfg->scope_tree = !strcmp(scope, "tree"); /* auto: make_heuristic decides */
+    cc_scope scope;
+    if (!cc_scope_option(opt_get_str(o, "search-scope"), &scope, e))
+        return false;
+    cfg->scope_tree = scope == CC_SCOPE_TREE; /* auto: make_heuristic decides */
     const char *arrays = opt_get_str(o, "sym-arrays");
     if (strcmp(arrays, "concretize") && strcmp(arrays, "theory"))
         return err_set(e, "--sym-arrays: unknown model '%s'; use concretize or theory", arrays);
