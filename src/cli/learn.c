@@ -79,17 +79,51 @@ typedef struct job {
 
 /* ==== the log ================================================================ */
 
+/* The settings an evaluation's value depends on, as the log's first line
+ * records them: a log of other settings is not continued. */
+static char *setup_line(const learn *L)
+{
+    const ctg_options *o = L->o;
+    sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "setup scope %s, %llu executions, %g s, arch %d, %s:",
+                cc_scope_name(L->scope), (unsigned long long)L->execs, L->eval_secs,
+                o->build.arch_bits, L->nprog > 1 ? "each" : "one program");
+    for (int i = 0; i < o->positional.n; i++)
+        sbuf_printf(&b, " %s", o->positional.items[i]);
+    return sbuf_take(&b);
+}
+
+/* Reads the evaluations of an earlier learn with the same settings; a new
+ * log starts with the setup line. */
 static bool read_log(learn *L, ctg_err *e)
 {
-    if (!fs_exists(L->log_path))
-        return true;
+    char *setup = setup_line(L);
+    if (!setup)
+        return err_set(e, "learn: out of memory");
+    if (!fs_exists(L->log_path)) {
+        sbuf b = SBUF_INIT;
+        sbuf_printf(&b, "%s\n", setup);
+        bool ok = sbuf_ok(&b) ? fs_write_atomic(L->log_path, b.data, b.len, e)
+                              : err_set(e, "learn: out of memory");
+        sbuf_release(&b);
+        ctg_free(setup);
+        return ok;
+    }
     char *text;
-    if (!fs_read(L->log_path, &text, NULL, e))
+    if (!fs_read(L->log_path, &text, NULL, e)) {
+        ctg_free(setup);
         return false;
-    for (char *s = text, *nl; s && *s; s = nl ? nl + 1 : NULL) {
+    }
+    bool ok = true;
+    for (char *s = text, *nl; ok && s && *s; s = nl ? nl + 1 : NULL) {
         nl = strchr(s, '\n');
         if (nl)
             *nl = '\0';
+        if (!strncmp(s, "setup ", 6) && strcmp(s, setup)) {
+            ok = err_set(e, "%s: written by a learn with other settings ('%s'); give the same "
+                            "options, or another -o", L->log_path, s + 6);
+            break;
+        }
         logged g = {0};
         if (sscanf(s, "eval %u %c %u %llu %lf %u", &g.round, &g.phase, &g.index, &g.seed, &g.cov,
                    &g.prog) >= 5 &&
@@ -98,7 +132,8 @@ static bool read_log(learn *L, ctg_err *e)
             L->log[L->n_log++] = g;
     }
     ctg_free(text);
-    return true;
+    ctg_free(setup);
+    return ok;
 }
 
 /* The logged value of an evaluation, or false. */

@@ -33,6 +33,12 @@ check "param run: --search-scope overrides the file's" [ "$(jq -r .info.scope "$
 n=$(grep -c '^eval ' "$T/w.txt.work/learn.log")
 "$CTESTGEN" learn "$P" "${L[@]}" -o "$T/w.txt" -q || fail "learn again"
 check "learn again: no evaluation run twice" [ "$(grep -c '^eval ' "$T/w.txt.work/learn.log")" = "$n" ]
+# the log's evaluations were made with scope last: a learn for tree does not reuse them
+"$CTESTGEN" learn "$P" "${L[@]}" --search-scope tree -o "$T/w.txt" -q 2>"$T/other.err" >/dev/null
+check "learn with other settings on the same log: refused" [ $? = 1 ]
+check "learn with other settings: one line naming the log" \
+  bash -c "[ \$(wc -l <'$T/other.err') = 1 ] && grep -q 'learn.log: written by a learn with other settings' '$T/other.err'"
+check "learn with other settings: the log is unchanged" [ "$(grep -c '^eval ' "$T/w.txt.work/learn.log")" = "$n" ]
 
 # interrupted after the first evaluations, then continued
 "$CTESTGEN" learn "$P" --max-execs 150 --samples 8 --top 2 --checks 2 --rounds 2 -j 1 -o "$T/i.txt" \
