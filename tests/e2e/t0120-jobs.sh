@@ -7,7 +7,8 @@
 # A worker killed mid-run leaves a valid output: the run ends with exit
 # code 0, says so, and merges what the dead worker wrote.  Bad --jobs values
 # and --resume with --jobs are one-line errors.  With auto, the concolic
-# member runs in worker 0 only unless --auto-arms is given.
+# member runs in worker 0 only unless --auto-arms is given.  With a CPU
+# each, the workers are pinned to different CPUs.
 . "$(dirname "$0")/lib.sh"
 export CTESTGEN_CACHE="$T/cache"
 
@@ -56,6 +57,16 @@ for _ in $(seq 1 400); do
 done
 victim=$(awk '$1 == 1 { print $2 }' "$T/kill/.jobs/pids" 2>/dev/null)
 check "a worker's pid is in .jobs/pids" [ -n "$victim" ]
+# with a CPU each, each worker (and the program it forks) is pinned to its own
+w0=$(awk '$1 == 0 { print $2 }' "$T/kill/.jobs/pids" 2>/dev/null)
+if [ "$(nproc)" -ge 2 ] && [ -n "$w0" ] && [ -n "$victim" ]; then
+  c0=$(awk '/^Cpus_allowed_list/ {print $2}' "/proc/$w0/status" 2>/dev/null)
+  c1=$(awk '/^Cpus_allowed_list/ {print $2}' "/proc/$victim/status" 2>/dev/null)
+  check "--jobs 2: worker 0 on one CPU ($c0)" bash -c "[[ '$c0' =~ ^[0-9]+$ ]]"
+  check "--jobs 2: worker 1 on another one ($c1)" bash -c "[[ '$c1' =~ ^[0-9]+$ ]] && [ '$c1' != '$c0' ]"
+else
+  echo "skip (pinning part): fewer than 2 CPUs"
+fi
 [ -n "$victim" ] && kill -9 "$victim"
 wait $run
 check "one worker killed: exit 0" [ $? = 0 ]
