@@ -9,19 +9,16 @@
  * (and when each was first covered), per decision (the taken edge of a
  * path entry) how often it was negated, failed, and when last, the
  * contexts of executed decisions for k = 1..5, the uncovered edges per
- * function and the function most recently reached.
+ * function and the function most recently reached.  The feature names,
+ * the shipped weights and weight files are in cc_weights.c.
  */
 #include "cc_heur.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../base/fsutil.h"
 #include "../../base/mem.h"
-#include "../../base/sbuf.h"
 #include "../../runtime/rt_symtrace.h"
 #include "cc_int.h"
 
@@ -50,99 +47,6 @@ typedef struct path_slot {
 } path_slot;
 
 /* Feature numbers of the paper's table, 1-based, as used below. */
-static const char *const feature_names[CC_N_FEATURES] = {
-    "in_main",          "loop_stay",         "loop_exit",          "nested",
-    "string_call",      "int_compare",       "const_operand",      "array_access",
-    "equality",         "in_loop_body",      "case_taken",         "case_default",
-    "first_in_path",    "last_in_path",      "most_frequent",      "least_frequent",
-    "new_last_run",     "after_negated",     "context1_seen",      "context2_seen",
-    "context3_seen",    "context4_seen",     "context5_seen",      "negated_10",
-    "negated_20",       "negated_50",        "near_negated",       "unsat_10",
-    "opposite_unsat_10", "opposite_uncovered", "opposite_dist_1",   "negated_last_10",
-    "negated_last_20",  "negated_last_50",   "func_most_uncovered", "func_top10",
-    "func_top20",       "func_top30",        "opposite_error_reach", "func_recent",
-};
-
-/* Learned by `ctestgen learn` (500 executions a run, --time 20, --samples
- * 24 --top 4 --checks 3 --rounds 4 --seed 7) on calc, expr, fsm and json of
- * bench/; of the four learned vectors, their average and the earlier
- * default, the one with the best mean coverage over the four programs (each
- * relative to the best candidate on it, 5 seeds): the average
- * (docs/concolic.md). */
-const double cc_default_weights[CC_N_FEATURES] = {
-    -0.4678, /*  1 in_main */
-    -0.2235, /*  2 loop_stay */
-    +0.2413, /*  3 loop_exit */
-    -0.3112, /*  4 nested */
-    -0.1167, /*  5 string_call */
-    -0.0280, /*  6 int_compare */
-    -0.1094, /*  7 const_operand */
-    +0.8575, /*  8 array_access */
-    -0.8449, /*  9 equality */
-    -0.3900, /* 10 in_loop_body */
-    +0.4200, /* 11 case_taken */
-    +0.2380, /* 12 case_default */
-    -0.1477, /* 13 first_in_path */
-    +0.4257, /* 14 last_in_path */
-    +0.3154, /* 15 most_frequent */
-    -0.0353, /* 16 least_frequent */
-    -0.1299, /* 17 new_last_run */
-    +0.2265, /* 18 after_negated */
-    -0.2327, /* 19 context1_seen */
-    -0.0738, /* 20 context2_seen */
-    +0.2677, /* 21 context3_seen */
-    +0.7198, /* 22 context4_seen */
-    +0.2580, /* 23 context5_seen */
-    -0.3906, /* 24 negated_10 */
-    -0.2078, /* 25 negated_20 */
-    +0.0404, /* 26 negated_50 */
-    -0.2690, /* 27 near_negated */
-    -0.5296, /* 28 unsat_10 */
-    +0.1084, /* 29 opposite_unsat_10 */
-    +0.3110, /* 30 opposite_uncovered */
-    +0.0606, /* 31 opposite_dist_1 */
-    -0.3772, /* 32 negated_last_10 */
-    -0.3114, /* 33 negated_last_20 */
-    -0.5392, /* 34 negated_last_50 */
-    +0.0076, /* 35 func_most_uncovered */
-    -0.2843, /* 36 func_top10 */
-    +0.2572, /* 37 func_top20 */
-    +0.5360, /* 38 func_top30 */
-    -0.1053, /* 39 opposite_error_reach */
-    +0.3315, /* 40 func_recent */
-};
-
-const cc_scope cc_default_scope = CC_SCOPE_LAST;
-
-const char *cc_scope_name(cc_scope s)
-{
-    return s == CC_SCOPE_LAST ? "last" : s == CC_SCOPE_TREE ? "tree" : NULL;
-}
-
-cc_scope cc_scope_parse(const char *name)
-{
-    return !strcmp(name, "last") ? CC_SCOPE_LAST : !strcmp(name, "tree") ? CC_SCOPE_TREE
-                                                                         : CC_SCOPE_UNSET;
-}
-
-bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e)
-{
-    *out = cc_scope_parse(value);
-    if (*out == CC_SCOPE_UNSET && strcmp(value, "auto"))
-        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree or auto", value);
-    return true;
-}
-
-const char *cc_feature_name(unsigned i) { return i < CC_N_FEATURES ? feature_names[i] : "?"; }
-
-int cc_feature_index(const char *name)
-{
-    for (int i = 0; i < CC_N_FEATURES; i++)
-        if (!strcmp(name, feature_names[i]))
-            return i;
-    return -1;
-}
-
 struct cc_heur {
     const progdb *db;
     cc_order order;
@@ -941,71 +845,4 @@ cc_heuristic cc_heur_hooks(cc_heur *h)
 {
     cc_heuristic k = {hook_ran, hook_score, hook_negated, hook_version, h};
     return k;
-}
-
-/* ==== weight files ================================================================= */
-
-bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope, ctg_err *e)
-{
-    char *text;
-    cc_scope sc = CC_SCOPE_UNSET;
-    if (!fs_read(path, &text, NULL, e))
-        return false;
-    memset(w, 0, CC_N_FEATURES * sizeof *w);
-    int line = 0;
-    bool ok = true;
-    for (char *s = text, *nl; ok && s && *s; s = nl ? nl + 1 : NULL) {
-        nl = strchr(s, '\n');
-        if (nl)
-            *nl = '\0';
-        line++;
-        char name[64], extra[8];
-        double v;
-        s += strspn(s, " \t\r");
-        if (!*s || *s == '#')
-            continue;
-        if (!strncmp(s, "scope", 5) && (s[5] == ' ' || s[5] == '\t')) {
-            if (sscanf(s + 5, "%63s %7s", name, extra) != 1 ||
-                cc_scope_parse(name) == CC_SCOPE_UNSET)
-                ok = err_set(e, "%s:%d: expected 'scope last' or 'scope tree'; fix the line",
-                             path, line);
-            else if (sc != CC_SCOPE_UNSET)
-                ok = err_set(e, "%s:%d: a second scope line; keep one", path, line);
-            else
-                sc = cc_scope_parse(name);
-            continue;
-        }
-        int got = sscanf(s, "%63s %lf %7s", name, &v, extra);
-        if (got != 2 || !isfinite(v)) {
-            ok = err_set(e, "%s:%d: expected 'FEATURE WEIGHT'; fix the line", path, line);
-            break;
-        }
-        int i = cc_feature_index(name);
-        if (i < 0)
-            ok = err_set(e, "%s:%d: unknown feature '%s'; see docs/concolic.md for the 40 names",
-                         path, line, name);
-        else
-            w[i] = v;
-    }
-    ctg_free(text);
-    if (ok && scope)
-        *scope = sc;
-    return ok;
-}
-
-bool cc_weights_save(const char *path, const double w[CC_N_FEATURES], const char *comment,
-                     cc_scope scope, ctg_err *e)
-{
-    sbuf b = SBUF_INIT;
-    sbuf_printf(&b, "# ctestgen concolic search weights (--search param --weights FILE)\n");
-    if (comment)
-        sbuf_printf(&b, "# %s\n", comment);
-    if (cc_scope_name(scope))
-        sbuf_printf(&b, "scope %s\n", cc_scope_name(scope));
-    for (int i = 0; i < CC_N_FEATURES; i++)
-        sbuf_printf(&b, "%-22s %+.4f\n", feature_names[i], w[i]);
-    bool ok = sbuf_ok(&b) ? fs_write_atomic(path, b.data, b.len, e)
-                          : err_set(e, "%s: out of memory", path);
-    sbuf_release(&b);
-    return ok;
 }

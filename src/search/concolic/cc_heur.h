@@ -36,14 +36,17 @@ void cc_heur_free(cc_heur *h);
 /* The hooks for cc_config.heur (user = h). */
 cc_heuristic cc_heur_hooks(cc_heur *h);
 
-/* Short name of feature i (0-based: feature i + 1 of the paper's table). */
-const char *cc_feature_name(unsigned i);
-/* Index of the feature of that name, -1 when there is none. */
-int cc_feature_index(const char *name);
 /* The feature vector of entry j of pc, as the param score sees it. */
 void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t out[CC_N_FEATURES]);
 /* CFDS distance of negating entry j of pc (CC_FAR when unreachable). */
 double cc_heur_distance(cc_heur *h, const expr_pc *pc, uint32_t j);
+
+/* ---- the heuristic's parameters (cc_weights.c) ---- */
+
+/* Short name of feature i (0-based: feature i + 1 of the paper's table). */
+const char *cc_feature_name(unsigned i);
+/* Index of the feature of that name, -1 when there is none. */
+int cc_feature_index(const char *name);
 
 /* Which paths a param / cfds pick looks at: the one the weights were
  * learned with is part of them (a weights file's "scope" line). */
