@@ -226,10 +226,9 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
     if (k < 1 || k > 64)
         return err_set(e, "--cgs-k: %ld is out of range; give 1 .. 64", k);
     cfg->cgs_k = (uint32_t)k;
-    cc_scope scope;
+    cc_scope scope; /* checked here; make_heuristic, which knows the weights, decides */
     if (!cc_scope_option(opt_get_str(o, "search-scope"), &scope, e))
         return false;
-    cfg->scope_tree = scope == CC_SCOPE_TREE; /* auto: make_heuristic decides */
     const char *arrays = opt_get_str(o, "sym-arrays");
     if (strcmp(arrays, "concretize") && strcmp(arrays, "theory"))
         return err_set(e, "--sym-arrays: unknown model '%s'; use concretize or theory", arrays);
@@ -261,8 +260,10 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
     memcpy(w, cc_default_weights, sizeof w);
     if (file && !cc_weights_load(file, w, &learned, e))
         return false;
-    if (!strcmp(opt_get_str(ctx_opts(S->ctx), "search-scope"), "auto"))
-        cfg->scope_tree = cfg->order == CC_PARAM && learned == CC_SCOPE_TREE;
+    /* --search-scope (checked by configure), else (auto) the weights' own */
+    cc_scope given = cc_scope_parse(opt_get_str(ctx_opts(S->ctx), "search-scope"));
+    cfg->scope_tree = given != CC_SCOPE_UNSET ? given == CC_SCOPE_TREE
+                                              : cfg->order == CC_PARAM && learned == CC_SCOPE_TREE;
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
     cfg->heur = cc_heur_hooks(S->heur);
