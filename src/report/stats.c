@@ -139,6 +139,15 @@ double stats_get(const stats_t *s, const char *name)
     return en && !en->info ? en->value : 0;
 }
 
+void stats_each(const stats_t *s, const char *prefix,
+                void (*fn)(void *user, const char *name, double value), void *user)
+{
+    size_t len = strlen(prefix);
+    for (size_t i = 0; i < s->n_entries; i++)
+        if (!s->entries[i].info && !strncmp(s->entries[i].name, prefix, len))
+            fn(user, s->entries[i].name, s->entries[i].value);
+}
+
 bool stats_set_info(stats_t *s, const char *name, const char *value)
 {
     stats_entry *en = entry(s, name);

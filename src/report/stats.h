@@ -55,6 +55,10 @@ bool stats_set(stats_t *s, const char *name, double value);
 bool stats_add(stats_t *s, const char *name, double delta);
 /* Value of a counter; 0 when it was never set. */
 double stats_get(const stats_t *s, const char *name);
+/* Calls fn for every counter whose name starts with prefix, in the order
+ * they were first set. */
+void stats_each(const stats_t *s, const char *prefix,
+                void (*fn)(void *user, const char *name, double value), void *user);
 /* Named strings ("strategy": "random"); false on oom. */
 bool stats_set_info(stats_t *s, const char *name, const char *value);
 /* NULL when never set. */

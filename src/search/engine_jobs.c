@@ -106,6 +106,22 @@ static void merge_dir(search_ctx *c, int j, const char *sub, const char *prefix)
     ctg_free(dir);
 }
 
+/* A counter of worker j, as jobs.wJ.NAME of the run. */
+typedef struct worker_stat {
+    search_ctx *c;
+    int j;
+} worker_stat;
+
+static void put_worker_stat(void *user, const char *name, double value)
+{
+    const worker_stat *ws = user;
+    if (!(value > 0))
+        return;
+    char key[160];
+    snprintf(key, sizeof key, "jobs.w%d.%s", ws->j, name);
+    stats_set(ws->c->stats, key, value);
+}
+
 /* Adds worker j's counters to the run's: its executions and runs by kind
  * (the merge's own runs are jobs.merge_execs), and jobs.wJ.* of its own. */
 static void take_counters(search_ctx *c, int j, uint64_t *execs)
@@ -128,14 +144,8 @@ static void take_counters(search_ctx *c, int j, uint64_t *execs)
     }
     /* what each member of its portfolio ran (auto: the concolic member
      * runs in worker 0 only, see auto.c) */
-    static const char *const members[] = {"fuzz", "mio", "concolic", NULL};
-    for (int k = 0; members[k]; k++) {
-        char key[48];
-        snprintf(key, sizeof key, "auto.execs.%s", members[k]);
-        snprintf(name, sizeof name, "jobs.w%d.%s", j, key);
-        if (stats_get(w, key) > 0)
-            stats_set(c->stats, name, stats_get(w, key));
-    }
+    worker_stat ws = {c, j};
+    stats_each(w, "auto.execs.", put_worker_stat, &ws);
     /* when prog.sym, built in the background, reached the worker */
     snprintf(name, sizeof name, "jobs.w%d.sym_ready_s", j);
     if (stats_get(w, "build.sym_ready_s") > 0)

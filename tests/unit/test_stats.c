@@ -98,6 +98,14 @@ static void test_bursts(void **state)
     stats_free(s);
 }
 
+/* stats_each callback: "NAME=VALUE " appended to user's buffer. */
+static void collect(void *user, const char *name, double value)
+{
+    char *buf = user;
+    size_t n = strlen(buf);
+    snprintf(buf + n, 128 - n, "%s=%g ", name, value);
+}
+
 static void test_counters(void **state)
 {
     (void)state;
@@ -113,6 +121,14 @@ static void test_counters(void **state)
     assert_string_equal(stats_get_info(s, "strategy"), "fuzz");
     assert_null(stats_get_info(s, "solver.queries"));
     assert_null(stats_get_info(s, "nothing"));
+    /* stats_each: the counters under a prefix, in order, no info entries */
+    assert_true(stats_set_info(s, "solver.name", "z3"));
+    char seen[128] = "";
+    stats_each(s, "solver.", collect, seen);
+    assert_string_equal(seen, "solver.queries=5 solver.time_s=0.25 ");
+    seen[0] = '\0';
+    stats_each(s, "fuzz.", collect, seen);
+    assert_string_equal(seen, "");
     stats_free(s);
     stats_free(NULL);
     mem_fail_after(0);
