@@ -633,12 +633,23 @@ void options_man(FILE *f)
 
 /* ---- strategy options ---------------------------------------------------------- */
 
-const char *opt_get_str(const ctg_options *o, const char *name)
+/* The last value the command line gave option name, NULL when none. */
+static const char *kv_value(const ctg_options *o, const char *name)
 {
     size_t n = strlen(name);
     for (int i = o->kv.n - 1; i >= 0; i--)
         if (!strncmp(o->kv.items[i], name, n) && o->kv.items[i][n] == '=')
             return o->kv.items[i] + n + 1;
+    return NULL;
+}
+
+bool opt_given(const ctg_options *o, const char *name) { return kv_value(o, name) != NULL; }
+
+const char *opt_get_str(const ctg_options *o, const char *name)
+{
+    const char *v = kv_value(o, name);
+    if (v)
+        return v;
     const opt_desc *d = find_kv_option(name);
     return d ? d->def : NULL;
 }

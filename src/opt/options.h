@@ -161,5 +161,7 @@ const char *opt_get_str(const ctg_options *o, const char *name);
 double opt_get_double(const ctg_options *o, const char *name);
 long opt_get_long(const ctg_options *o, const char *name);
 bool opt_get_flag(const ctg_options *o, const char *name);
+/* True when the command line gave strategy option name (not its default). */
+bool opt_given(const ctg_options *o, const char *name);
 
 #endif

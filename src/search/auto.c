@@ -133,15 +133,6 @@ static void release_held(auto_state *s, search_ctx *ctx)
     s->fuzz_arm = -1;
 }
 
-/* True when the command line gave --auto-arms. */
-static bool arms_given(const ctg_options *o)
-{
-    for (int i = 0; i < o->kv.n; i++)
-        if (!strncmp(o->kv.items[i], "auto-arms=", 10))
-            return true;
-    return false;
-}
-
 /* A portfolio in space (run --jobs / --mpi): by default the concolic
  * member runs in worker 0 only.  The others run the members that execute,
  * and what the solver finds reaches them through the exchange: N solvers
@@ -150,7 +141,7 @@ static bool arms_given(const ctg_options *o)
 static bool arm_here(const ctg_options *o, const char *name)
 {
     return strcmp(name, "concolic") || !o->search.sync_dir || o->search.worker == 0 ||
-           arms_given(o);
+           opt_given(o, "auto-arms");
 }
 
 static void *auto_init(search_ctx *ctx, ctg_err *e)

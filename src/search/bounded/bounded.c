@@ -240,23 +240,13 @@ static void scalar_finish(bounded *b, search_ctx *ctx)
 
 /* ==== mode, init, dispatch ============================================================== */
 
-/* True when the option `name` was given on the command line. */
-static bool kv_given(const ctg_options *o, const char *name)
-{
-    size_t n = strlen(name);
-    for (int i = 0; i < o->kv.n; i++)
-        if (!strncmp(o->kv.items[i], name, n) && o->kv.items[i][n] == '=')
-            return true;
-    return false;
-}
-
 static bool resolve_mode(const ctg_options *o, bnd_mode *m, ctg_err *e)
 {
-    bool g = kv_given(o, "grammar"), k = kv_given(o, "korat");
+    bool g = opt_given(o, "grammar"), k = opt_given(o, "korat");
     if (g && k)
         return err_set(e, "--grammar and --korat exclude each other; give one");
     *m = g ? BND_GRAMMAR : k ? BND_KORAT : BND_SCALAR;
-    if (!kv_given(o, "mode"))
+    if (!opt_given(o, "mode"))
         return true;
     const char *s = opt_get_str(o, "mode");
     static const char *const names[] = {"scalar", "grammar", "korat"};
