@@ -5,14 +5,17 @@
  */
 #include "build.h"
 
+#include <errno.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../base/fsutil.h"
@@ -33,6 +36,7 @@ typedef struct bctx {
     LLVMContextRef ctx;
     LLVMModuleRef mod;
     progdb *db;
+    pid_t db_writer; /* the child writing progdb.json, 0 when none */
     inst_stats st;
     build_result *r; /* its stage times and levels */
     ctg_err *e;
@@ -267,6 +271,15 @@ static bool verify(bctx *B, LLVMModuleRef m)
     return false;
 }
 
+/* db -> progdb.json in the entry. */
+static bool save_db(bctx *B)
+{
+    char *p = in_dir(B, "progdb.json");
+    bool ok = p ? progdb_save(B->db, p, B->e) : err_set(B->e, "out of memory");
+    ctg_free(p);
+    return ok;
+}
+
 /* prepare + number -> prog.bc and progdb.json. */
 static bool number_program(bctx *B)
 {
@@ -279,10 +292,35 @@ static bool number_program(bctx *B)
         return false;
     if (harness == CTG_HARNESS_LIBFUZZER) /* else inst_number's: testcomp or stdin */
         B->db->harness = harness;
-    char *p = in_dir(B, "progdb.json");
-    bool ok = p ? progdb_save(B->db, p, B->e) : err_set(B->e, "out of memory");
-    ctg_free(p);
-    return ok;
+    /* a child writes progdb.json while the passes and code generation go
+     * on (a generated state machine's database took a fifth of the passes'
+     * time, half of it freeing the JSON tree); db_saved waits for it */
+    fflush(NULL);
+    B->db_writer = fork();
+    if (B->db_writer == 0) {
+        char *p = in_dir(B, "progdb.json");
+        ctg_err ignored = {{0}};
+        _exit(p && progdb_save(B->db, p, &ignored) ? 0 : 1);
+    }
+    if (B->db_writer < 0) {
+        B->db_writer = 0;
+        return save_db(B);
+    }
+    return true;
+}
+
+/* Waits for the child writing progdb.json; when it failed, writes it here
+ * to learn why. */
+static bool db_saved(bctx *B)
+{
+    if (!B->db_writer)
+        return true;
+    int st = 0;
+    pid_t pid = B->db_writer;
+    B->db_writer = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return (WIFEXITED(st) && WEXITSTATUS(st) == 0) || save_db(B);
 }
 
 /* Instructions of the module's largest function. */
@@ -310,15 +348,17 @@ static int codegen_level(LLVMModuleRef m, unsigned *largest)
     return *largest > BUILD_HUGE_FUNCTION ? 0 : 2;
 }
 
-/* inst_cov on a clone -> prog.cov.bc. */
+/* inst_cov on B->mod itself (the last pass of a build: cloning a huge
+ * module cost a fifth of the passes) -> prog.cov.bc. */
 static bool instrument_cov(bctx *B)
 {
     double t0 = fs_now();
-    LLVMModuleRef m = LLVMCloneModule(B->mod);
+    LLVMModuleRef m = B->mod;
     bool ok = inst_cov(m, B->db, &B->st, B->e) && verify(B, m);
     if (ok)
         B->r->stage.cov_opt = codegen_level(m, &B->r->stage.cov_largest);
     ok = ok && write_bc(B, m, "prog.cov.bc");
+    B->mod = NULL;
     LLVMDisposeModule(m);
     B->r->stage.passes += fs_now() - t0;
     return ok;
@@ -418,17 +458,22 @@ static bool build_fresh(bctx *B)
     t0 = fs_now();
     bool ok = link_modules(B) && number_program(B);
     B->r->stage.passes = fs_now() - t0;
-    return ok && instrument_cov(B) &&
+    /* the symbolic pass works on a clone, so it goes first: inst_cov
+     * instruments the module itself */
+    return ok && (!B->o->want_sym || instrument_sym(B)) && instrument_cov(B) &&
            link_binary(B, "prog.cov.bc", "prog.cov", NULL, B->r->stage.cov_opt,
                        &B->r->stage.cov_codegen) &&
-           (!B->o->want_sym ||
-            (instrument_sym(B) && link_binary(B, "prog.sym.bc", "prog.sym", B->sym_archive,
-                                              B->r->stage.sym_opt, &B->r->stage.sym_codegen))) &&
-           bcache_save_deps(B->dir, B->dep_files, B->o->n_sources, B->e);
+           (!B->o->want_sym || link_binary(B, "prog.sym.bc", "prog.sym", B->sym_archive,
+                                           B->r->stage.sym_opt, &B->r->stage.sym_codegen)) &&
+           db_saved(B) && bcache_save_deps(B->dir, B->dep_files, B->o->n_sources, B->e);
 }
 
 static void bctx_release(bctx *B)
 {
+    if (B->db_writer) { /* a build that failed before waiting for it */
+        kill(B->db_writer, SIGKILL);
+        waitpid(B->db_writer, NULL, 0);
+    }
     for (int i = 0; i < B->o->n_sources; i++) {
         if (B->bc_files)
             ctg_free(B->bc_files[i]);
@@ -466,7 +511,7 @@ static bool check_opts(const build_opts *o, ctg_err *e)
         return err_set(e, "no source file given; name the C file to test");
     if (o->arch_bits != 32 && o->arch_bits != 64)
         return err_set(e, "--arch %d: unsupported; use 32 or 64", o->arch_bits);
-    if (o->arch_bits == 32 && !host_exec32(e))
+    if (o->arch_bits == 32 && !host_exec32(build_runtime_dir(), e))
         return false;
     for (int i = 0; i < o->n_sources; i++) {
         if (!fs_exists(o->sources[i]))

@@ -599,7 +599,7 @@ int cmd_doctor(const ctg_options *o, ctg_err *e)
         ctg_free(p);
     }
     ctg_err why = {{0}};
-    doctor_line("exec32", host_exec32(&why), why.msg);
+    doctor_line("exec32", host_exec32(build_runtime_dir(), &why), why.msg);
 #ifdef CTG_HAVE_MPI
     doctor_line("mpi", true, "");
 #else

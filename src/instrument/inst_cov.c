@@ -5,7 +5,9 @@
  * For every site of the canonical walk (inst_sites.c):
  *   br i1 %c      inline  cov[base + !c] += 1 (saturating), then
  *                 __ctg_cmp / __ctg_fcmp / __ctg_cmp_str / __ctg_br by what
- *                 feeds %c;
+ *                 feeds %c; in a function over INST_LEAN_FUNCTION
+ *                 instructions __ctg_cmp / __ctg_br count the edge
+ *                 themselves (CTG_CMP_COUNT) and there is no inline counter;
  *   switch        __ctg_switch with a constant array of the case values
  *                 (wider than 64 bits: inline coverage of the taken edge);
  *   strcmp ...    replaced by the __ctg_ wrapper with the site id;
@@ -29,6 +31,7 @@ typedef struct cov_pass {
     inst_hooks h;
     LLVMBuilderRef b;
     inst_stats *st;
+    bool *lean; /* per function of the walk: over INST_LEAN_FUNCTION */
 } cov_pass;
 
 static LLVMValueRef c32(cov_pass *P, uint64_t v) { return LLVMConstInt(P->h.t_i32, v, 0); }
@@ -69,8 +72,16 @@ static void position(cov_pass *P, LLVMValueRef inst)
 
 /* ==== branches ============================================================== */
 
-/* Distance hook of a br whose condition is c. */
-static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c)
+/* Whether the hook of site s counts its taken edge (a lean function's
+ * integer comparison or plain boolean; the others keep the inline counter). */
+static bool hook_counts(const cov_pass *P, const inst_site *s)
+{
+    return P->lean && P->lean[s->func] && (s->cond == COND_ICMP || s->cond == COND_BOOL);
+}
+
+/* Distance hook of a br whose condition is c; with `count` the hook also
+ * counts the taken edge. */
+static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c, bool count)
 {
     LLVMValueRef base = c32(P, s->first_edge);
     if (s->cond == COND_ICMP) {
@@ -80,7 +91,7 @@ static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c)
                                 c32(P, LLVMGetICmpPredicate(c)),
                                 hook_int(P, a, narrow, false),
                                 hook_int(P, b, narrow, false),
-                                c32(P, width_of(P, a)),
+                                c32(P, width_of(P, a) | (count ? CTG_CMP_COUNT : 0u)),
                                 c32(P, (uint32_t)s->cmp_site)};
         inst_hook_call(&P->h, P->b, narrow ? HOOK_CMP32 : HOOK_CMP, args);
         P->st->cmp_hooks++;
@@ -101,7 +112,10 @@ static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c)
                                 c32(P, (uint32_t)s->cmp_site)};
         inst_hook_call(&P->h, P->b, narrow ? HOOK_CMP_STR32 : HOOK_CMP_STR, args);
     } else {
-        LLVMValueRef args[2] = {base, LLVMBuildZExt(P->b, c, P->h.t_i32, "")};
+        LLVMValueRef flag = count ? LLVMBuildSelect(P->b, c, c32(P, 1u | CTG_BR_COUNT),
+                                                    c32(P, CTG_BR_COUNT), "")
+                                  : LLVMBuildZExt(P->b, c, P->h.t_i32, "");
+        LLVMValueRef args[2] = {base, flag};
         inst_hook_call(&P->h, P->b, HOOK_BR, args);
     }
 }
@@ -111,10 +125,13 @@ static void cov_br(cov_pass *P, const inst_site *s)
 {
     position(P, s->inst);
     LLVMValueRef c = LLVMGetCondition(s->inst);
-    LLVMValueRef idx = LLVMBuildSelect(P->b, c, c32(P, s->first_edge), c32(P, s->first_edge + 1),
-                                       "ctg.edge");
-    inst_hook_cov(&P->h, P->b, idx);
-    br_distance(P, s, c);
+    bool count = hook_counts(P, s);
+    if (!count) {
+        LLVMValueRef idx = LLVMBuildSelect(P->b, c, c32(P, s->first_edge),
+                                           c32(P, s->first_edge + 1), "ctg.edge");
+        inst_hook_cov(&P->h, P->b, idx);
+    }
+    br_distance(P, s, c, count);
     P->st->branches++;
 }
 
@@ -213,6 +230,23 @@ static bool check_db(const inst_walk *w, const progdb *db, ctg_err *e)
                    w->n_edges, db->n_edges, w->n_cmp, db->n_cmp);
 }
 
+/* Marks the walk's functions over INST_LEAN_FUNCTION instructions (NULL on
+ * out of memory: every function keeps its inline counters). */
+static bool *lean_functions(const inst_walk *w, unsigned *n_lean)
+{
+    bool *lean = ctg_calloc(w->n_fns ? w->n_fns : 1, sizeof *lean);
+    for (size_t i = 0; lean && i < w->n_fns; i++) {
+        unsigned n = 0;
+        for (uint32_t k = 0; k < w->fns[i].n_blocks && n <= INST_LEAN_FUNCTION; k++)
+            for (LLVMValueRef x = LLVMGetFirstInstruction(w->fns[i].blocks[k]); x;
+                 x = LLVMGetNextInstruction(x))
+                n++;
+        lean[i] = n > INST_LEAN_FUNCTION;
+        *n_lean += lean[i];
+    }
+    return lean;
+}
+
 /* Instruments every site of the walk. */
 static void instrument_sites(cov_pass *P, const inst_walk *w)
 {
@@ -237,7 +271,9 @@ bool inst_cov(LLVMModuleRef m, const progdb *db, inst_stats *st, ctg_err *e)
     bool ok = inst_walk_module(m, &w, e) && check_db(&w, db, e) && inst_hooks_init(&P.h, m, e);
     if (ok) {
         P.b = LLVMCreateBuilderInContext(P.h.ctx);
+        P.lean = lean_functions(&w, &P.st->lean_functions);
         instrument_sites(&P, &w);
+        ctg_free(P.lean);
         LLVMDisposeBuilder(P.b);
         inst_hooks_redirect(&P.h);
         unsigned counts[4] = {w.n_edges, w.n_cmp, w.n_errors, (unsigned)db->harness};

@@ -24,7 +24,15 @@
 typedef struct inst_stats {
     unsigned branches, switches, cmp_hooks, str_hooks, error_sites;
     unsigned inline_asm; /* inline assembly left uninstrumented */
+    unsigned lean_functions; /* functions over INST_LEAN_FUNCTION            */
 } inst_stats;
+
+/* Instructions of a function (before instrumentation) above which inst_cov
+ * leaves out the inline counter of a branch whose hook can count it
+ * (CTG_CMP_COUNT): such functions are generated state machines, built at
+ * -O0 (BUILD_HUGE_FUNCTION), where code generation time grows with every
+ * instruction and a call per branch costs little more than the counter. */
+#define INST_LEAN_FUNCTION 4000u
 
 /* Runs mem2reg, detects the harness (main or LLVMFuzzerTestOneInput) and
  * renames main to CTG_SYM_USER_MAIN.  False with e set when the module has

@@ -822,7 +822,7 @@ bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e)
     c.r = r;
     c.what = o->n_corpus > 0 ? o->corpus[0] : o->out_dir;
     bool ok = (o->n_corpus > 0 ? load_corpus(&c, e) : load_suite(&c, e)) &&
-              input_setup(&c, e) && (c.arch != 32 || host_exec32(e)) && make_work_dir(&c, e) &&
+              input_setup(&c, e) && (c.arch != 32 || host_exec32(NULL, e)) && make_work_dir(&c, e) &&
               build(&c, e);
     r->arch_bits = c.arch;
     if (ok) {

@@ -99,11 +99,44 @@ static inline void rt_cmplog(uint32_t site, uint64_t a, uint64_t b, uint32_t bit
     c->bits = bits;
 }
 
+/* Counts edge base (taken true) or base + 1, saturating as the inline
+ * counters do (CTG_CMP_COUNT, CTG_BR_COUNT). */
+static inline void rt_count(uint32_t base, int taken)
+{
+    uint8_t *c = &__ctg_cov_ptr[base + (taken ? 0u : 1u)];
+    *c = (uint8_t)(*c + (*c != 255u));
+}
+
+/* Whether integer predicate pred holds for the low `bits` bits of a and b
+ * (the icmp the hook stands for). */
+static int rt_icmp_holds(uint32_t pred, uint64_t a, uint64_t b, uint32_t bits)
+{
+    uint64_t m = bits >= 64u ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1u);
+    a &= m;
+    b &= m;
+    if (pred >= RT_ICMP_SGT && bits - 1u < 64u) {
+        a = rt_sext(a, bits) ^ ((uint64_t)1 << 63);
+        b = rt_sext(b, bits) ^ ((uint64_t)1 << 63); /* signed order as unsigned */
+    }
+    switch (pred) {
+    case RT_ICMP_EQ: return a == b;
+    case RT_ICMP_NE: return a != b;
+    case RT_ICMP_UGT: case RT_ICMP_SGT: return a > b;
+    case RT_ICMP_UGE: case RT_ICMP_SGE: return a >= b;
+    case RT_ICMP_ULT: case RT_ICMP_SLT: return a < b;
+    default: return a <= b; /* ULE, SLE */
+    }
+}
+
 void __ctg_cmp(uint32_t base, uint32_t pred, uint64_t a, uint64_t b, uint32_t bits,
                uint32_t cmp_site);
 void __ctg_cmp(uint32_t base, uint32_t pred, uint64_t a, uint64_t b, uint32_t bits,
                uint32_t cmp_site)
 {
+    if (bits & CTG_CMP_COUNT) {
+        bits &= ~CTG_CMP_COUNT;
+        rt_count(base, rt_icmp_holds(pred, a, b, bits & ~CTG_CMP_PTR));
+    }
     uint32_t fl = rt_g.flags;
     if (__builtin_expect(!(fl & (CTG_FL_DIST | CTG_FL_CMPLOG)), 1))
         return;
@@ -178,6 +211,10 @@ void __ctg_fcmp(uint32_t base, uint32_t pred, double a, double b, uint32_t cmp_s
 void __ctg_br(uint32_t base, uint32_t cond);
 void __ctg_br(uint32_t base, uint32_t cond)
 {
+    if (cond & CTG_BR_COUNT) {
+        cond &= 1u;
+        rt_count(base, (int)cond);
+    }
     if (__builtin_expect(!(rt_g.flags & CTG_FL_DIST), 1))
         return;
     rt_dist_put(base, cond ? 0.0 : 1.0);

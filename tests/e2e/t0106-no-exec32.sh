@@ -29,4 +29,18 @@ check "64-bit suite written" [ -s "$T/o64/test-suite/metadata.xml" ]
 unset CTESTGEN_NO_EXEC32
 "$CTESTGEN" doctor >"$T/doc" 2>&1
 check "doctor: one exec32 line without the variable" [ "$(grep -c '^exec32 ' "$T/doc")" = 1 ]
+
+# The runtime directory's prebuilt probe32 answers (no probe is compiled):
+# a probe32 that fails makes the host one that cannot run 32-bit programs.
+RT=$(dirname "$CTESTGEN")/rt
+if [ -x "$RT/probe32" ]; then
+  cp -r "$RT" "$T/rt"
+  printf '#!/bin/sh\nexit 3\n' > "$T/rt/probe32"
+  CTESTGEN_RUNTIME_DIR="$T/rt" "$CTESTGEN" doctor >"$T/doc" 2>&1
+  check "doctor: the prebuilt probe is what answers" grep -q "^exec32 *no: .*did not run correctly" "$T/doc"
+  expect_fail "run --arch 32 refused by the prebuilt probe" "did not run correctly" \
+    env CTESTGEN_RUNTIME_DIR="$T/rt" "$CTESTGEN" run "$EX/triangle.c" --arch 32 --max-execs 10 -o "$T/o32b"
+else
+  echo "# no 32-bit runtime built: prebuilt probe checks skipped"
+fi
 finish

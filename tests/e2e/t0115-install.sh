@@ -22,6 +22,9 @@ fi
 check "the binary is installed" [ -x "$I" ]
 check "the 64-bit runtime is installed" [ -f "$T/prefix/lib/ctestgen/rt/libctg_rt64.a" ]
 check "the replay harness is installed" [ -f "$T/prefix/lib/ctestgen/rt/replay_harness.c" ]
+if [ -x "$(dirname "$CTESTGEN")/rt/probe32" ]; then
+  check "the 32-bit probe is installed executable" [ -x "$T/prefix/lib/ctestgen/rt/probe32" ]
+fi
 check "doctor finds the installed runtime" sh -c "cd '$T' && env -u CTESTGEN_RUNTIME_DIR '$I' doctor | grep -q '^runtime64 *yes'"
 (cd "$T" && env -u CTESTGEN_RUNTIME_DIR "$I" run "$EX/cgi_decode.c" --max-execs 3000 --seed 1 -q -o "$T/out") ||
     fail "the installed binary runs (default strategy: fuzz, MIO, concolic)"

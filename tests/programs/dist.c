@@ -12,13 +12,17 @@
  *                                     __ctg_memcmp(s, "hello", 5) != 0: 74, 75
  *                                     __ctg_strcmp(s, "hello") < 0: 76, 77
  *                                     (string sites 12..15)
- * Coverage of each cmp branch is counted as the instrumenter would.
+ *   bits, a, b again                  __ctg_cmp with CTG_CMP_COUNT (the
+ *                                     hook counts the edge, as in a lean
+ *                                     function): edges 80 + 2k, 81 + 2k
+ *   c again                           __ctg_br with CTG_BR_COUNT: 100, 101
+ * Coverage of each other cmp branch is counted as the instrumenter would.
  */
 #include <string.h>
 
 #include "prog.h"
 
-PROG_COUNTS(80, 16, 0);
+PROG_COUNTS(102, 16, 0);
 
 int __ctg_user_main(int argc, char **argv, char **envp)
 {
@@ -50,5 +54,8 @@ int __ctg_user_main(int argc, char **argv, char **envp)
     __ctg_cmp_str(74, 33, r, 0, 14);
     r = __ctg_strcmp(15, s, "hello");
     __ctg_cmp_str(76, 40, r, 0, 15);
+    for (uint32_t k = 0; k < 10; k++)
+        __ctg_cmp(80 + 2 * k, 32 + k, a, b, bits | CTG_CMP_COUNT, 100); /* no site */
+    __ctg_br(100, (uint32_t)c | CTG_BR_COUNT);
     return 0;
 }

@@ -12,7 +12,7 @@
 #define SKIP_UNLESS_EXEC32()                                                                       \
     do {                                                                                           \
         ctg_err why_ = {{0}};                                                                      \
-        if (!host_exec32(&why_)) {                                                                 \
+        if (!host_exec32(NULL, &why_)) {                                                                 \
             print_message("skipped: %s\n", why_.msg);                                              \
             skip();                                                                                \
         }                                                                                          \

@@ -445,6 +445,73 @@ static void test_cov_switch_m32(void **state)
     }
 }
 
+/* In function fn of m: loads of the coverage map pointer (one per inline
+ * counter), and calls of __ctg_cmp32 / __ctg_br whose flag argument (bits,
+ * cond) carries the hook's count flag. */
+static void lean_census(LLVMModuleRef m, const char *fn, int *map_loads, int *counted, int *hooks)
+{
+    *map_loads = *counted = *hooks = 0;
+    LLVMValueRef f = LLVMGetNamedFunction(m, fn);
+    assert_non_null(f);
+    LLVMValueRef map = LLVMGetNamedGlobal(m, CTG_SYM_COV_PTR);
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+            if (LLVMIsALoadInst(i) && LLVMGetOperand(i, 0) == map)
+                (*map_loads)++;
+            if (!LLVMIsACallInst(i))
+                continue;
+            size_t len;
+            const char *name = LLVMGetValueName2(LLVMGetCalledValue(i), &len);
+            bool cmp = len == strlen(CTG_HOOK_CMP32) && !memcmp(name, CTG_HOOK_CMP32, len);
+            bool br = len == strlen(CTG_HOOK_BR) && !memcmp(name, CTG_HOOK_BR, len);
+            if (!cmp && !br)
+                continue;
+            (*hooks)++;
+            LLVMValueRef flag = LLVMGetOperand(i, cmp ? 4 : 1);
+            if (cmp && LLVMIsAConstantInt(flag))
+                *counted += (LLVMConstIntGetZExtValue(flag) & CTG_CMP_COUNT) != 0;
+            if (br && LLVMIsASelectInst(flag)) /* select c, 1|COUNT, COUNT */
+                *counted += (LLVMConstIntGetZExtValue(LLVMGetOperand(flag, 2)) & CTG_BR_COUNT) != 0;
+        }
+}
+
+/* A function over INST_LEAN_FUNCTION instructions has no inline counters: its
+ * integer compares and boolean branches pass the count flag to their hooks;
+ * a small function of the same module keeps its counters and plain hooks. */
+static void test_cov_lean(void **state)
+{
+    (void)state;
+    sbuf src = SBUF_INIT;
+    sbuf_puts(&src, "extern int __VERIFIER_nondet_int(void);\n"
+                    "extern _Bool __VERIFIER_nondet_bool(void);\n"
+                    "int big(int x, _Bool f) {\n  int s = 0;\n  if (f) s = 1;\n");
+    for (int k = 0; k < 1000; k++)
+        sbuf_printf(&src, "  if (x == %d) s += %d;\n", k, k);
+    sbuf_puts(&src, "  return s;\n}\n"
+                    "int main(void) {\n  int x = __VERIFIER_nondet_int();\n"
+                    "  _Bool f = __VERIFIER_nondet_bool();\n  if (f) x++;\n"
+                    "  return x > 5 ? big(x, f) : 0;\n}\n");
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile(ctx, "lean.c", sbuf_str(&src), 64);
+    progdb *db = number(m, NULL);
+    inst_stats st;
+    cov(m, db, &st);
+    assert_int_equal(st.lean_functions, 1);
+    int loads, counted, hooks;
+    lean_census(m, "big", &loads, &counted, &hooks);
+    assert_int_equal(loads, 0);
+    assert_int_equal(hooks, 1001); /* the bool and the 1000 compares */
+    assert_int_equal(counted, 1001);
+    lean_census(m, CTG_SYM_USER_MAIN, &loads, &counted, &hooks);
+    assert_int_equal(loads, 2); /* f and x > 5: inline */
+    assert_int_equal(hooks, 2);
+    assert_int_equal(counted, 0);
+    progdb_free(db);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    sbuf_release(&src);
+}
+
 /* A program defining a hook name is refused with a one-line message. */
 static void test_reserved_name(void **state)
 {
@@ -468,7 +535,7 @@ int main(void)
         cmocka_unit_test(test_prepare_twice),
         cmocka_unit_test(test_no_entry),       cmocka_unit_test(test_libfuzzer_harness),
         cmocka_unit_test(test_cov_hooks),      cmocka_unit_test(test_cov_switch_m32),
-        cmocka_unit_test(test_reserved_name),
+        cmocka_unit_test(test_reserved_name),  cmocka_unit_test(test_cov_lean),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

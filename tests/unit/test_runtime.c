@@ -248,7 +248,7 @@ static void test_log_and_input_limits(void **state)
 
 /* ==== dist.c: distances of every hook ====================================== */
 
-static exec_t *dist_exec(void) { return fx_exec("dist64", 80, 16, 1000); }
+static exec_t *dist_exec(void) { return fx_exec("dist64", 102, 16, 1000); }
 
 /* Input for dist.c. */
 static void dist_input(inbuf *in, uint32_t bits, uint64_t a, uint64_t b, double fx, double fy,
@@ -315,6 +315,44 @@ static void test_int_distances(void **state)
     dist_input(&in, 64, 0x8000000000000000ull, 0x7fffffffffffffffull, 0, 0, 0, 0, "");
     fx_run(x, in.b, in.n, CTG_FL_DIST, 0);
     assert_dist2(d, 12, 18446744073709551616.0, 0); /* SGT: MIN > MAX false, 2^64 - 1 + 1 */
+    exec_free(x);
+}
+
+/* A hook given CTG_CMP_COUNT / CTG_BR_COUNT (a lean function's branch)
+ * counts the edge the icmp / the bool takes, with or without distances. */
+static void test_hook_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t bits;
+        uint64_t a, b;
+        int holds[10]; /* EQ NE UGT UGE ULT ULE SGT SGE SLT SLE */
+    } cases[] = {
+        {32, 5, 9, {0, 1, 0, 0, 1, 1, 0, 0, 1, 1}},
+        {32, 9, 9, {1, 0, 0, 1, 0, 1, 0, 1, 0, 1}},
+        /* 8 bits: 0x3ff is 255 unsigned, -1 signed; b = 1 */
+        {8, 0x3ff, 1, {0, 1, 1, 1, 0, 0, 0, 0, 1, 1}},
+        /* 8 bits: the high bits do not count: 0x101 == 1 */
+        {8, 0x101, 1, {1, 0, 0, 1, 0, 1, 0, 1, 0, 1}},
+        {64, 0x8000000000000000ull, 0x7fffffffffffffffull, {0, 1, 1, 1, 0, 0, 0, 0, 1, 1}},
+        {64, 0, ~(uint64_t)0, {0, 1, 0, 0, 1, 1, 1, 1, 0, 0}},
+        /* a pointer (flagged) compares unsigned */
+        {64 | CTG_CMP_PTR, 0x10, 0x20, {0, 1, 0, 0, 1, 1, 0, 0, 1, 1}},
+    };
+    exec_t *x = dist_exec();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (uint32_t fl = 0; fl <= CTG_FL_DIST; fl += CTG_FL_DIST) {
+            inbuf in;
+            dist_input(&in, cases[i].bits, cases[i].a, cases[i].b, 0, 0, (int)(i & 1), 0, "");
+            fx_run(x, in.b, in.n, fl, 0);
+            const uint8_t *cov = exec_cov(x);
+            for (uint32_t k = 0; k < 10; k++)
+                if (cov[80 + 2 * k] != cases[i].holds[k] || cov[81 + 2 * k] != !cases[i].holds[k])
+                    fail_msg("case %zu, predicate %u, flags %u: counted %u/%u", i, 32 + k, fl,
+                             cov[80 + 2 * k], cov[81 + 2 * k]);
+            assert_int_equal(cov[100], i & 1);
+            assert_int_equal(cov[101], !(i & 1));
+        }
     exec_free(x);
 }
 
@@ -635,7 +673,7 @@ int main(void)
         cmocka_unit_test(test_extend_random),
         cmocka_unit_test(test_log_and_input_limits),
         cmocka_unit_test(test_int_distances),
-        cmocka_unit_test(test_real_distances),
+        cmocka_unit_test(test_hook_counts), cmocka_unit_test(test_real_distances),
         cmocka_unit_test(test_br_and_switch),
         cmocka_unit_test(test_string_distances),
         cmocka_unit_test(test_cmplog),
