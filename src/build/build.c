@@ -25,6 +25,7 @@
 #include "../instrument/instrument.h"
 #include "../runtime/rt_protocol.h"
 #include "build_cache.h"
+#include "build_emit.h"
 
 /* One build in progress, in the temporary entry directory `dir`. */
 typedef struct bctx {
@@ -349,18 +350,31 @@ static int codegen_level(LLVMModuleRef m, unsigned *largest)
 }
 
 /* inst_cov on B->mod itself (the last pass of a build: cloning a huge
- * module cost a fifth of the passes) -> prog.cov.bc. */
-static bool instrument_cov(bctx *B)
+ * module cost a fifth of the passes) -> prog.cov.bc for clang -O2, or, for
+ * -O0, prog.cov.o by LLVM's code generator in a child while this process
+ * verifies the module (*input: the file link_binary takes). */
+static bool instrument_cov(bctx *B, const char **input)
 {
     double t0 = fs_now();
     LLVMModuleRef m = B->mod;
-    bool ok = inst_cov(m, B->db, &B->st, B->e) && verify(B, m);
-    if (ok)
-        B->r->stage.cov_opt = codegen_level(m, &B->r->stage.cov_largest);
-    ok = ok && write_bc(B, m, "prog.cov.bc");
+    bool ok = inst_cov(m, B->db, &B->st, B->e);
+    int level = ok ? codegen_level(m, &B->r->stage.cov_largest) : 2;
+    B->r->stage.cov_opt = level;
+    *input = level ? "prog.cov.bc" : "prog.cov.o";
+    char *obj = ok && !level ? in_dir(B, *input) : NULL;
+    emit_job job = {0};
+    if (obj)
+        emit_start(&job, m, obj, B->e);
+    ok = ok && verify(B, m);
+    B->r->stage.passes += fs_now() - t0;
+    if (obj) {
+        ok = emit_finish(&job, !ok, m, obj, B->o->sources[0], B->e) && ok;
+        B->r->stage.cov_codegen = fs_now() - t0 - B->r->stage.passes; /* beyond verify */
+    } else
+        ok = ok && write_bc(B, m, *input);
+    ctg_free(obj);
     B->mod = NULL;
     LLVMDisposeModule(m);
-    B->r->stage.passes += fs_now() - t0;
     return ok;
 }
 
@@ -460,9 +474,12 @@ static bool build_fresh(bctx *B)
     B->r->stage.passes = fs_now() - t0;
     /* the symbolic pass works on a clone, so it goes first: inst_cov
      * instruments the module itself */
-    return ok && (!B->o->want_sym || instrument_sym(B)) && instrument_cov(B) &&
-           link_binary(B, "prog.cov.bc", "prog.cov", NULL, B->r->stage.cov_opt,
-                       &B->r->stage.cov_codegen) &&
+    const char *cov_input = NULL;
+    double link_s = 0;
+    ok = ok && (!B->o->want_sym || instrument_sym(B)) && instrument_cov(B, &cov_input) &&
+         link_binary(B, cov_input, "prog.cov", NULL, B->r->stage.cov_opt, &link_s);
+    B->r->stage.cov_codegen += link_s;
+    return ok &&
            (!B->o->want_sym || link_binary(B, "prog.sym.bc", "prog.sym", B->sym_archive,
                                            B->r->stage.sym_opt, &B->r->stage.sym_codegen)) &&
            db_saved(B) && bcache_save_deps(B->dir, B->dep_files, B->o->n_sources, B->e);
