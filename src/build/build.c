@@ -349,63 +349,98 @@ static int codegen_level(LLVMModuleRef m, unsigned *largest)
     return *largest > BUILD_HUGE_FUNCTION ? 0 : 2;
 }
 
+/* The files link_binary links, named in the entry directory. */
+typedef struct gen_files {
+    char name[EMIT_MAX_PARTS][24];
+    int n;
+} gen_files;
+
+/* Instrumented module m -> g: STEM.bc for clang -O<level> (2), or at -O0
+ * STEM.K.o by LLVM's code generator in children (one or two objects) while
+ * this process verifies m.  The verification counts into *passes, the
+ * generation beyond it into *codegen. */
+static bool generate(bctx *B, LLVMModuleRef m, const char *stem, int level, gen_files *g,
+                     double *passes, double *codegen)
+{
+    double t0 = fs_now();
+    if (level) {
+        g->n = 1;
+        snprintf(g->name[0], sizeof g->name[0], "%s.bc", stem);
+        bool ok = verify(B, m) && write_bc(B, m, g->name[0]);
+        *passes += fs_now() - t0;
+        return ok;
+    }
+    char *paths[EMIT_MAX_PARTS];
+    bool ok = true;
+    for (int k = 0; k < EMIT_MAX_PARTS; k++) {
+        snprintf(g->name[k], sizeof g->name[k], "%s.%d.o", stem, k);
+        ok = (paths[k] = in_dir(B, g->name[k])) != NULL && ok;
+    }
+    emit_job job = {0};
+    if (ok)
+        emit_start(&job, m, paths, B->e);
+    ok = ok ? verify(B, m) : err_set(B->e, "out of memory");
+    double t1 = fs_now();
+    *passes += t1 - t0;
+    ok = (job.n && emit_finish(&job, !ok, m, paths, B->o->sources[0], B->e)) && ok;
+    g->n = job.n;
+    *codegen += fs_now() - t1;
+    for (int k = 0; k < EMIT_MAX_PARTS; k++)
+        ctg_free(paths[k]);
+    return ok;
+}
+
 /* inst_cov on B->mod itself (the last pass of a build: cloning a huge
- * module cost a fifth of the passes) -> prog.cov.bc for clang -O2, or, for
- * -O0, prog.cov.o by LLVM's code generator in a child while this process
- * verifies the module (*input: the file link_binary takes). */
-static bool instrument_cov(bctx *B, const char **input)
+ * module cost a fifth of the passes), then generate. */
+static bool instrument_cov(bctx *B, gen_files *g)
 {
     double t0 = fs_now();
     LLVMModuleRef m = B->mod;
     bool ok = inst_cov(m, B->db, &B->st, B->e);
-    int level = ok ? codegen_level(m, &B->r->stage.cov_largest) : 2;
-    B->r->stage.cov_opt = level;
-    *input = level ? "prog.cov.bc" : "prog.cov.o";
-    char *obj = ok && !level ? in_dir(B, *input) : NULL;
-    emit_job job = {0};
-    if (obj)
-        emit_start(&job, m, obj, B->e);
-    ok = ok && verify(B, m);
+    if (ok)
+        B->r->stage.cov_opt = codegen_level(m, &B->r->stage.cov_largest);
     B->r->stage.passes += fs_now() - t0;
-    if (obj) {
-        ok = emit_finish(&job, !ok, m, obj, B->o->sources[0], B->e) && ok;
-        B->r->stage.cov_codegen = fs_now() - t0 - B->r->stage.passes; /* beyond verify */
-    } else
-        ok = ok && write_bc(B, m, *input);
-    ctg_free(obj);
+    ok = ok && generate(B, m, "prog.cov", B->r->stage.cov_opt, g, &B->r->stage.passes,
+                        &B->r->stage.cov_codegen);
     B->mod = NULL;
     LLVMDisposeModule(m);
     return ok;
 }
 
-/* inst_sym, then inst_cov, on a clone -> prog.sym.bc (the symbolic binary
+/* inst_sym, then inst_cov, on a clone, then generate (the symbolic binary
  * also counts coverage, with the same ids). */
-static bool instrument_sym(bctx *B)
+static bool instrument_sym(bctx *B, gen_files *g)
 {
     double t0 = fs_now();
     LLVMModuleRef m = LLVMCloneModule(B->mod);
     inst_sym_stats ss;
     inst_stats cs;
-    bool ok = inst_sym(m, B->db, &ss, B->e) && inst_cov(m, B->db, &cs, B->e) && verify(B, m);
+    bool ok = inst_sym(m, B->db, &ss, B->e) && inst_cov(m, B->db, &cs, B->e);
     if (ok)
         B->r->stage.sym_opt = codegen_level(m, &B->r->stage.sym_largest);
-    ok = ok && write_bc(B, m, "prog.sym.bc");
-    LLVMDisposeModule(m);
     B->r->stage.sym_passes = fs_now() - t0;
+    ok = ok && generate(B, m, "prog.sym", B->r->stage.sym_opt, g, &B->r->stage.sym_passes,
+                        &B->r->stage.sym_codegen);
+    LLVMDisposeModule(m);
     return ok;
 }
 
-/* clang -O<level> <bc> + [extra archive] + runtime -> <out> in the entry;
- * its time into *secs. */
-static bool link_binary(bctx *B, const char *bc_name, const char *out_name, const char *extra,
+/* clang -O<level> g's files + [extra archive] + runtime -> <out> in the
+ * entry; its time added to *secs.  Object files are removed once linked. */
+static bool link_binary(bctx *B, const gen_files *g, const char *out_name, const char *extra,
                         int level, double *secs)
 {
     const build_opts *o = B->o;
     double t0 = fs_now();
-    char *bc = in_dir(B, bc_name), *out = in_dir(B, out_name);
+    char *in[EMIT_MAX_PARTS] = {NULL}, *out = in_dir(B, out_name);
+    bool named = out != NULL;
     argv_t a = {0};
     arg(&a, CTG_CLANG), arg(&a, level ? "-O2" : "-O0"), arg(&a, o->arch_bits == 32 ? "-m32" : "-m64");
-    arg(&a, "-w"), arg(&a, bc);
+    arg(&a, "-w");
+    for (int k = 0; k < g->n; k++) {
+        named = (in[k] = in_dir(B, g->name[k])) != NULL && named;
+        arg(&a, in[k] ? in[k] : "");
+    }
     if (extra)
         arg(&a, extra);
     arg(&a, B->rt_archive);
@@ -415,15 +450,20 @@ static bool link_binary(bctx *B, const char *bc_name, const char *out_name, cons
     arg(&a, "-lm"), arg(&a, "-o"), arg(&a, out);
     sbuf err = SBUF_INIT;
     proc_result r;
-    bool ok = bc && out && run_tool(B, &a, &err, &r);
+    bool ok = named && run_tool(B, &a, &err, &r);
     if (ok && !(r.exited && r.code == 0)) {
         fwrite(sbuf_str(&err), 1, err.len, stderr);
         ok = err_set(B->e, "%s: does not link (see the linker messages above); pass every source "
                            "file of the program and its -l flags", o->sources[0]);
     }
+    for (int k = 0; k < g->n; k++) {
+        if (ok && level == 0 && in[k])
+            unlink(in[k]);
+        ctg_free(in[k]);
+    }
     sbuf_release(&err);
-    ctg_free(a.v), ctg_free(bc), ctg_free(out);
-    *secs = fs_now() - t0;
+    ctg_free(a.v), ctg_free(out);
+    *secs += fs_now() - t0;
     return ok;
 }
 
@@ -474,13 +514,10 @@ static bool build_fresh(bctx *B)
     B->r->stage.passes = fs_now() - t0;
     /* the symbolic pass works on a clone, so it goes first: inst_cov
      * instruments the module itself */
-    const char *cov_input = NULL;
-    double link_s = 0;
-    ok = ok && (!B->o->want_sym || instrument_sym(B)) && instrument_cov(B, &cov_input) &&
-         link_binary(B, cov_input, "prog.cov", NULL, B->r->stage.cov_opt, &link_s);
-    B->r->stage.cov_codegen += link_s;
-    return ok &&
-           (!B->o->want_sym || link_binary(B, "prog.sym.bc", "prog.sym", B->sym_archive,
+    gen_files cov = {0}, sym = {0};
+    return ok && (!B->o->want_sym || instrument_sym(B, &sym)) && instrument_cov(B, &cov) &&
+           link_binary(B, &cov, "prog.cov", NULL, B->r->stage.cov_opt, &B->r->stage.cov_codegen) &&
+           (!B->o->want_sym || link_binary(B, &sym, "prog.sym", B->sym_archive,
                                            B->r->stage.sym_opt, &B->r->stage.sym_codegen)) &&
            db_saved(B) && bcache_save_deps(B->dir, B->dep_files, B->o->n_sources, B->e);
 }
@@ -664,8 +701,9 @@ static bool add_sym(const build_opts *o, const char *rt, const char *sym, build_
     bctx B = {.o = o, .dir = tmp, .rt_archive = rt, .sym_archive = sym, .e = e, .db = r->db};
     B.ctx = LLVMContextCreate();
     B.r = r;
-    bool ok = (B.mod = read_bitcode(&B, r->bitcode)) && instrument_sym(&B) &&
-              link_binary(&B, "prog.sym.bc", "prog.sym", sym, r->stage.sym_opt, &r->stage.sym_codegen);
+    gen_files g = {0};
+    bool ok = (B.mod = read_bitcode(&B, r->bitcode)) && instrument_sym(&B, &g) &&
+              link_binary(&B, &g, "prog.sym", sym, r->stage.sym_opt, &r->stage.sym_codegen);
     char *from = in_dir(&B, "prog.sym"), *to = fs_join(r->dir, "prog.sym");
     if (ok && (!from || !to || rename(from, to) != 0))
         ok = err_sys(e, "%s: cannot move prog.sym into the cache", r->dir);

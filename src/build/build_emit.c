@@ -1,12 +1,13 @@
 /*
- * build_emit.c - an object file from a module by LLVM's code generator in
- * this process or a child (see build_emit.h).
+ * build_emit.c - object files from a module by LLVM's code generator in
+ * this process or in children, whole or split in two (see build_emit.h).
  */
 #include "build_emit.h"
 
 #include <errno.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,7 +34,8 @@ bool emit_object(LLVMModuleRef m, const char *path, ctg_err *e)
         return false;
     }
     /* the CPU and its features come from each function's attributes, as
-     * clang wrote them; PIC for the PIE that clang links by default */
+     * clang wrote them; PIC for the PIE that clang links by default.
+     * Constructors land in .ctors, which the linker folds into .init_array. */
     LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, triple, "", "", LLVMCodeGenLevelNone,
                                                       LLVMRelocPIC, LLVMCodeModelDefault);
     if (!tm)
@@ -49,36 +51,257 @@ bool emit_object(LLVMModuleRef m, const char *path, ctg_err *e)
     return ok;
 }
 
-void emit_start(emit_job *j, LLVMModuleRef m, const char *path, ctg_err *e)
+/* ==== splitting ============================================================= */
+
+/* Instructions of f. */
+static unsigned fn_size(LLVMValueRef f)
 {
-    fflush(NULL);
-    j->pid = fork();
-    if (j->pid == 0) {
-        ctg_err ignored = {{0}};
-        _exit(emit_object(m, path, &ignored) ? 0 : 1);
+    unsigned n = 0;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+            n++;
+    return n;
+}
+
+/* True when constant c holds a blockaddress (the function it names must
+ * stay in the same object as the constant). */
+static bool has_blockaddress(LLVMValueRef c, int depth)
+{
+    if (!c || depth > 8)
+        return depth > 8;
+    if (LLVMIsABlockAddress(c))
+        return true;
+    if (!LLVMIsAConstantExpr(c) && !LLVMIsAConstantArray(c) && !LLVMIsAConstantStruct(c) &&
+        !LLVMIsAConstantVector(c))
+        return false;
+    int n = LLVMGetNumOperands(c);
+    for (int k = 0; k < n; k++)
+        if (has_blockaddress(LLVMGetOperand(c, (unsigned)k), depth + 1))
+            return true;
+    return false;
+}
+
+/* Whether m can be split: no aliases, no ifuncs, no blockaddress in a
+ * global's initializer. */
+static bool splittable(LLVMModuleRef m)
+{
+    if (LLVMGetFirstGlobalAlias(m) || LLVMGetFirstGlobalIFunc(m))
+        return false;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (has_blockaddress(LLVMGetInitializer(g), 0))
+            return false;
+    return true;
+}
+
+/* CPUs this process may run on. */
+static int usable_cpus(void)
+{
+    cpu_set_t s;
+    return sched_getaffinity(0, sizeof s, &s) == 0 ? CPU_COUNT(&s) : 1;
+}
+
+/* Assigns m's defined functions (in module order) to two parts, largest
+ * first to the lighter one; NULL when one part would hold more than 3/4 of
+ * the instructions (one function dominates: splitting gains little). */
+static unsigned char *plan_parts(LLVMModuleRef m)
+{
+    size_t n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        n += !LLVMIsDeclaration(f);
+    if (n < 2)
+        return NULL;
+    unsigned *size = ctg_calloc(n, sizeof *size);
+    size_t *order = ctg_calloc(n, sizeof *order);
+    unsigned char *part = ctg_calloc(n, 1);
+    unsigned long long total = 0, load[2] = {0, 0};
+    size_t i = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); size && order && part && f;
+         f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f)) {
+            size[i] = fn_size(f), total += size[i], order[i] = i;
+            i++;
+        }
+    for (size_t a = 0; size && order && part && a < n; a++) { /* few functions: selection */
+        size_t best = a;
+        for (size_t b = a + 1; b < n; b++)
+            if (size[order[b]] > size[order[best]])
+                best = b;
+        size_t t = order[a];
+        order[a] = order[best], order[best] = t;
+        int k = load[1] < load[0];
+        part[order[a]] = (unsigned char)k;
+        load[k] += size[order[a]];
     }
-    if (j->pid < 0) {
-        j->pid = 0;
-        j->ok = emit_object(m, path, e);
+    bool even = size && order && part && 4 * (load[0] > load[1] ? load[0] : load[1]) <= 3 * total;
+    ctg_free(size), ctg_free(order);
+    if (!even)
+        ctg_free(part), part = NULL;
+    return part;
+}
+
+/* Gives every local (internal, private) definition of m a global, hidden
+ * name of its own, so that the part without it can refer to it. */
+static void promote_locals(LLVMModuleRef m)
+{
+    unsigned anon = 0;
+    LLVMValueRef first[2] = {LLVMGetFirstFunction(m), LLVMGetFirstGlobal(m)};
+    for (int kind = 0; kind < 2; kind++)
+        for (LLVMValueRef g = first[kind]; g;
+             g = kind ? LLVMGetNextGlobal(g) : LLVMGetNextFunction(g)) {
+            LLVMLinkage l = LLVMGetLinkage(g);
+            if (LLVMIsDeclaration(g) || (l != LLVMInternalLinkage && l != LLVMPrivateLinkage))
+                continue;
+            size_t len;
+            const char *name = LLVMGetValueName2(g, &len);
+            char buf[512];
+            /* '.' cannot occur in a C name: no clash with the program's
+             * other symbols, libc's or the runtime's */
+            int w = len ? snprintf(buf, sizeof buf, "%.*s.ctg%u", (int)(len < 400 ? len : 400),
+                                   name, anon++)
+                        : snprintf(buf, sizeof buf, "ctg.anon%u", anon++);
+            LLVMSetValueName2(g, buf, (size_t)w);
+            LLVMSetLinkage(g, LLVMExternalLinkage);
+            LLVMSetVisibility(g, LLVMHiddenVisibility);
+        }
+}
+
+/* Replaces definition g (a function or a variable) by a declaration of the
+ * same name and type. */
+static void to_declaration(LLVMModuleRef m, LLVMValueRef g)
+{
+    size_t len;
+    const char *nm = LLVMGetValueName2(g, &len);
+    char *name = ctg_strndup(nm, len);
+    if (!name)
+        return;
+    LLVMSetValueName2(g, "", 0);
+    LLVMValueRef d;
+    if (LLVMIsAFunction(g)) {
+        d = LLVMAddFunction(m, name, LLVMGlobalGetValueType(g));
+        LLVMSetFunctionCallConv(d, LLVMGetFunctionCallConv(g));
+    } else {
+        d = LLVMAddGlobalInAddressSpace(m, LLVMGlobalGetValueType(g), name,
+                                        LLVMGetPointerAddressSpace(LLVMTypeOf(g)));
+        LLVMSetThreadLocalMode(d, LLVMGetThreadLocalMode(g));
+        LLVMSetGlobalConstant(d, LLVMIsGlobalConstant(g));
+        LLVMSetAlignment(d, LLVMGetAlignment(g));
+    }
+    LLVMSetVisibility(d, LLVMGetVisibility(g));
+    LLVMReplaceAllUsesWith(g, d);
+    if (LLVMIsAFunction(g))
+        LLVMDeleteFunction(g);
+    else
+        LLVMDeleteGlobal(g);
+    ctg_free(name);
+}
+
+/* In a child: keeps the functions of part k (part 0 also keeps every
+ * variable), declares the rest. */
+static void keep_part(LLVMModuleRef m, const unsigned char *part, int k)
+{
+    size_t i = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+        next = LLVMGetNextFunction(f);
+        if (LLVMIsDeclaration(f))
+            continue;
+        if (part[i++] != k)
+            to_declaration(m, f);
+    }
+    if (k == 0)
+        return;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g; g = next) {
+        next = LLVMGetNextGlobal(g);
+        if (LLVMIsDeclaration(g))
+            continue;
+        if (LLVMGetLinkage(g) == LLVMAppendingLinkage) /* llvm.global_ctors, llvm.used */
+            LLVMDeleteGlobal(g);
+        else
+            to_declaration(m, g);
     }
 }
 
-bool emit_finish(emit_job *j, bool cancel, LLVMModuleRef m, const char *path, const char *what,
-                 ctg_err *e)
+/* ==== jobs ================================================================== */
+
+/* Forks a child writing part k of m (whole when part is NULL) to path. */
+static pid_t start_child(LLVMModuleRef m, const unsigned char *part, int k, const char *path)
 {
-    pid_t pid = j->pid;
-    j->pid = 0;
-    if (!pid)
-        return j->ok && !cancel;
-    if (cancel)
-        kill(pid, SIGKILL);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (part)
+            keep_part(m, part, k);
+        ctg_err ignored = {{0}};
+        _exit(emit_object(m, path, &ignored) ? 0 : 1);
+    }
+    return pid;
+}
+
+void emit_start(emit_job *j, LLVMModuleRef m, char *const paths[EMIT_MAX_PARTS], ctg_err *e)
+{
+    memset(j, 0, sizeof *j);
+    fflush(NULL);
+    unsigned char *part = usable_cpus() >= 2 && splittable(m) ? plan_parts(m) : NULL;
+    if (part) {
+        promote_locals(m);
+        j->pid[0] = start_child(m, part, 0, paths[0]);
+        j->pid[1] = j->pid[0] > 0 ? start_child(m, part, 1, paths[1]) : -1;
+        ctg_free(part);
+        if (j->pid[0] > 0 && j->pid[1] > 0) {
+            j->n = 2;
+            return;
+        }
+        if (j->pid[0] > 0) { /* the second fork failed: whole, below */
+            kill(j->pid[0], SIGKILL);
+            waitpid(j->pid[0], NULL, 0);
+        }
+        j->pid[0] = j->pid[1] = 0;
+    }
+    j->n = 1;
+    j->pid[0] = start_child(m, NULL, 0, paths[0]);
+    if (j->pid[0] < 0) {
+        j->pid[0] = 0;
+        j->ok = emit_object(m, paths[0], e);
+    }
+}
+
+/* Waits for child pid; its status into *st. */
+static void reap(pid_t pid, int *st)
+{
+    while (waitpid(pid, st, 0) < 0 && errno == EINTR)
         ;
+}
+
+bool emit_finish(emit_job *j, bool cancel, LLVMModuleRef m, char *const paths[EMIT_MAX_PARTS],
+                 const char *what, ctg_err *e)
+{
+    int st[EMIT_MAX_PARTS] = {0};
+    bool children = false, all_ok = true;
+    for (int k = 0; k < j->n; k++) {
+        if (!j->pid[k])
+            continue;
+        children = true;
+        if (cancel)
+            kill(j->pid[k], SIGKILL);
+        reap(j->pid[k], &st[k]);
+        j->pid[k] = 0;
+        all_ok = all_ok && WIFEXITED(st[k]) && WEXITSTATUS(st[k]) == 0;
+    }
     if (cancel)
         return false;
-    if (WIFEXITED(st))
-        return WEXITSTATUS(st) == 0 || emit_object(m, path, e); /* again, for the reason */
+    if (!children)
+        return j->ok;
+    if (all_ok)
+        return true;
+    if (j->n == 2) { /* a part failed: the whole module as one object */
+        j->n = 1;
+        pid_t pid = start_child(m, NULL, 0, paths[0]);
+        if (pid < 0)
+            return emit_object(m, paths[0], e);
+        reap(pid, &st[0]);
+        if (WIFEXITED(st[0]) && WEXITSTATUS(st[0]) == 0)
+            return true;
+    }
+    if (WIFEXITED(st[0]))
+        return emit_object(m, paths[0], e); /* again, for the reason */
     return err_set(e, "%s: LLVM's code generator crashed (signal %d) on the instrumented "
-                      "program; please report this", what, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+                      "program; please report this", what, WIFSIGNALED(st[0]) ? WTERMSIG(st[0]) : 0);
 }
