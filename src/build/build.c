@@ -6,6 +6,7 @@
 #include "build.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
@@ -37,7 +38,8 @@ typedef struct bctx {
     LLVMContextRef ctx;
     LLVMModuleRef mod;
     progdb *db;
-    pid_t db_writer; /* the child writing progdb.json, 0 when none */
+    pid_t db_writer; /* the child writing prog.bc and progdb.json, 0: none */
+    int db_pipe;     /* its error message                                 */
     inst_stats st;
     build_result *r; /* its stage times and levels */
     ctg_err *e;
@@ -149,8 +151,11 @@ static bool compile_one(bctx *B, int i)
     argv_t a = {0};
     /* -ftrivial-auto-var-init=zero: an uninitialised local reads 0, as it
      * mostly does in the gcc -O0 build the validator replays (a fresh stack);
-     * otherwise a program testing one runs other paths here than there */
-    const char *pre[] = {CTG_CLANG, "-c", "-emit-llvm", "-g", "-O0",
+     * otherwise a program testing one runs other paths here than there.
+     * -gline-tables-only: the lines and columns progdb records, without the
+     * variables and types of -g (a third of the compile time of a 1 MB
+     * generated program, and more for the passes that read and drop them) */
+    const char *pre[] = {CTG_CLANG, "-c", "-emit-llvm", "-gline-tables-only", "-O0",
                          "-Xclang", "-disable-O0-optnone", o->arch_bits == 32 ? "-m32" : "-m64",
                          "-ftrivial-auto-var-init=zero",
                          "-enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang",
@@ -285,7 +290,7 @@ static bool save_db(bctx *B)
 static bool number_program(bctx *B)
 {
     int harness = 0;
-    if (!inst_prepare(B->mod, &harness, B->e) || !write_bc(B, B->mod, "prog.bc"))
+    if (!inst_prepare(B->mod, &harness, B->e))
         return false;
     if (!(B->db = progdb_new()))
         return err_set(B->e, "out of memory");
@@ -293,25 +298,38 @@ static bool number_program(bctx *B)
         return false;
     if (harness == CTG_HARNESS_LIBFUZZER) /* else inst_number's: testcomp or stdin */
         B->db->harness = harness;
-    /* a child writes progdb.json while the passes and code generation go
-     * on (a generated state machine's database took a fifth of the passes'
-     * time, half of it freeing the JSON tree); db_saved waits for it */
+    /* a child writes prog.bc and progdb.json while the passes and code
+     * generation go on (for a generated state machine they took a fifth of
+     * the passes' time, half of it freeing the JSON tree); inst_number
+     * leaves the module as inst_prepare made it.  db_saved waits for the
+     * child and reports its error. */
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return write_bc(B, B->mod, "prog.bc") && save_db(B);
     fflush(NULL);
     B->db_writer = fork();
     if (B->db_writer == 0) {
-        char *p = in_dir(B, "progdb.json");
-        ctg_err ignored = {{0}};
-        _exit(p && progdb_save(B->db, p, &ignored) ? 0 : 1);
+        close(fds[0]);
+        ctg_err e = {{0}};
+        bool ok = write_bc(&(bctx){.o = B->o, .dir = B->dir, .e = &e}, B->mod, "prog.bc");
+        char *p = ok ? in_dir(B, "progdb.json") : NULL;
+        ok = ok && (p ? progdb_save(B->db, p, &e) : err_set(&e, "out of memory"));
+        if (!ok && write(fds[1], e.msg, strlen(e.msg)) < 0)
+            _exit(2);
+        _exit(ok ? 0 : 1);
     }
+    close(fds[1]);
     if (B->db_writer < 0) {
         B->db_writer = 0;
-        return save_db(B);
+        close(fds[0]);
+        return write_bc(B, B->mod, "prog.bc") && save_db(B);
     }
+    B->db_pipe = fds[0];
     return true;
 }
 
-/* Waits for the child writing progdb.json; when it failed, writes it here
- * to learn why. */
+/* Waits for the child writing prog.bc and progdb.json; its error, if any,
+ * becomes the build's. */
 static bool db_saved(bctx *B)
 {
     if (!B->db_writer)
@@ -321,7 +339,15 @@ static bool db_saved(bctx *B)
     B->db_writer = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
-    return (WIFEXITED(st) && WEXITSTATUS(st) == 0) || save_db(B);
+    char msg[sizeof B->e->msg];
+    ssize_t n = read(B->db_pipe, msg, sizeof msg - 1);
+    close(B->db_pipe);
+    B->db_pipe = -1;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return true;
+    msg[n > 0 ? n : 0] = 0;
+    return err_set(B->e, "%s", n > 0 ? msg : "the program database was not written (its writer "
+                                             "died); run the build again");
 }
 
 /* Instructions of the module's largest function. */
@@ -527,6 +553,7 @@ static void bctx_release(bctx *B)
     if (B->db_writer) { /* a build that failed before waiting for it */
         kill(B->db_writer, SIGKILL);
         waitpid(B->db_writer, NULL, 0);
+        close(B->db_pipe);
     }
     for (int i = 0; i < B->o->n_sources; i++) {
         if (B->bc_files)
