@@ -197,6 +197,44 @@ static void test_errors_and_functions(void **state)
 }
 
 /* A successor out of range is reported, not followed. */
+/* A chain of 200 `if (c_r) return;` rules, as generated state machines are:
+ * rule r depends on rule r - 1's false edge, so goal r has r + 1 layers of
+ * one edge each.  Layers stop at CDG_MAX_STEPS entries (whole levels); a
+ * goal near the top keeps all of its. */
+static void test_long_chain(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    fx_block bl[2 * N + 1];
+    for (int r = 0; r < N; r++) {
+        bl[2 * r] = (fx_block)FX_B(2 * r + 1, 2 * r + 2);
+        bl[2 * r + 1] = (fx_block)FX_R;
+    }
+    bl[2 * N] = (fx_block)FX_R;
+    progdb db = {0};
+    fx_add_func(&db, "chain", bl, 2 * N + 1);
+    cdg_t *g = build(&db);
+    /* rule 10's true edge (20): itself, then the false edges of rules 9..0 */
+    uint32_t want[11][2];
+    for (uint32_t k = 0; k <= 10; k++)
+        want[k][0] = k ? 2 * (10 - k) + 1 : 20, want[k][1] = k;
+    expect_steps(g, 20, 11, (const uint32_t(*)[2])want);
+    assert_int_equal(cdg_goal_levels(g, 20), 11);
+    /* rule 150's: cut after level 63 */
+    uint32_t n;
+    const cdg_step *st = cdg_goal_steps(g, 300, &n);
+    assert_int_equal(n, CDG_MAX_STEPS);
+    assert_int_equal(st[n - 1].level, CDG_MAX_STEPS - 1);
+    assert_int_equal(st[n - 1].edge, 2 * (150 - (CDG_MAX_STEPS - 1)) + 1);
+    assert_int_equal(cdg_goal_levels(g, 300), CDG_MAX_STEPS);
+    for (uint32_t goal = 0; goal < cdg_n_goals(g); goal++) {
+        cdg_goal_steps(g, goal, &n);
+        assert_true(n <= CDG_MAX_STEPS);
+    }
+    cdg_free(g);
+    fx_release(&db);
+}
+
 static void test_malformed(void **state)
 {
     (void)state;
@@ -238,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_loop),           cmocka_unit_test(test_switch),
         cmocka_unit_test(test_infinite_loop),  cmocka_unit_test(test_errors_and_functions),
         cmocka_unit_test(test_malformed),      cmocka_unit_test(test_oom),
+        cmocka_unit_test(test_long_chain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -397,7 +397,9 @@ static bool push_deps(const cdg_t *g, uint32_t b, uint32_t level, uint32_t goal,
 }
 
 /* Appends the layers of one goal by breadth-first search over the
- * dependences; stamp[] marks the edges already listed for this goal. */
+ * dependences; stamp[] marks the edges already listed for this goal.  The
+ * layers stop at the last whole level within CDG_MAX_STEPS entries (the
+ * first level is always kept). */
 static bool layers_of(cdg_t *g, uint32_t goal, uint32_t *stamp, steps_buf *sb)
 {
     bool is_edge;
@@ -419,6 +421,10 @@ static bool layers_of(cdg_t *g, uint32_t goal, uint32_t *stamp, steps_buf *sb)
         for (size_t i = lo; i < hi; i++)
             if (!push_deps(g, edge_block(g, sb->st[i].edge), level, goal, stamp, sb))
                 return false;
+        if (sb->n - first > CDG_MAX_STEPS) {
+            sb->n = hi; /* this level would pass the cap: the layers end before it */
+            break;
+        }
     }
     g->levels[goal] = sb->n > first ? sb->st[sb->n - 1].level + 1 : 0;
     return true;

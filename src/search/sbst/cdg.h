@@ -31,6 +31,15 @@
 #include "../../base/err.h"
 #include "../../instrument/progdb.h"
 
+/* Entries of one goal's approach layers at most (whole levels; the first
+ * is always kept).  In a generated state machine every rule is control
+ * dependent on the one before it (`if (...) { ...; return; }` in a row),
+ * so the layers of all goals grew with the square of a function's size:
+ * 12 GB and 50 s before the first run on a 4 MB program.  A goal whose
+ * run reached none of its kept layers is at the level past them
+ * (fit_unreached): the gradient stops some 15 rules up a RERS chain. */
+#define CDG_MAX_STEPS 64u
+
 typedef struct cdg cdg_t;
 
 /* One entry of a goal's approach layers. */
