@@ -15,6 +15,7 @@ struct fit {
     uint32_t n_edges, n_errors, n_goals;
     fit_run run;
     uint8_t *br_exec;    /* per branch: executed by the current run */
+    uint8_t *fn_exec;    /* per function: one of its branches was   */
     /* whole-suite scratch */
     uint32_t *s_count;   /* per branch                              */
     float *s_edge;       /* per edge, minimal normalised distance   */
@@ -34,10 +35,11 @@ fit_t *fit_new(const progdb *db, const cdg_t *g)
     f->n_errors = db->n_errors;
     f->n_goals = db->n_edges + db->n_errors;
     f->br_exec = ctg_calloc(db->n_branches + 1, 1);
+    f->fn_exec = ctg_calloc(db->n_funcs + 1, 1);
     f->s_count = ctg_calloc(db->n_branches + 1, sizeof *f->s_count);
     f->s_edge = ctg_calloc(db->n_edges + 1, sizeof *f->s_edge);
     f->s_err = ctg_calloc(db->n_errors + 1, sizeof *f->s_err);
-    if (!f->br_exec || !f->s_count || !f->s_edge || !f->s_err) {
+    if (!f->br_exec || !f->fn_exec || !f->s_count || !f->s_edge || !f->s_err) {
         fit_free(f);
         return NULL;
     }
@@ -49,6 +51,7 @@ void fit_free(fit_t *f)
     if (!f)
         return;
     ctg_free(f->br_exec);
+    ctg_free(f->fn_exec);
     ctg_free(f->s_count);
     ctg_free(f->s_edge);
     ctg_free(f->s_err);
@@ -67,6 +70,7 @@ void fit_begin(fit_t *f, const fit_run *r)
 {
     f->run = *r;
     const progdb *db = f->db;
+    memset(f->fn_exec, 0, db->n_funcs);
     for (uint32_t b = 0; b < db->n_branches; b++) {
         const pdb_branch *br = &db->branches[b];
         uint8_t x = 0;
@@ -75,7 +79,20 @@ void fit_begin(fit_t *f, const fit_run *r)
             x = r->cov[e] != 0 || r->dist[e] != 0;
         }
         f->br_exec[b] = x;
+        if (x && br->func < db->n_funcs)
+            f->fn_exec[br->func] = 1;
     }
+}
+
+/* False when the run executed no branch of the goal's function: its
+ * approach layers (control dependence stays inside a function) cannot
+ * hold an executed one, so the goal is unreached without looking.  On
+ * generated state machines most goals sit in functions a run never
+ * enters. */
+static bool goal_func_ran(const fit_t *f, uint32_t goal)
+{
+    uint32_t fn = cdg_goal_func(f->g, goal);
+    return fn >= f->db->n_funcs || f->fn_exec[fn];
 }
 
 bool fit_covered(const fit_t *f, uint32_t goal)
@@ -100,6 +117,8 @@ double fit_goal(const fit_t *f, uint32_t goal)
 {
     if (fit_covered(f, goal))
         return 0.0;
+    if (!goal_func_ran(f, goal))
+        return fit_unreached(f, goal);
     uint32_t n;
     const cdg_step *st = cdg_goal_steps(f->g, goal, &n);
     for (uint32_t i = 0; i < n;) {
@@ -124,6 +143,8 @@ fit_exact fit_goal_exact(const fit_t *f, uint32_t goal)
 {
     if (fit_covered(f, goal))
         return (fit_exact){true, 0, 0.0};
+    if (!goal_func_ran(f, goal))
+        return (fit_exact){false, (uint32_t)fit_unreached(f, goal), 0.0};
     uint32_t n;
     const cdg_step *st = cdg_goal_steps(f->g, goal, &n);
     for (uint32_t i = 0; i < n;) {
