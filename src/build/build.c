@@ -346,8 +346,10 @@ static bool db_saved(bctx *B)
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return true;
     msg[n > 0 ? n : 0] = 0;
-    return err_set(B->e, "%s", n > 0 ? msg : "the program database was not written (its writer "
-                                             "died); run the build again");
+    if (n > 0)
+        return err_set(B->e, "%s", msg);
+    return err_set(B->e, "%s/progdb.json: not written (its writer died, signal %d); run the "
+                         "build again", B->dir, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
 /* Instructions of the module's largest function. */
