@@ -49,6 +49,14 @@ check "continue: searched the whole budget" grep -q "20000 executions" "$T/cont.
 check "continue: the failure is named once" [ "$(grep -c 'cannot write' "$T/cont.err")" -le 2 ]
 check "continue: summary counts the tests on disk" \
   grep -q "^  tests kept *$(on_disk cont) (on disk)$" "$T/cont.out"
+# the build: the child that writes progdb.json (beside the passes) reports
+# its failure through the parent, and no cache entry is left
+CTESTGEN_CACHE="$T/bcache" CTESTGEN_FAULT_WRITES_AFTER=1 "$CTESTGEN" build "$EX/triangle.c" \
+  >"$T/b.out" 2>"$T/b.err"
+check "build: a failed write of the program database fails the build" [ $? != 0 ]
+check "build: one line naming progdb.json" \
+  sh -c "[ \"\$(grep -c . '$T/b.err')\" = 1 ] && grep -q 'progdb.json: cannot write' '$T/b.err'"
+check "build: no cache entry is left" [ -z "$(ls -A "$T/bcache")" ]
 expect=2
 "$CTESTGEN" run "$EX/cgi_decode.c" --on-write-error sometimes -o "$T/x" >/dev/null 2>&1
 check "bad --on-write-error is a usage error" [ $? = "$expect" ]
