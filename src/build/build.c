@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
@@ -357,12 +358,8 @@ static unsigned largest_function(LLVMModuleRef m)
 {
     unsigned best = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        unsigned n = 0;
-        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
-            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-                n++;
-        if (n > best)
-            best = n;
+        unsigned n = inst_fn_size(f, UINT_MAX);
+        best = n > best ? n : best;
     }
     return best;
 }

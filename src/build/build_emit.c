@@ -5,6 +5,7 @@
 #include "build_emit.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <sched.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "../base/mem.h"
+#include "../instrument/instrument.h"
 
 bool emit_object(LLVMModuleRef m, const char *path, ctg_err *e)
 {
@@ -52,16 +54,6 @@ bool emit_object(LLVMModuleRef m, const char *path, ctg_err *e)
 }
 
 /* ==== splitting ============================================================= */
-
-/* Instructions of f. */
-static unsigned fn_size(LLVMValueRef f)
-{
-    unsigned n = 0;
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-            n++;
-    return n;
-}
 
 /* True when constant c holds a blockaddress (the function it names must
  * stay in the same object as the constant). */
@@ -118,7 +110,7 @@ static unsigned char *plan_parts(LLVMModuleRef m)
     for (LLVMValueRef f = LLVMGetFirstFunction(m); size && order && part && f;
          f = LLVMGetNextFunction(f))
         if (!LLVMIsDeclaration(f)) {
-            size[i] = fn_size(f), total += size[i], order[i] = i;
+            size[i] = inst_fn_size(f, UINT_MAX), total += size[i], order[i] = i;
             i++;
         }
     for (size_t a = 0; size && order && part && a < n; a++) { /* few functions: selection */

@@ -236,12 +236,7 @@ static bool *lean_functions(const inst_walk *w, unsigned *n_lean)
 {
     bool *lean = ctg_calloc(w->n_fns ? w->n_fns : 1, sizeof *lean);
     for (size_t i = 0; lean && i < w->n_fns; i++) {
-        unsigned n = 0;
-        for (uint32_t k = 0; k < w->fns[i].n_blocks && n <= INST_LEAN_FUNCTION; k++)
-            for (LLVMValueRef x = LLVMGetFirstInstruction(w->fns[i].blocks[k]); x;
-                 x = LLVMGetNextInstruction(x))
-                n++;
-        lean[i] = n > INST_LEAN_FUNCTION;
+        lean[i] = inst_fn_size(w->fns[i].fn, INST_LEAN_FUNCTION) > INST_LEAN_FUNCTION;
         *n_lean += lean[i];
     }
     return lean;

@@ -9,6 +9,7 @@
 
 #include "../base/mem.h"
 #include "../runtime/rt_protocol.h"
+#include "instrument.h"
 
 /* Block -> layout index pair, sorted by block pointer for bsearch. */
 typedef struct block_key {
@@ -59,6 +60,15 @@ static bool is_asm_call(LLVMValueRef inst)
         return false;
     LLVMValueRef v = LLVMGetCalledValue(inst);
     return v && LLVMGetValueKind(v) == LLVMInlineAsmValueKind;
+}
+
+unsigned inst_fn_size(LLVMValueRef f, unsigned stop)
+{
+    unsigned n = 0;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b && n <= stop; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+            n++;
+    return n;
 }
 
 LLVMIntPredicate inst_swap_pred(LLVMIntPredicate p)

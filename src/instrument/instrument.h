@@ -34,6 +34,10 @@ typedef struct inst_stats {
  * instruction and a call per branch costs little more than the counter. */
 #define INST_LEAN_FUNCTION 4000u
 
+/* Instructions of function f, counted until they pass `stop` (a count over
+ * stop means "more than stop"); UINT_MAX counts them all. */
+unsigned inst_fn_size(LLVMValueRef f, unsigned stop);
+
 /* Runs mem2reg, detects the harness (main or LLVMFuzzerTestOneInput) and
  * renames main to CTG_SYM_USER_MAIN.  False with e set when the module has
  * neither entry point. */
