@@ -99,11 +99,11 @@ static inline void rt_cmplog(uint32_t site, uint64_t a, uint64_t b, uint32_t bit
     c->bits = bits;
 }
 
-/* Counts edge base (taken true) or base + 1, saturating as the inline
- * counters do (CTG_CMP_COUNT, CTG_BR_COUNT). */
-static inline void rt_count(uint32_t base, int taken)
+/* Counts edge e, saturating as the inlined br counters do (the switch
+ * hook's taken edge, and a branch of CTG_CMP_COUNT / CTG_BR_COUNT). */
+static inline void rt_count(uint32_t e)
 {
-    uint8_t *c = &__ctg_cov_ptr[base + (taken ? 0u : 1u)];
+    uint8_t *c = &__ctg_cov_ptr[e];
     *c = (uint8_t)(*c + (*c != 255u));
 }
 
@@ -135,7 +135,7 @@ void __ctg_cmp(uint32_t base, uint32_t pred, uint64_t a, uint64_t b, uint32_t bi
 {
     if (bits & CTG_CMP_COUNT) {
         bits &= ~CTG_CMP_COUNT;
-        rt_count(base, rt_icmp_holds(pred, a, b, bits & ~CTG_CMP_PTR));
+        rt_count(base + (rt_icmp_holds(pred, a, b, bits & ~CTG_CMP_PTR) ? 0u : 1u));
     }
     uint32_t fl = rt_g.flags;
     if (__builtin_expect(!(fl & (CTG_FL_DIST | CTG_FL_CMPLOG)), 1))
@@ -213,7 +213,7 @@ void __ctg_br(uint32_t base, uint32_t cond)
 {
     if (cond & CTG_BR_COUNT) {
         cond &= 1u;
-        rt_count(base, (int)cond);
+        rt_count(base + (cond ? 0u : 1u));
     }
     if (__builtin_expect(!(rt_g.flags & CTG_FL_DIST), 1))
         return;
@@ -236,8 +236,7 @@ void __ctg_switch(uint32_t base, uint64_t v, uint32_t ncases, const uint64_t *ca
     uint32_t k = 0;
     while (k < ncases && rt_sext(cases[k] & m, bits) != sv)
         k++;
-    uint8_t *c = &__ctg_cov_ptr[base + k];
-    *c = (uint8_t)(*c + (*c != 255u)); /* saturates, as the inlined br counters */
+    rt_count(base + k);
     if (__builtin_expect(!(rt_g.flags & CTG_FL_DIST), 1))
         return;
     for (uint32_t i = 0; i < ncases; i++) {
