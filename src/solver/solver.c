@@ -1,8 +1,9 @@
 /*
  * solver.c - the solver chain of solver.h: preparation (normalisation and
  * slicing, solver_prep.c), the query and counter-example caches
- * (solver_cache.c), evaluation of candidate models, and the back end
- * (solver_z3.c), with statistics for every layer.
+ * (solver_cache.c), evaluation of candidate models, the back end
+ * (solver_z3.c) and the floating-point relaxation in front of it (solver_fp.c), with
+ * statistics for every layer.
  */
 #include "solver.h"
 
@@ -26,6 +27,8 @@ void solver_opts_default(solver_opts *o)
     o->slice = true;
     o->query_cache = true;
     o->cex_cache = true;
+    o->fp_relax = true;
+    o->fp_relax_timeout_ms = 1000;
     o->timeout_ms = 5000;
     o->qcache_max = 65536;
     o->cex_max = 4096;
@@ -254,6 +257,38 @@ static solver_result from_caches(solver *s, expr_ctx *c, const squery *q, const 
     return r;
 }
 
+static bool has_fp(const squery *q)
+{
+    for (size_t i = 0; i < q->n; i++)
+        if (q->cs[i]->flags & EXPR_F_FP)
+            return true;
+    return false;
+}
+
+/* Layer 5.  Accepts a candidate only when evaluation satisfies every
+ * constraint, also for inexact queries (whose NaN bits evaluation may get
+ * wrong): the run that follows is the judge (a divergence is counted by the
+ * caller). */
+static bool from_fp_relaxation(solver *s, expr_ctx *c, const squery *q, const expr_env *base,
+                             solver_model *m)
+{
+    double t0 = now();
+    trial tr = {.c = c, .q = q, .base = base, .m = m};
+    tr.out = ctg_malloc((q->n + 1) * sizeof *tr.out);
+    uint32_t evals = 0;
+    bool oom = !tr.out;
+    bool found = !oom && sfp_search(c, q, base, s->o.fp_relax_timeout_ms, try_model, &tr, &evals, &oom);
+    ctg_free(tr.out);
+    ctg_free(tr.bytes);
+    ctg_free(tr.ids);
+    ctg_free(tr.vals);
+    s->st.fp_tries++;
+    s->st.fp_evals += evals;
+    s->st.fp_sat += found && !tr.oom;
+    s->st.fp_secs += now() - t0;
+    return found && !tr.oom;
+}
+
 static solver_result from_backend(solver *s, expr_ctx *c, const squery *q, solver_model *m,
                                   ctg_err *e)
 {
@@ -294,6 +329,11 @@ solver_result solver_solve(solver *s, expr_ctx *c, expr *const *cs, size_t n, si
         break;
     default:
         r = from_caches(s, c, &q, base, m);
+        if (r == SOLVER_FAIL && s->o.fp_relax && has_fp(&q) &&
+            from_fp_relaxation(s, c, &q, base, m)) {
+            remember(s, &q, SOLVER_SAT, m);
+            r = SOLVER_SAT;
+        }
         if (r == SOLVER_FAIL)
             r = from_backend(s, c, &q, m, e);
         break;

@@ -19,8 +19,14 @@
  *      model of a cached sat superset satisfies the query; (c) models of
  *      cached sat subsets, then the most recent models, are tried by
  *      evaluation before the back end is called;
- *   5. the back end with a per-query timeout.  Unknown, timeout and back-end
- *      errors answer SOLVER_SKIP (never a crash, never a wrong answer).
+ *   5. for a query with floating-point constraints: its relaxation over the
+ *      reals, rounded and searched ulp by ulp, accepted only when
+ *      evaluation of every constraint agrees (solver_fp.c); Z3 decides
+ *      IEEE products by bit-blasting and runs into its timeout where the
+ *      reals take milliseconds;
+ *   6. the back end with a per-query timeout.  Unknown, timeout and
+ *      back-end errors answer SOLVER_SKIP (never a crash, never a wrong
+ *      answer).
  *
  * Caches live across executions (keys are structural hashes, not pointers)
  * and survive allocation failure (an entry that cannot be stored is not).
@@ -40,6 +46,8 @@ typedef struct solver_opts {
     bool slice;             /* layer 2                                          */
     bool query_cache;       /* layer 3                                          */
     bool cex_cache;         /* layer 4                                          */
+    bool fp_relax;       /* layer 5                                          */
+    uint32_t fp_relax_timeout_ms; /* layer 5's real solver; 0 = none                  */
     uint32_t timeout_ms;    /* per back-end call; 0 = none                      */
     uint32_t qcache_max;    /* entries of the query cache before it is flushed  */
     uint32_t cex_max;       /* constraint sets kept by the cex cache (FIFO)     */
@@ -47,7 +55,7 @@ typedef struct solver_opts {
                                rule (c) (each at most this many)               */
 } solver_opts;
 
-/* Defaults: every layer on, 5000 ms, 65536 / 4096 / 8. */
+/* Defaults: every layer on, 5000 ms, 65536 / 4096 / 8, 1000 ms for layer 5. */
 void solver_opts_default(solver_opts *o);
 
 typedef struct solver_stats {
@@ -60,6 +68,10 @@ typedef struct solver_stats {
     uint64_t cex_subset_model;  /* layer 4 (c)                                 */
     uint64_t backend_calls;
     uint64_t sat, unsat, unknown, timeout, error; /* back-end answers        */
+    uint64_t fp_tries;      /* layer 5: queries it tried                   */
+    uint64_t fp_sat;            /* ... and answered with a checked model        */
+    uint64_t fp_evals;          /* candidates it evaluated                     */
+    double fp_secs;             /* time in layer 5                             */
     uint64_t res_sat, res_unsat, res_skip;        /* answers to callers      */
     uint64_t constraints_in;    /* constraints given                           */
     uint64_t constraints_sent;  /* constraints that reached the caches/back end */

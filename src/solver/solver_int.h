@@ -91,6 +91,20 @@ sb_result sbackend_check(sbackend *b, expr_ctx *c, const squery *q, uint32_t tim
                          solver_model *m);
 const char *sbackend_name(void);
 
+/* ---- floating-point relaxation (solver_fp.c) ----------------------------- */
+
+/* Accepts a candidate: does base + v (input bytes) satisfy every constraint
+ * of the query?  On true it has filled the caller's model. */
+typedef bool (*sfp_check)(void *user, const solver_assign *v, size_t n);
+
+/* For a query with floating-point constraints, before the back end: solves
+ * its relaxation over the reals (Z3, QF_NRA, timeout_ms),
+ * rounds the float leaves and searches the floats around them, up to 256
+ * candidates given to check (*evals: how many).  True when check accepted
+ * one; false otherwise, with *oom when memory ran out. */
+bool sfp_search(expr_ctx *c, const squery *q, const expr_env *base, uint32_t timeout_ms,
+                sfp_check check, void *user, uint32_t *evals, bool *oom);
+
 /* ---- models --------------------------------------------------------------- */
 
 /* Sets m to n assignments (copied); false when out of memory. */

@@ -226,6 +226,78 @@ static void test_timeout_skip(void **st)
     solver_free(s);
 }
 
+/* ---- layer 6: floating-point fallback --------------------------------------------- */
+
+static expr *dconst(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return k(64, u);
+}
+
+/* x, y doubles of input bytes 0-7, 8-15:
+ *   x > 0.5, y > 1.25, 7.3 - 1e-6 < x*x*y < 7.3 + 1e-6, focus x*y > 4.1.
+ * Z3's floats do not answer in 1 ms; the real relaxation does, and its
+ * rounded model passes evaluation. */
+static void test_fp_relax(void **st)
+{
+    (void)st;
+    solver_opts o;
+    solver_opts_default(&o);
+    o.timeout_ms = 1;
+    ctg_err e = {{0}};
+    solver *s = solver_new(&o, &e);
+    assert_non_null(s);
+    solver_model m = SOLVER_MODEL_INIT;
+    expr *x = intn(0, 8), *y = intn(8, 8);
+    expr *sq = bin(EXPR_FMUL, bin(EXPR_FMUL, x, x), y);
+    expr *cs[5] = {expr_fcmp(C, 2 /* ogt */, x, dconst(0.5)),
+                   expr_fcmp(C, 2, y, dconst(1.25)),
+                   expr_fcmp(C, 2, sq, dconst(7.3 - 1e-6)),
+                   expr_fcmp(C, 4 /* olt */, sq, dconst(7.3 + 1e-6)),
+                   expr_fcmp(C, 2, bin(EXPR_FMUL, x, y), dconst(4.1))};
+    assert_int_equal(solver_solve(s, C, cs, 5, 4, &ZERO, &m, &e), SOLVER_SAT);
+    assert_true(model_satisfies(C, cs, 5, zero_bytes, 64, &m));
+    const solver_stats *ss = solver_get_stats(s);
+    assert_int_equal(ss->backend_calls, 0);
+    assert_int_equal(ss->fp_tries, 1);
+    assert_int_equal(ss->fp_sat, 1);
+    assert_true(ss->fp_evals >= 1);
+    /* x*x == 2.0 exactly: the real answer is sqrt(2), and no double
+     * within the searched ulps squares to 2: no answer, never a wrong one;
+     * the back end gets the query */
+    expr *eq[2] = {expr_fcmp(C, 2, x, dconst(0.0)),
+                   expr_fcmp(C, 1 /* oeq */, bin(EXPR_FMUL, x, x), dconst(2.0))};
+    solver_result r = solver_solve(s, C, eq, 2, 1, &ZERO, &m, &e);
+    assert_true(r == SOLVER_SKIP || r == SOLVER_UNSAT);
+    assert_int_equal(ss->fp_tries, 2);
+    assert_int_equal(ss->fp_sat, 1);
+    assert_int_equal(ss->backend_calls, 1);
+    /* an int converted to double: 12.25 < (double)i * 0.1 < 12.35 gives i = 123 */
+    expr *di = expr_cast(C, EXPR_SITOFP, intn(16, 4), 64);
+    expr *pr = bin(EXPR_FMUL, di, dconst(0.1));
+    expr *ic[2] = {expr_fcmp(C, 2, pr, dconst(12.25)), expr_fcmp(C, 4, pr, dconst(12.35))};
+    r = solver_solve(s, C, ic, 2, 1, &ZERO, &m, &e);
+    if (r != SOLVER_SAT)
+        fail_msg("no answer for the converted int (result %d)", (int)r);
+    assert_true(model_satisfies(C, ic, 2, zero_bytes, 64, &m));
+    uint32_t iv = 0;
+    for (int i = 0; i < 4; i++)
+        iv |= (uint32_t)model_val(&m, 16 + (uint32_t)i) << (8 * i);
+    assert_int_equal(iv, 123);
+    solver_model_release(&m);
+    solver_free(s);
+    /* switched off: the first query goes to the back end, which times out */
+    o.fp_relax = false;
+    s = solver_new(&o, &e);
+    assert_non_null(s);
+    assert_int_equal(solver_solve(s, C, cs, 5, 4, &ZERO, &m, &e), SOLVER_SKIP);
+    assert_int_equal(solver_get_stats(s)->fp_tries, 0);
+    assert_int_equal(solver_get_stats(s)->backend_calls, 1);
+    solver_model_release(&m);
+    solver_free(s);
+}
+
 /* ---- folding agrees with Z3 ------------------------------------------------------- */
 
 /* op(x, y) with x := a, y := b: Z3 must agree that the result is our fold. */
@@ -557,16 +629,19 @@ static void test_eval_matches_z3(void **st)
 static void test_alloc_failure(void **st)
 {
     (void)st;
-    expr *x = intn(0, 2), *y = in(2);
-    expr *qs[4][3] = {
+    expr *x = intn(0, 2), *y = in(2), *d = intn(8, 8);
+    expr *d3 = bin(EXPR_FMUL, bin(EXPR_FMUL, d, d), d);
+    expr *qs[5][3] = {
         {bin(EXPR_ULT, k(16, 300), x), bin(EXPR_EQ, y, k(8, 4)), bin(EXPR_ULT, x, k(16, 302))},
         {bin(EXPR_ULT, k(16, 300), x), bin(EXPR_EQ, y, k(8, 4)), bin(EXPR_ULT, x, k(16, 200))},
         {bin(EXPR_ULT, k(16, 300), x), bin(EXPR_EQ, y, k(8, 4)), bin(EXPR_ULT, x, k(16, 302))},
         {bin(EXPR_ULT, k(16, 300), x), bin(EXPR_EQ, y, k(8, 4)), bin(EXPR_ULT, x, k(16, 400))},
+        /* layer 5: out of memory there leaves the query to the back end */
+        {expr_fcmp(C, 2, d, dconst(1.0)), bin(EXPR_EQ, y, k(8, 4)), expr_fcmp(C, 2, d3, dconst(9.0))},
     };
-    const solver_result want[4] = {SOLVER_SAT, SOLVER_UNSAT, SOLVER_SAT, SOLVER_SAT};
+    const solver_result want[5] = {SOLVER_SAT, SOLVER_UNSAT, SOLVER_SAT, SOLVER_SAT, SOLVER_SAT};
     int failed = 0, complete = 0;
-    for (long n = 0; n < 160; n++) {
+    for (long n = 0; n < 220; n++) {
         mem_fail_after(n);
         ctg_err e = {{0}};
         solver *s = solver_new(NULL, &e);
@@ -578,7 +653,7 @@ static void test_alloc_failure(void **st)
         }
         solver_model m = SOLVER_MODEL_INIT;
         bool all = true;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             err_clear(&e);
             solver_result r = solver_solve(s, C, qs[i], 3, 2, &ZERO, &m, &e);
             if (r == SOLVER_FAIL) {
@@ -603,6 +678,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_basic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_arrays_fp, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_skip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fp_relax, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fold_matches_z3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_normalization_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_slicing_counts, setup, teardown),

@@ -967,6 +967,10 @@ void cc_stats_visit(const cc_search *s, void (*fn)(void *user, const char *name,
         {"solver.dup_dropped", (double)v->dup_dropped},
         {"solver.sliced_away", (double)v->sliced_away},
         {"solver.backend_secs", v->backend_secs},
+        {"solver.fp_tries", (double)v->fp_tries},
+        {"solver.fp_sat", (double)v->fp_sat},
+        {"solver.fp_evals", (double)v->fp_evals},
+        {"solver.fp_secs", v->fp_secs},
     };
     for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
         fn(user, kv[i].name, kv[i].value);

@@ -70,6 +70,8 @@ static const opt_desc concolic_options[] = {
      "concolic: no irrelevant-constraint elimination"},
     {"no-query-cache", 0, OPT_FLAG, OPT_KV, NULL, NULL, "concolic: no query cache"},
     {"no-cex-cache", 0, OPT_FLAG, OPT_KV, NULL, NULL, "concolic: no counter-example cache"},
+    {"no-fp-relax", 0, OPT_FLAG, OPT_KV, NULL, NULL,
+     "concolic: no real relaxation of float queries in front of Z3's IEEE arithmetic"},
     {"random-seeds", 0, OPT_INT, OPT_KV, "N", "1",
      "concolic: random inputs the search starts from besides an all-zero and a printable "
      "one; another is added whenever everything was explored (0: stop then)"},
@@ -241,6 +243,7 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
     cfg->solver.slice = !opt_get_flag(o, "no-slice");
     cfg->solver.query_cache = !opt_get_flag(o, "no-query-cache");
     cfg->solver.cex_cache = !opt_get_flag(o, "no-cex-cache");
+    cfg->solver.fp_relax = !opt_get_flag(o, "no-fp-relax");
     return true;
 }
 
