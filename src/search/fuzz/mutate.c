@@ -489,6 +489,31 @@ size_t mut_havoc(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s,
 
 /* ==== input-to-state and splice ============================================== */
 
+/* The occurrences of pat[0..n) in buf[0..len) in the order of a scan of
+ * positions start, start + 1, ... wrapping around to 0 (start < len - n +
+ * 1): the first one that accept takes (accept NULL: any), or SIZE_MAX.
+ * memchr finds the candidates for the first byte, so a scan costs no
+ * function call per position. */
+static size_t find_wrapped(const uint8_t *buf, size_t len, const uint8_t *pat, size_t n,
+                           size_t start, bool (*accept)(const uint8_t *, size_t, size_t, size_t),
+                           size_t arg)
+{
+    size_t slots = len - n + 1;
+    for (int seg = 0; seg < 2; seg++) {
+        size_t at = seg ? 0 : start, end = seg ? start : slots;
+        while (at < end) {
+            const uint8_t *p = memchr(buf + at, pat[0], end - at);
+            if (!p)
+                break;
+            size_t i = (size_t)(p - buf);
+            if (memcmp(p + 1, pat + 1, n - 1) == 0 && (!accept || accept(buf, len, i, arg)))
+                return i;
+            at = i + 1;
+        }
+    }
+    return SIZE_MAX;
+}
+
 /* Replaces one occurrence (from a random start) of the n-byte pattern `from`
  * by `to` in buf; true when found. */
 static bool replace_once(rng *r, uint8_t *buf, size_t len, uint64_t from, uint64_t to, size_t n)
@@ -499,14 +524,11 @@ static bool replace_once(rng *r, uint8_t *buf, size_t len, uint64_t from, uint64
     store_le(pat, from, n);
     store_le(rep, to, n);
     size_t slots = len - n + 1, start = (size_t)rng_below(r, slots);
-    for (size_t k = 0; k < slots; k++) {
-        size_t i = (start + k) % slots;
-        if (memcmp(buf + i, pat, n) == 0) {
-            memcpy(buf + i, rep, n);
-            return true;
-        }
-    }
-    return false;
+    size_t i = find_wrapped(buf, len, pat, n, start, NULL, 0);
+    if (i == SIZE_MAX)
+        return false;
+    memcpy(buf + i, rep, n);
+    return true;
 }
 
 /* Length of the string in the n bytes of v (up to its first NUL). */
@@ -532,16 +554,13 @@ static bool replace_str(rng *r, uint8_t *buf, size_t *len, size_t max, uint64_t 
     store_le(pat, from, fl);
     store_le(rep, to, tl);
     size_t slots = *len - fl + 1, start = (size_t)rng_below(r, slots);
-    for (size_t k = 0; k < slots; k++) {
-        size_t i = (start + k) % slots;
-        if (memcmp(buf + i, pat, fl) == 0) {
-            memmove(buf + i + tl, buf + i + fl, *len - i - fl);
-            memcpy(buf + i, rep, tl);
-            *len = *len - fl + tl;
-            return true;
-        }
-    }
-    return false;
+    size_t i = find_wrapped(buf, *len, pat, fl, start, NULL, 0);
+    if (i == SIZE_MAX)
+        return false;
+    memmove(buf + i + tl, buf + i + fl, *len - i - fl);
+    memcpy(buf + i, rep, tl);
+    *len = *len - fl + tl;
+    return true;
 }
 
 /* True when the n-byte value v is the zero or sign extension of its low
@@ -601,6 +620,18 @@ static int64_t signed_of(uint64_t v, uint32_t bits)
 
 static bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
+/* find_wrapped's test for a number of n characters at i: no digit on
+ * either side (whole_unsigned: no minus sign before it either). */
+static bool whole_number(const uint8_t *buf, size_t len, size_t i, size_t n)
+{
+    return !(i > 0 && is_digit(buf[i - 1])) && !(i + n < len && is_digit(buf[i + n]));
+}
+
+static bool whole_unsigned(const uint8_t *buf, size_t len, size_t i, size_t n)
+{
+    return whole_number(buf, len, i, n) && !(i > 0 && buf[i - 1] == '-');
+}
+
 size_t mut_i2s_text(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s)
 {
     if (!s->n_cmps || !len)
@@ -620,16 +651,13 @@ size_t mut_i2s_text(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src 
         if (nf > len || len - nf + nt > max)
             continue;
         size_t slots = len - nf + 1, start = (size_t)rng_below(r, slots);
-        for (size_t k = 0; k < slots; k++) {
-            size_t i = (start + k) % slots;
-            if (memcmp(buf + i, pf, nf) != 0 || (i > 0 && is_digit(buf[i - 1])) ||
-                (i + nf < len && is_digit(buf[i + nf])) ||
-                (from >= 0 && i > 0 && buf[i - 1] == '-'))
-                continue;
-            memmove(buf + i + nt, buf + i + nf, len - i - nf);
-            memcpy(buf + i, pt, nt);
-            return len - nf + nt;
-        }
+        size_t i = find_wrapped(buf, len, (const uint8_t *)pf, nf, start,
+                                from >= 0 ? whole_unsigned : whole_number, nf);
+        if (i == SIZE_MAX)
+            continue;
+        memmove(buf + i + nt, buf + i + nf, len - i - nf);
+        memcpy(buf + i, pt, nt);
+        return len - nf + nt;
     }
     return 0;
 }
