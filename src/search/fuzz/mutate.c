@@ -10,7 +10,6 @@
 #include "mutate.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "../../base/mem.h"
@@ -620,6 +619,25 @@ static int64_t signed_of(uint64_t v, uint32_t bits)
 
 static bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
+/* v in decimal as "%lld" writes it, into buf (24 bytes); its length.
+ * (snprintf was 2.7 % of all samples in a perf profile of json.) */
+static size_t fmt_i64(char *buf, int64_t v)
+{
+    char tmp[24];
+    size_t n = 0, k = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        buf[k++] = '-';
+    while (n)
+        buf[k++] = tmp[--n];
+    buf[k] = '\0';
+    return k;
+}
+
 /* find_wrapped's test for a number of n characters at i: no digit on
  * either side (whole_unsigned: no minus sign before it either). */
 static bool whole_number(const uint8_t *buf, size_t len, size_t i, size_t n)
@@ -646,8 +664,7 @@ size_t mut_i2s_text(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src 
         if (!c->exact)
             to += (int64_t)rng_below(r, 3) - 1;
         char pf[24], pt[24];
-        size_t nf = (size_t)snprintf(pf, sizeof pf, "%lld", (long long)from);
-        size_t nt = (size_t)snprintf(pt, sizeof pt, "%lld", (long long)to);
+        size_t nf = fmt_i64(pf, from), nt = fmt_i64(pt, to);
         if (nf > len || len - nf + nt > max)
             continue;
         size_t slots = len - nf + 1, start = (size_t)rng_below(r, slots);
