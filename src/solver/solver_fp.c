@@ -25,13 +25,12 @@
  * back end's bit-blasting.
  */
 #include "solver_int.h"
+#include "solver_z3.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <z3.h>
 
 #include "../base/mem.h"
 #include "../base/rng.h"
@@ -306,15 +305,10 @@ static bool relax_and_solve(fpx *f, const squery *q, expr **list, size_t ln, uin
     }
     if (f->oom || !f->n_leaves || Z3_get_error_code(z) != Z3_OK)
         return false;
-    Z3_solver s = Z3_mk_solver_for_logic(z, Z3_mk_string_symbol(z, "QF_NRA"));
-    Z3_solver_inc_ref(z, s);
-    if (timeout_ms) {
-        Z3_params p = Z3_mk_params(z);
-        Z3_params_inc_ref(z, p);
-        Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"), timeout_ms);
-        Z3_solver_set_params(z, s, p);
-        Z3_params_dec_ref(z, p);
-    }
+    Z3_solver s = sz3_prepare(z, Z3_mk_solver_for_logic(z, Z3_mk_string_symbol(z, "QF_NRA")),
+                              timeout_ms);
+    if (!s)
+        return false;
     bool focus = false;
     for (size_t i = 0; i < q->n; i++) {
         Z3_ast a = f->bo[q->cs[i]->slot];

@@ -13,6 +13,7 @@
  * read with Z3_get_error_code (no handler that exits).
  */
 #include "solver_int.h"
+#include "solver_z3.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,13 +424,8 @@ static sb_result classify_unknown(Z3_context z, Z3_solver s)
     return SB_UNKNOWN;
 }
 
-/* A fresh solver for one query.  Z3's simple solver (the incremental SMT
- * core) starts fast and, measured on path queries, solves bit-vector
- * arithmetic faster than the QF_BV tactic; it also takes arrays and floats. */
-static Z3_solver new_solver(tr *t, uint32_t timeout_ms)
+Z3_solver sz3_prepare(Z3_context z, Z3_solver s, uint32_t timeout_ms)
 {
-    Z3_context z = t->z;
-    Z3_solver s = Z3_mk_simple_solver(z);
     if (!s)
         return NULL;
     Z3_solver_inc_ref(z, s);
@@ -441,6 +437,14 @@ static Z3_solver new_solver(tr *t, uint32_t timeout_ms)
         Z3_params_dec_ref(z, p);
     }
     return s;
+}
+
+/* A fresh solver for one query.  Z3's simple solver (the incremental SMT
+ * core) starts fast and, measured on path queries, solves bit-vector
+ * arithmetic faster than the QF_BV tactic; it also takes arrays and floats. */
+static Z3_solver new_solver(tr *t, uint32_t timeout_ms)
+{
+    return sz3_prepare(t->z, Z3_mk_simple_solver(t->z), timeout_ms);
 }
 
 static sb_result check(tr *t, const squery *q, Z3_ast *vars, uint32_t timeout_ms, solver_model *m)
