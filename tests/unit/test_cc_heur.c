@@ -109,8 +109,10 @@ static void test_cfds_distances(void **state)
     assert_true(cc_heur_distance(x.h, &x.pc, 0) == 0.0); /* br0's other side is uncovered */
     assert_true(cc_heur_distance(x.h, &x.pc, 1) == 1.0); /* br1 F -> b3, whose br2 has one */
     assert_true(cc_heur_distance(x.h, &x.pc, 2) == 0.0); /* br2 T itself */
-    /* the score is minus the distance */
-    assert_true(x.k.score(x.k.user, &x.pc, 1) == -1.0);
+    /* the score is minus the distance and CREST's shuffle key in [0, 1)
+     * (each decision of this path occurs once) */
+    double sc = x.k.score(x.k.user, &x.pc, 1);
+    assert_true(sc <= -1.0 && sc > -2.0);
     /* br1 taken false: the other side (b2, the body) is 2 branches away */
     x.pc.v[1].taken = false;
     assert_true(cc_heur_distance(x.h, &x.pc, 1) == 2.0);
@@ -119,6 +121,59 @@ static void test_cfds_distances(void **state)
     x.k.ran(x.k.user, &x.pc, rest, 2, 2);
     assert_true(cc_heur_distance(x.h, &x.pc, 0) == CC_FAR);
     teardown(&x);
+}
+
+/* The whole-part (CREST's seen[bid]) and the fraction (the shuffle) that
+ * cfds adds to each entry's distance, for a heuristic seeded with seed. */
+static void cfds_parts(uint64_t seed, double whole[8], double frac[8])
+{
+    fixture x;
+    setup(&x, CC_CFDS, NULL);
+    cc_heur_set_seed(x.h, seed);
+    expr_pc pc = EXPR_PC_INIT; /* br0 T, br1 T five times, br1 F, br2 F */
+    static const uint32_t site[] = {0, 2, 2, 2, 2, 2, 2, 4};
+    static const bool taken[] = {true, true, true, true, true, true, false, false};
+    for (int j = 0; j < 8; j++)
+        assert_true(expr_pc_push(&pc, expr_binop(x.c, EXPR_EQ, expr_input(x.c, (uint32_t)j),
+                                                 expr_const(x.c, 8, 5)),
+                                 taken[j], site[j], CTG_SPC_BRANCH, 0));
+    for (uint32_t j = 0; j < 8; j++) {
+        double add = -x.k.score(x.k.user, &pc, j) - cc_heur_distance(x.h, &pc, j);
+        whole[j] = (double)(long)add;
+        frac[j] = add - whole[j];
+        assert_true(frac[j] >= 0.0 && frac[j] < 1.0);
+    }
+    expr_pc_release(&pc);
+    teardown(&x);
+}
+
+/* cfds ranks a path as CREST's CfgHeuristicSearch::DoSearch does: the
+ * entries shuffled, the k-th occurrence of a decision in that order k
+ * further away, ties in shuffle order; the same seed, the same shuffle. */
+static void test_cfds_crest_order(void **state)
+{
+    (void)state;
+    double w1[8], f1[8], w2[8], f2[8];
+    cfds_parts(1, w1, f1);
+    cfds_parts(1, w2, f2);
+    assert_memory_equal(w1, w2, sizeof w1);
+    assert_memory_equal(f1, f2, sizeof f1);
+    /* the five occurrences of br1 T get 0..4, in the order of the shuffle */
+    bool had[5] = {false};
+    for (int j = 1; j <= 5; j++) {
+        assert_true(w1[j] >= 0.0 && w1[j] <= 4.0 && !had[(int)w1[j]]);
+        had[(int)w1[j]] = true;
+        for (int i = 1; i <= 5; i++)
+            assert_true((w1[i] < w1[j]) == (f1[i] < f1[j]));
+    }
+    assert_true(w1[0] == 0.0 && w1[6] == 0.0 && w1[7] == 0.0); /* once each */
+    /* another seed, another shuffle (of the 5! orders, one differs) */
+    bool differs = false;
+    for (uint64_t seed = 2; seed < 6 && !differs; seed++) {
+        cfds_parts(seed, w2, f2);
+        differs = memcmp(w1, w2, sizeof w1) != 0;
+    }
+    assert_true(differs);
 }
 
 /* main (func 0):
@@ -424,6 +479,59 @@ static void test_last_path_follows_scores(void **state)
     cc_free(s);
 }
 
+/* run_tree's program, but every run covers edge 0 only: after the first
+ * run none covers a new edge (a stall). */
+static bool run_flat(void *user, const cc_input *in, expr_ctx *c, cc_run_out *out, ctg_err *e)
+{
+    static const uint32_t edge0[] = {0};
+    bool ok = run_tree(user, in, c, out, e);
+    out->edges = edge0;
+    out->n_edges = 1;
+    return ok;
+}
+
+/* Seeds FFF and TFF, then param steps with prefer_middle and the given
+ * restart; the paths run land in p. */
+static void restart_search(tprog *p, uint32_t restart, uint64_t *restarts)
+{
+    cc_config cfg;
+    cc_config_default(&cfg);
+    cfg.order = CC_PARAM;
+    cfg.restart = restart;
+    cfg.heur = (cc_heuristic){NULL, prefer_middle, NULL, NULL, NULL};
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(&cfg, run_flat, p, &e);
+    assert_non_null(s);
+    uint8_t fff[3] = {0}, tff[3] = {1, 0, 0};
+    cc_input a = {fff, 3, NULL, NULL, 0}, b = {tff, 3, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &a, &e) && cc_add_seed(s, &b, &e));
+    cc_status st = CC_MORE;
+    for (int i = 0; i < 200 && st == CC_MORE; i++)
+        st = cc_step(s, &e);
+    assert_int_equal(st, CC_DONE);
+    assert_int_equal(cc_get_stats(s)->paths, 8);
+    *restarts = cc_get_stats(s)->restarts;
+    cc_free(s);
+}
+
+/* Without a restart the search stays on the last seed's path (TFF: its
+ * entry 1 gives TTF); restarting after one fruitless run takes the oldest
+ * path, FFF, up first (its entry 1: FTF). */
+static void test_stall_restart(void **state)
+{
+    (void)state;
+    tprog p = {0};
+    uint64_t restarts;
+    restart_search(&p, 0, &restarts);
+    assert_string_equal(p.paths[2], "TTF");
+    assert_int_equal(restarts, 0);
+    memset(&p, 0, sizeof p);
+    restart_search(&p, 1, &restarts);
+    assert_string_equal(p.paths[1], "TFF");
+    assert_string_equal(p.paths[2], "FTF");
+    assert_true(restarts > 0);
+}
+
 static void test_cgs_contexts(void **state)
 {
     (void)state;
@@ -494,10 +602,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cfds_distances),   cmocka_unit_test(test_cfds_through_calls),   cmocka_unit_test(test_feature_vector),
+        cmocka_unit_test(test_cfds_crest_order),
         cmocka_unit_test(test_param_score),      cmocka_unit_test(test_weight_files),
         cmocka_unit_test(test_score_cache),
         cmocka_unit_test(test_feature_index),
         cmocka_unit_test(test_last_path_follows_scores), cmocka_unit_test(test_cgs_contexts),
+        cmocka_unit_test(test_stall_restart),
         cmocka_unit_test(test_learn_refine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

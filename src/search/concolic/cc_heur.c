@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../base/hash.h"
 #include "../../base/mem.h"
 #include "../../runtime/rt_symtrace.h"
 #include "cc_int.h"
@@ -91,6 +92,7 @@ struct cc_heur {
                                 feature of every entry may read otherwise  */
     uint64_t tick;           /* slot use clock                             */
     uint64_t version;        /* +1 whenever a score may have changed       */
+    uint64_t seed;           /* cfds: the shuffle of a path's entries       */
 };
 
 /* ==== static analysis ===================================================== */
@@ -750,11 +752,59 @@ static double dot(const cc_heur *h, const uint8_t f[CC_N_FEATURES], double s, in
     return s;
 }
 
+/* One entry of a path in cfds_order's sort: its decision, then its place
+ * in the shuffle. */
+typedef struct cfds_key {
+    uint64_t key; /* taken edge << 32 | shuffle rank                     */
+    uint32_t j;
+} cfds_key;
+
+static int cfds_key_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const cfds_key *)a)->key, y = ((const cfds_key *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* cfds: what CREST's CfgHeuristicSearch::DoSearch adds to the distance of
+ * each entry of a path, into sl->fixed: the entries are shuffled; in that
+ * order the k-th occurrence of a decision (branch and side) gets k added
+ * (CREST's seen[bid]), and among equal sums the earlier in the shuffle
+ * wins (its stable sort).  So fixed[j] = k + the entry's shuffle key in
+ * [0, 1).  The shuffle is a hash of the seed, the path's decisions and j.
+ * False when out of memory. */
+static bool cfds_order(cc_heur *h, path_slot *sl, const expr_pc *pc)
+{
+    cfds_key *v = ctg_malloc((pc->n + 1) * sizeof *v);
+    if (!v)
+        return false;
+    uint64_t path = h->seed;
+    for (uint32_t j = 0; j < pc->n; j++)
+        path = hash_combine64(path, taken_edge(h, &pc->v[j]));
+    for (uint32_t j = 0; j < pc->n; j++) {
+        uint32_t r = (uint32_t)hash_combine64(path, j);
+        v[j] = (cfds_key){(uint64_t)taken_edge(h, &pc->v[j]) << 32 | r, j};
+    }
+    qsort(v, pc->n, sizeof *v, cfds_key_cmp);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < pc->n; i++) {
+        k = i && v[i].key >> 32 == v[i - 1].key >> 32 ? k + 1 : 0;
+        sl->fixed[v[i].j] = (double)k + (double)(uint32_t)v[i].key / 4294967296.0;
+        sl->fixed_ok[v[i].j] = 1;
+    }
+    ctg_free(v);
+    return true;
+}
+
 static double hook_score(void *user, const expr_pc *pc, uint32_t j)
 {
     cc_heur *h = user;
-    if (h->order == CC_CFDS)
-        return -cc_heur_distance(h, pc, j);
+    if (h->order == CC_CFDS) {
+        double d = cc_heur_distance(h, pc, j);
+        path_slot *sl = slot_for(h, pc);
+        if (sl && !sl->fixed_ok[j] && !cfds_order(h, sl, pc))
+            sl = NULL;
+        return sl ? -(d + sl->fixed[j]) : -d;
+    }
     uint8_t f[CC_N_FEATURES] = {0};
     path_slot *sl = slot_for(h, pc);
     if (!sl) {
@@ -840,6 +890,8 @@ void cc_heur_free(cc_heur *h)
     }
     ctg_free(h);
 }
+
+void cc_heur_set_seed(cc_heur *h, uint64_t seed) { h->seed = seed; }
 
 cc_heuristic cc_heur_hooks(cc_heur *h)
 {

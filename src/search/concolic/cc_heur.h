@@ -33,6 +33,8 @@ typedef struct cc_heur cc_heur;
  * NULL with e set on oom. */
 cc_heur *cc_heur_new(const progdb *db, cc_order order, const double *weights, ctg_err *e);
 void cc_heur_free(cc_heur *h);
+/* The seed of cfds's shuffle of a path's entries (default 0). */
+void cc_heur_set_seed(cc_heur *h, uint64_t seed);
 /* The hooks for cc_config.heur (user = h). */
 cc_heuristic cc_heur_hooks(cc_heur *h);
 

@@ -60,6 +60,7 @@ struct cc_search {
     cc_set contexts; /* cgs: contexts of negations made               */
     cc_items deferred; /* cgs: negations skipped for their context    */
     uint32_t cgs_k;
+    uint64_t stall;  /* first runs in a row without a new edge        */
     expr **qbuf;     /* query scratch                                */
     size_t qcap;
     solver_model model;
@@ -268,7 +269,10 @@ static bool account(cc_search *s, cc_node *n, const cc_run_out *out)
     s->st.paths += added;
     for (size_t i = 0; i < out->n_named; i++)
         set_named(n, out->named_ids[i], out->named_vals[i]);
-    return cover(s, out->edges, out->n_edges, &n->score);
+    if (!cover(s, out->edges, out->n_edges, &n->score))
+        return false;
+    s->stall = n->score ? 0 : s->stall + 1;
+    return true;
 }
 
 /* Runs n and keeps its path constraint.  rerun: n ran before and must take
@@ -788,10 +792,19 @@ static int64_t scored_best(cc_search *s, cc_node *n, double *score, ctg_err *e)
 
 /* cfds / param: negates the best entry of the last path that is left (of
  * the path tree_pick chooses, with scope tree); a path with nothing left
- * leaves the stack. */
+ * leaves the stack.  After cfg.restart runs in a row without a new edge
+ * the oldest kept path goes on top first, as CREST restarts from its
+ * initial input; the next stall takes the next oldest. */
 static cc_status last_step(cc_search *s, ctg_err *e)
 {
     uint64_t runs0 = s->st.runs;
+    if (s->cfg.restart && s->stall >= s->cfg.restart && s->n_stack > 1) {
+        cc_node *old = s->stack[0]; /* the oldest path goes on top */
+        memmove(s->stack, s->stack + 1, (s->n_stack - 1) * sizeof *s->stack);
+        s->stack[s->n_stack - 1] = old;
+        s->stall = 0;
+        s->st.restarts++;
+    }
     while (s->n_stack) {
         if (s->st.runs != runs0) /* a re-run was this step's work */
             return CC_MORE;
@@ -939,6 +952,7 @@ void cc_stats_visit(const cc_search *s, void (*fn)(void *user, const char *name,
         {"concolic.skipped_duplicate", (double)c->skipped_duplicate},
         {"concolic.skipped_context", (double)c->skipped_context},
         {"concolic.cgs_k", (double)c->cgs_k},
+        {"concolic.stall_restarts", (double)c->restarts},
         {"concolic.expanded", (double)c->expanded},
         {"concolic.dropped", (double)c->dropped},
         {"concolic.errors", (double)c->errors},

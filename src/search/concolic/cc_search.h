@@ -33,7 +33,8 @@
  * cfds and param follow the paper's generic algorithm: they choose from the
  * path of the last run; a branch whose negation is unsat or known is marked
  * and the next best tried; when the last path has nothing left, the one
- * before it is taken up again (a stack of paths).  With scope_tree they
+ * before it is taken up again (a stack of paths); after `restart` runs in
+ * a row without a new edge the oldest kept path is taken up (a restart).  With scope_tree they
  * choose from every kept path: the last path's entries are scored afresh,
  * an older path competes with the score its best entry had when it was
  * last scored, and is scored afresh when it wins.
@@ -127,6 +128,13 @@ typedef struct cc_heuristic {
     void *user;
 } cc_heuristic;
 
+/* --search-restart auto: CREST's CFDS gives up a path after 30 runs
+ * without a new branch (CfgHeuristicSearch::DoSearch(5, 30, ...)); param
+ * restarts after 10, the best of 5..30 on bench/learned's programs
+ * (docs/concolic.md). */
+#define CC_RESTART_CFDS 30
+#define CC_RESTART_PARAM 10
+
 typedef struct cc_config {
     cc_order order;
     cc_heuristic heur;      /* cfds / param scores; dynamic features         */
@@ -137,6 +145,11 @@ typedef struct cc_config {
                                when it was last the one chosen from), not
                                only the last path's (seed 004 section 3.1's
                                generalisation; default false: the paper)    */
+    uint32_t restart;       /* cfds / param: after this many runs in a row
+                               without a new edge, the oldest kept path
+                               becomes the last one (CREST's CFDS restarts
+                               after 30 fruitless runs; 0: never, the
+                               default)                                     */
     uint64_t seed;          /* random-branch                                   */
     solver_opts solver;     /* the solver chain                                */
     uint32_t max_retained;  /* path constraints kept in memory (default 64)    */
@@ -161,6 +174,7 @@ typedef struct cc_stats {
     uint64_t skipped_duplicate;/* expansions dropped: same path expanded     */
     uint64_t skipped_context;  /* cgs: negations skipped, context known      */
     uint64_t cgs_k;            /* cgs: the context length reached            */
+    uint64_t restarts;         /* cfds / param: restarts after a stall       */
     uint64_t expanded;         /* tests expanded                             */
     uint64_t dropped;          /* work-list places dropped by max_work       */
     uint64_t errors;           /* runs that reached an error call            */

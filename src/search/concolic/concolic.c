@@ -58,6 +58,10 @@ static const opt_desc concolic_options[] = {
      "kept path's best branch competes, older ones with the score they had when last scored) "
      "| auto (param: the scope its weights were learned with, from their file's 'scope' line, "
      "last without one; cfds: last; learn: its --weights file's, else last)"},
+    {"search-restart", 0, OPT_STR, OPT_KV, "N", "auto",
+     "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
+     "kept path becomes the last one, as CREST's CFDS restarts (0: never; auto: 30 for cfds, "
+     "CREST's, and 10 for param)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
@@ -228,6 +232,14 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
     if (k < 1 || k > 64)
         return err_set(e, "--cgs-k: %ld is out of range; give 1 .. 64", k);
     cfg->cgs_k = (uint32_t)k;
+    const char *rs = opt_get_str(o, "search-restart");
+    char *end = NULL;
+    bool aut = !strcmp(rs, "auto");
+    long r = aut ? 0 : strtol(rs, &end, 10);
+    if (!aut && (end == rs || *end || r < 0 || r > 1000000))
+        return err_set(e, "--search-restart: '%s' is not a number of runs; give 0 .. 1000000 or auto",
+                       rs);
+    cfg->restart = !aut ? (uint32_t)r : cfg->order == CC_CFDS ? CC_RESTART_CFDS : CC_RESTART_PARAM;
     cc_scope scope; /* checked here; make_heuristic, which knows the weights, decides */
     if (!cc_scope_option(opt_get_str(o, "search-scope"), &scope, e))
         return false;
@@ -269,6 +281,7 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
                                               : cfg->order == CC_PARAM && learned == CC_SCOPE_TREE;
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
+    cc_heur_set_seed(S->heur, cfg->seed);
     cfg->heur = cc_heur_hooks(S->heur);
     return true;
 }
