@@ -52,6 +52,7 @@ typedef struct learn {
     uint64_t execs;
     double eval_secs;     /* safety cap of one evaluation (--time)       */
     cc_scope scope;       /* --search-scope of the runs, and the weights'  */
+    char restart[16];     /* --search-restart of the runs (auto resolved)  */
     logged *log;
     size_t n_log, cap_log;
     FILE *logf;
@@ -85,9 +86,9 @@ static char *setup_line(const learn *L)
 {
     const ctg_options *o = L->o;
     sbuf b = SBUF_INIT;
-    sbuf_printf(&b, "setup scope %s, %llu executions, %g s, arch %d, %s:",
-                cc_scope_name(L->scope), (unsigned long long)L->execs, L->eval_secs,
-                o->build.arch_bits, L->nprog > 1 ? "each" : "one program");
+    sbuf_printf(&b, "setup scope %s, restart %s, %llu executions, %g s, arch %d, %s:",
+                cc_scope_name(L->scope), L->restart, (unsigned long long)L->execs,
+                L->eval_secs, o->build.arch_bits, L->nprog > 1 ? "each" : "one program");
     for (int i = 0; i < o->positional.n; i++)
         sbuf_printf(&b, " %s", o->positional.items[i]);
     return sbuf_take(&b);
@@ -181,7 +182,8 @@ static void run_child(const learn *L, const job *j)
     const char *fixed[] = {"--strategy", "concolic", "--search", "param", "--weights", wpath,
                            "--max-execs", execs, "--time", secs, "--seed", seed, "-q", "--force",
                            "--no-replay-check", /* an evaluation needs the edges only */
-                           "--search-scope", cc_scope_name(L->scope), "-o", j->dir,
+                           "--search-scope", cc_scope_name(L->scope),
+                           "--search-restart", L->restart, "-o", j->dir,
                            o->build.arch_bits == 32 ? "--arch" : NULL, "32", NULL};
     for (int i = 0; fixed[i]; i++)
         argv[n++] = fixed[i];
@@ -551,6 +553,11 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     /* a weight vector may send the solver after hard queries: an
      * evaluation is cut at --time (default LEARN_EVAL_SECS) seconds */
     L->eval_secs = o->search.time_s > 0 ? o->search.time_s : LEARN_EVAL_SECS;
+    /* restarts of param after a stall: the runs' and the log's */
+    uint32_t restart;
+    if (!cc_restart_option(opt_get_str(o, "search-restart"), CC_PARAM, &restart, e))
+        return false;
+    snprintf(L->restart, sizeof L->restart, "%u", restart);
     /* the scope: --search-scope, else the start file's, else the paper's */
     if (!cc_scope_option(opt_get_str(o, "search-scope"), &L->scope, e))
         return false;

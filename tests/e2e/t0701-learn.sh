@@ -29,6 +29,9 @@ check "param run: a 'scope tree' file searches the tree" [ "$(jq -r .info.scope 
   --max-execs 50 -q -o "$T/pl" || fail "run with tree weights, scope last failed"
 check "param run: --search-scope overrides the file's" [ "$(jq -r .info.scope "$T/pl/stats.json")" = last ]
 
+check "learn: its runs restart as param does by default (10), recorded in the log" \
+  grep -q "^setup scope last, restart 10," "$T/w.txt.work/learn.log"
+
 # the same command again: every evaluation comes from the log
 n=$(grep -c '^eval ' "$T/w.txt.work/learn.log")
 "$CTESTGEN" learn "$P" "${L[@]}" -o "$T/w.txt" -q || fail "learn again"
@@ -39,6 +42,8 @@ check "learn with other settings on the same log: refused" [ $? = 1 ]
 check "learn with other settings: one line naming the log" \
   bash -c "[ \$(wc -l <'$T/other.err') = 1 ] && grep -q 'learn.log: written by a learn with other settings' '$T/other.err'"
 check "learn with other settings: the log is unchanged" [ "$(grep -c '^eval ' "$T/w.txt.work/learn.log")" = "$n" ]
+"$CTESTGEN" learn "$P" "${L[@]}" --search-restart 0 -o "$T/w.txt" -q 2>"$T/other0.err" >/dev/null
+check "learn without restarts on a log with them: refused" grep -q 'written by a learn with other settings' "$T/other0.err"
 
 # interrupted after the first evaluations, then continued
 "$CTESTGEN" learn "$P" --max-execs 150 --samples 8 --top 2 --checks 2 --rounds 2 -j 1 -o "$T/i.txt" \
@@ -109,4 +114,19 @@ check "param, scope tree: recorded" [ "$(jq -r .info.scope "$T/tree/stats.json")
 check "param: the paper's scope by default" [ "$(jq -r .info.scope "$T/param/stats.json")" = last ]
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --search-scope all -o "$T/y" 2>"$T/err2" >/dev/null
 check "an unknown scope: one-line error" bash -c "[ \$(wc -l <'$T/err2') = 1 ] && grep -q 'search-scope' '$T/err2'"
+
+# restarts after a stall: on two_mains the random seed dives into main1's
+# endless loop; only a restart from the oldest path (the all-zero seed's,
+# in main2) reaches main2's error
+TM="$CTG_SOURCE_DIR/tests/e2e/programs/two_mains.c"
+for r in 0 auto; do
+  "$CTESTGEN" run "$TM" --strategy concolic --search param --search-restart $r --max-execs 200 --seed 1 -q \
+    -o "$T/tm-$r" || fail "two_mains, --search-restart $r: run failed"
+done
+check "param without restarts: stays in main1" [ "$(stat errors.reached "$T/tm-0")" = 0 ]
+check "param without restarts: none counted" [ "$(stat concolic.stall_restarts "$T/tm-0")" = 0 ]
+check "param, restarts by default: main2's error reached" [ "$(stat errors.reached "$T/tm-auto")" = 1 ]
+check "param, restarts by default: counted" [ "$(stat concolic.stall_restarts "$T/tm-auto")" -ge 1 ]
+"$CTESTGEN" run "$TM" --strategy concolic --search param --search-restart soon -o "$T/z" 2>"$T/err3" >/dev/null
+check "a bad --search-restart: one-line error" bash -c "[ \$(wc -l <'$T/err3') = 1 ] && grep -q 'search-restart' '$T/err3'"
 finish

@@ -68,6 +68,11 @@ cc_scope cc_scope_parse(const char *name);
  * false with e set on anything else. */
 bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e);
 
+/* The value of --search-restart: a number of runs, or auto (the order's
+ * default: CC_RESTART_CFDS, else CC_RESTART_PARAM); false with e set on
+ * anything else. */
+bool cc_restart_option(const char *value, cc_order order, uint32_t *out, ctg_err *e);
+
 /* Weight files: one "NAME WEIGHT" a line (names of cc_feature_name, any
  * order, '#' comments) and at most one "scope last|tree" line; a missing
  * feature weighs 0.  *scope (may be NULL) is CC_SCOPE_UNSET without a

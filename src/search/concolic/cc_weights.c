@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../base/fsutil.h"
@@ -94,6 +95,21 @@ bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e)
     *out = cc_scope_parse(value);
     if (*out == CC_SCOPE_UNSET && strcmp(value, "auto"))
         return err_set(e, "--search-scope: unknown scope '%s'; use last, tree or auto", value);
+    return true;
+}
+
+bool cc_restart_option(const char *value, cc_order order, uint32_t *out, ctg_err *e)
+{
+    if (!strcmp(value, "auto")) {
+        *out = order == CC_CFDS ? CC_RESTART_CFDS : CC_RESTART_PARAM;
+        return true;
+    }
+    char *end;
+    long r = strtol(value, &end, 10);
+    if (end == value || *end || r < 0 || r > 1000000)
+        return err_set(e, "--search-restart: '%s' is not a number of runs; give 0 .. 1000000 "
+                          "or auto", value);
+    *out = (uint32_t)r;
     return true;
 }
 

@@ -232,14 +232,8 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
     if (k < 1 || k > 64)
         return err_set(e, "--cgs-k: %ld is out of range; give 1 .. 64", k);
     cfg->cgs_k = (uint32_t)k;
-    const char *rs = opt_get_str(o, "search-restart");
-    char *end = NULL;
-    bool aut = !strcmp(rs, "auto");
-    long r = aut ? 0 : strtol(rs, &end, 10);
-    if (!aut && (end == rs || *end || r < 0 || r > 1000000))
-        return err_set(e, "--search-restart: '%s' is not a number of runs; give 0 .. 1000000 or auto",
-                       rs);
-    cfg->restart = !aut ? (uint32_t)r : cfg->order == CC_CFDS ? CC_RESTART_CFDS : CC_RESTART_PARAM;
+    if (!cc_restart_option(opt_get_str(o, "search-restart"), cfg->order, &cfg->restart, e))
+        return false;
     cc_scope scope; /* checked here; make_heuristic, which knows the weights, decides */
     if (!cc_scope_option(opt_get_str(o, "search-scope"), &scope, e))
         return false;
