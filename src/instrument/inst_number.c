@@ -222,6 +222,19 @@ static void set_edge(numberer *N, const inst_site *s, uint32_t k, LLVMBasicBlock
     ed->label = intern(N, label);
 }
 
+/* Whether one of the first n operands of inst (a comparison's two, a
+ * string call's two pointers) is a constant: a literal, or a global such
+ * as a string constant. */
+static bool has_const_operand(LLVMValueRef inst, unsigned n)
+{
+    if (!LLVMIsAUser(inst))
+        return false;
+    for (unsigned i = 0; i < n && i < (unsigned)LLVMGetNumOperands(inst); i++)
+        if (LLVMIsConstant(LLVMGetOperand(inst, i)))
+            return true;
+    return false;
+}
+
 /* Fills the branch of a br or switch site and its edges. */
 static void fill_branch(numberer *N, const inst_site *s)
 {
@@ -243,6 +256,7 @@ static void fill_branch(numberer *N, const inst_site *s)
             c->branch = (int32_t)s->branch;
             c->kind = intern(N, s->cond == COND_FCMP ? "fcmp" : "icmp");
             c->loc = loc_of(N, LLVMGetCondition(s->inst));
+            c->konst = has_const_operand(LLVMGetCondition(s->inst), 2);
         }
         return;
     }
@@ -270,6 +284,7 @@ static void fill_call_site(numberer *N, const inst_site *s)
         c->branch = -1;
         c->kind = intern(N, str_names[s->str]);
         c->loc = loc_of(N, s->inst);
+        c->konst = has_const_operand(s->inst, 2);
     } else if (s->kind == SITE_ERROR) {
         pdb_error *er = &N->db->errors[s->error_site];
         er->func = s->func;

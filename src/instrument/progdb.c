@@ -10,7 +10,7 @@
  *                call_start[]?, calls[]?, extra?}]  (no calls: none recorded)
  *   branches:  [{func, block, kind ("br" | "switch"), first_edge, n_edges,
  *                cmp_site, cond, file, line, col, targets[], labels[], extra?}]
- *   cmps:      [{branch, kind, file, line, col}]
+ *   cmps:      [{branch, kind, file, line, col, const?}] (const: an operand is a constant)
  *   errors:    [{func, block, callee, file, line, col}]
  *   extra?:    any object
  * block_branch and the edges array are rebuilt on load.
@@ -239,6 +239,8 @@ static json_object *db_to_json(const progdb *db, file_tab *t)
         put_int(c, "branch", db->cmps[i].branch);
         put_str(c, "kind", db->cmps[i].kind);
         put_loc(c, t, db->cmps[i].loc);
+        if (db->cmps[i].konst)
+            json_object_object_add(c, "const", json_object_new_boolean(1));
         json_object_array_add(a, c);
     }
     json_object_object_add(o, "cmps", a);
@@ -493,6 +495,8 @@ static void load_arrays(loader *L, json_object *root)
         db->cmps[i].branch = (int32_t)get_int(L, o, "branch", -1, (int64_t)db->n_branches - 1);
         db->cmps[i].kind = get_str(L, o, "kind");
         db->cmps[i].loc = get_loc(L, o);
+        json_object *k; /* optional: absent means no constant operand */
+        db->cmps[i].konst = json_object_object_get_ex(o, "const", &k) && json_object_get_boolean(k);
     }
     a = get_array(L, root, "errors");
     for (uint32_t i = 0; !L->bad && i < db->n_errors; i++) {

@@ -88,6 +88,8 @@ typedef struct pdb_cmp {
     int32_t branch;       /* branch the comparison feeds, -1 none   */
     const char *kind;     /* "icmp", "fcmp", "strcmp", "strncmp", "memcmp" */
     pdb_loc loc;
+    bool konst;           /* an operand is a constant (a literal, a
+                             global such as a string constant)       */
 } pdb_cmp;
 
 /* Whether the tests of a program are plain bytes (libFuzzer, stdin or @@

@@ -5,7 +5,8 @@
 # reached and confirmed by replay; -i seeds; raw corpus files; the suite
 # validates against the DTDs; bad options fail with one line.  --fuzz-trim
 # on trims new seeds (shorter inputs, the same coverage by gcc's replay,
-# reproducible for a seed).
+# reproducible for a seed); repair fixes a checksum and leaves comparisons
+# with a constant to input-to-state.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 
@@ -13,13 +14,23 @@ for sch in mcts queue; do
     "$CTESTGEN" run "$PROGS/fuzz_magic.c" --strategy fuzz --schedule "$sch" --max-execs 20000 \
         --seed 1 -o "$T/magic-$sch" -q || fail "$sch: run exits 0"
     check "$sch: every branch of fuzz_magic.c" [ "$(stat edges.covered "$T/magic-$sch")" = 8 ]
-    check "$sch: the abort is recorded" ls "$T/magic-$sch/crashes/" | grep -q abort
+    check "$sch: the abort is recorded" sh -c "ls '$T/magic-$sch/crashes/' | grep -q abort"
     check "$sch: the tree holds inputs" [ "$(stat fuzz.nodes "$T/magic-$sch")" -ge 3 ]
 done
 check "mcts: some find came from input-to-state" [ "$(stat fuzz.i2s_finds "$T/magic-mcts")" -ge 1 ]
 crash=$(ls "$T/magic-mcts/crashes/" | grep abort | grep -v '\.txt$' | head -1)
 check "the crash input holds the magic and the keyword" \
     sh -c "od -An -tx1 '$T/magic-mcts/crashes/$crash' | tr -d ' \n' | grep -q '^cefaedfe6b65793d3713'"
+
+# repair: only comparisons of two computed values (a checksum) are repaired;
+# a comparison with a constant is input-to-state's
+check "repair: none tried on fuzz_magic, whose compares all have a constant" \
+    [ "$(stat fuzz.repair_tries "$T/magic-mcts")" = 0 ]
+"$CTESTGEN" run "$PROGS/fuzz_sum.c" --strategy fuzz --max-execs 20000 --seed 1 -o "$T/sum" -q \
+    || fail "fuzz_sum: run exits 0"
+check "repair: the checksum of fuzz_sum is repaired ($(stat fuzz.repairs "$T/sum") times)" \
+    [ "$(stat fuzz.repairs "$T/sum")" -ge 1 ]
+check "repair: fuzz_sum's abort behind the checksum is found" sh -c "ls '$T/sum/crashes/' | grep -q abort"
 
 # --fuzz-trim on: seeds lose the bytes their coverage does not need
 L="$PROGS/lines_kv.c"

@@ -207,6 +207,8 @@ static void test_numbering(void **state)
     assert_int_equal(db->cmps[0].branch, 0);
     assert_string_equal(db->cmps[1].kind, "icmp");
     assert_int_equal(db->cmps[1].loc.line, 14);
+    assert_true(db->cmps[0].konst);  /* x > 10 */
+    assert_false(db->cmps[1].konst); /* i < x */
     /* main was renamed */
     assert_null(LLVMGetNamedFunction(m, "main"));
     assert_non_null(LLVMGetNamedFunction(m, CTG_SYM_USER_MAIN));
