@@ -65,6 +65,8 @@ struct exec {
     uint32_t harness;
 
     uint64_t runs, restarts;
+    void (*overlap)(void *); /* exec_set_overlap                        */
+    void *overlap_arg;
 };
 
 static const char *const kind_names[EXEC__COUNT] = {
@@ -437,6 +439,12 @@ bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint6
 
 /* ==== batches (CTG_CMD_BATCH) ================================================ */
 
+void exec_set_overlap(exec_t *x, void (*fn)(void *), void *arg)
+{
+    x->overlap = fn;
+    x->overlap_arg = arg;
+}
+
 bool exec_can_batch(const exec_t *x)
 {
     return x->harness == CTG_HARNESS_LIBFUZZER && !x->trace;
@@ -477,8 +485,11 @@ static int batch_once(exec_t *x, int *ws, bool *timed_out)
     uint32_t cmd = CTG_CMD_BATCH;
     int32_t pid = 0, st = 0;
     *timed_out = false;
-    if (!exec_os_send(x->ctl_fd, &cmd, sizeof cmd) ||
-        exec_os_recv(x->st_fd, &pid, sizeof pid, NULL) != 1)
+    if (!exec_os_send(x->ctl_fd, &cmd, sizeof cmd))
+        return RUN_NO_SERVER;
+    if (x->overlap) /* the caller's work while the batch runs */
+        x->overlap(x->overlap_arg);
+    if (exec_os_recv(x->st_fd, &pid, sizeof pid, NULL) != 1)
         return RUN_NO_SERVER;
     x->child = pid;
     const ctg_batch_hdr *b = batch_hdr(x);

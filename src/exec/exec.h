@@ -95,6 +95,12 @@ typedef struct exec_batch {
     double plain_max_us; /* longest run time of the plain inputs           */
 } exec_batch;
 
+/* fn(arg) is called once in every exec_run_batch that sends a batch,
+ * while the program runs it (after the command is sent, before the reply
+ * is awaited): the caller's work in that time overlaps with the run on
+ * another CPU.  fn must not use x.  NULL: none. */
+void exec_set_overlap(exec_t *x, void (*fn)(void *), void *arg);
+
 /* Whether x can run batches (a libFuzzer target, not prog.sym). */
 bool exec_can_batch(const exec_t *x);
 /* Runs in[0 .. n) as one batch, or the first of them that fit in the

@@ -509,6 +509,22 @@ static bool batch_known(search_ctx *c, const uint8_t *seen)
     return true;
 }
 
+void ctx_set_overlap(search_ctx *c, void (*fn)(void *), void *arg)
+{
+    c->overlap = fn;
+    c->overlap_arg = arg;
+}
+
+/* The strategy's overlap work, once per ctx_exec_batch (ctx_set_overlap). */
+static void run_overlap(void *arg)
+{
+    search_ctx *c = arg;
+    if (c->overlap && !c->overlap_done) {
+        c->overlap_done = true;
+        c->overlap(c->overlap_arg);
+    }
+}
+
 uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *len, uint32_t n,
                         uint32_t flags, const uint8_t *seen, ctx_run *out)
 {
@@ -517,8 +533,10 @@ uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *l
     if (!n)
         return 0;
     exec_t *x = c->x;
+    c->overlap_done = false;
     if (!exec_can_batch(x) || (flags & (CTG_FL_DIST | CTG_FL_CMPLOG | CTG_FL_EXTEND_ANY)) ||
         crashes_pending(c->crashes, crash_ns(c, x)) || n == 1 || !batch_known(c, seen)) {
+        run_overlap(c);
         if (!ctx_exec(c, in[0], len[0], flags, out))
             return 0;
         out->stopped = true;
@@ -530,7 +548,11 @@ uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *l
     if (max && max - c->execs < n)
         n = (uint32_t)(max - c->execs);
     exec_batch b;
-    if (!exec_run_batch(x, in, len, n, c->known, flags, &b, &out->r, &c->err)) {
+    exec_set_overlap(x, run_overlap, c);
+    bool ran = exec_run_batch(x, in, len, n, c->known, flags, &b, &out->r, &c->err);
+    exec_set_overlap(x, NULL, NULL);
+    run_overlap(c); /* when the batch was not sent */
+    if (!ran) {
         c->failed = true;
         return 0;
     }

@@ -47,6 +47,12 @@ bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_
  * maps of the executor are the stopped run's. */
 uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *len, uint32_t n,
                         uint32_t flags, const uint8_t *seen, ctx_run *out);
+/* fn(arg) runs exactly once in every ctx_exec_batch that runs something:
+ * while the program runs the batch when there is one (the strategy's
+ * work then overlaps with it on another CPU), else before the single
+ * run; so what fn does, and in which order, does not depend on timing.
+ * fn must not run or read the executor.  NULL: none. */
+void ctx_set_overlap(search_ctx *c, void (*fn)(void *), void *arg);
 
 /* Tests kept so far (every strategy's), in the order they were found: lets
  * a strategy import what others found (the `auto` portfolio relies on it).

@@ -47,6 +47,9 @@ struct search_ctx {
         uint64_t timeouts, rechecks, recovered;
     } cal[2];
     uint8_t *known;      /* scratch of ctx_exec_batch: n_edges bytes     */
+    void (*overlap)(void *); /* ctx_set_overlap                          */
+    void *overlap_arg;
+    bool overlap_done;   /* called in this ctx_exec_batch                 */
     uint64_t batches, batched; /* executor batches and the inputs they ran */
     bool write_failed;   /* a file of the output could not be written    */
     unsigned unwritten;  /* tests and crashes not written since         */

@@ -454,6 +454,15 @@ static void batch_inputs(uint8_t in[BATCH_N][40], size_t len[BATCH_N])
     }
 }
 
+/* exec_set_overlap hooks: count the calls; the slow one also takes 250 ms,
+ * longer than the runs' 200 ms timeout. */
+static void count_call(void *arg) { ++*(int *)arg; }
+static void slow_call(void *arg)
+{
+    ++*(int *)arg;
+    usleep(250 * 1000);
+}
+
 /* Inputs run in batches are classified exactly as run one by one: the
  * same inputs are news, with the same counters, and the rest are plain. */
 static void test_batch_classifies_as_single_runs(void **state)
@@ -481,7 +490,8 @@ static void test_batch_classifies_as_single_runs(void **state)
         ptrs[i] = in[i];
     memset(known, 0, sizeof known);
     uint64_t runs0 = exec_count(x);
-    int i = 0, batches = 0;
+    int i = 0, batches = 0, overlaps = 0;
+    exec_set_overlap(x, count_call, &overlaps);
     while (i < BATCH_N) {
         exec_batch b;
         exec_result r;
@@ -509,15 +519,20 @@ static void test_batch_classifies_as_single_runs(void **state)
     }
     assert_int_equal(exec_count(x) - runs0, BATCH_N);
     assert_true(batches < BATCH_N / 2); /* plain inputs shared batches */
+    assert_int_equal(overlaps, batches); /* once per batch */
     exec_free(x);
 }
 
 /* A crash and a hang inside a batch are each the result of the input that
- * caused them; the batch goes on after them with a fresh child. */
+ * caused them; the batch goes on after them with a fresh child.  The
+ * caller's overlap work may take longer than the timeout: a run that ends
+ * meanwhile is no hang, a hang still is one. */
 static void test_batch_crash_and_timeout(void **state)
 {
     (void)state;
     exec_t *x = fx_exec("batch64", BATCH_EDGES, 0, 200);
+    int overlaps = 0;
+    exec_set_overlap(x, slow_call, &overlaps);
     uint8_t known[BATCH_EDGES];
     memset(known, 0xff, sizeof known); /* every normal run is plain */
     static const char *const in[] = {"a", "x", "C", "xc", "H", "b", "ccc"};
@@ -550,6 +565,7 @@ static void test_batch_crash_and_timeout(void **state)
     }
     assert_int_equal(exec_count(x), 7);
     assert_int_equal(exec_restarts(x), 0); /* the server survives both */
+    assert_int_equal(overlaps, 3);
     exec_free(x);
 }
 

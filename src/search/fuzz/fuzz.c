@@ -97,13 +97,18 @@ typedef struct fuzz {
     mut_dict *dict;
     uint8_t *buf;        /* the mutant                                     */
     uint8_t *tbuf;       /* trimming: the input being trimmed (max_len)     */
-    /* mutants made ahead (libFuzzer targets), run by ctx_exec_batch */
-    struct fz_pend {
-        size_t off, len;
-        bool i2s, repair; /* repair: tried for repair if it finds nothing */
-    } pend[FUZZ_AHEAD];
-    uint8_t *pend_buf;   /* their bytes (pend_cap)                         */
-    size_t pend_cap, n_pend, pend_at;
+    /* mutants made ahead (libFuzzer targets), run by ctx_exec_batch: the
+     * set being run, and the next one, made while a batch runs */
+    struct fz_ahead {
+        struct fz_pend {
+            size_t off, len;
+            bool i2s, repair; /* repair: tried for repair if it finds nothing */
+        } v[FUZZ_AHEAD];
+        uint8_t *buf;    /* their bytes (pend_cap)                         */
+        size_t n, at;    /* made; run so far                               */
+    } ahead[2];
+    unsigned cur_ahead;  /* the set being run                              */
+    size_t pend_cap;
     size_t max_len;
     bool libfuzzer, mcts, trim;
     mcts_policy policy;
@@ -546,51 +551,72 @@ static bool run_mutant(fuzz *F)
     return true;
 }
 
-/* Makes mutants of the current seed ahead, as many as the round has left,
- * FUZZ_AHEAD and the buffer allow, each with its draw for repair. */
-static void make_ahead(fuzz *F)
+/* Makes up to `want` mutants of the current seed into set a (as many as
+ * FUZZ_AHEAD and the buffer allow), each with its draw for repair. */
+static void make_ahead(fuzz *F, struct fz_ahead *a, long want)
 {
     fz_seed *s = &F->seeds[F->cur];
     size_t used = 0;
-    F->n_pend = F->pend_at = 0;
-    while (F->n_pend < FUZZ_AHEAD && (long)F->n_pend < F->left &&
-           used + F->max_len <= F->pend_cap) {
-        struct fz_pend *p = &F->pend[F->n_pend++];
+    a->n = a->at = 0;
+    while (a->n < FUZZ_AHEAD && (long)a->n < want && used + F->max_len <= F->pend_cap) {
+        struct fz_pend *p = &a->v[a->n++];
         p->len = make_mutant(F, s, &p->i2s);
         p->off = used;
-        memcpy(F->pend_buf + used, F->buf, p->len);
+        memcpy(a->buf + used, F->buf, p->len);
         used += p->len;
         p->repair = !p->i2s && s->n_eq && rng_chance(ctx_rng(F->ctx), FUZZ_REPAIR_P);
     }
 }
 
-/* Runs mutants made ahead as batches (libFuzzer targets).  The run that
- * stops a batch is judged as run_mutant judges one; then the plain ones
- * drawn for repair are repaired, in order (a plain run found nothing, as
- * run_mutant requires).  False when no run happened. */
+/* ctx_set_overlap's work while a batch of the current set runs: the next
+ * set, if the round needs mutants beyond the ones being run (what the
+ * batch finds does not change them: they are mutants of the same seed). */
+static void make_next(void *arg)
+{
+    fuzz *F = arg;
+    const struct fz_ahead *a = &F->ahead[F->cur_ahead];
+    struct fz_ahead *b = &F->ahead[F->cur_ahead ^ 1u];
+    long after = F->left - (long)(a->n - a->at);
+    if (b->n == 0 && after > 0)
+        make_ahead(F, b, after);
+}
+
+/* Runs mutants made ahead as batches (libFuzzer targets); the next set is
+ * made while one runs.  The run that stops a batch is judged as
+ * run_mutant judges one; then the plain ones drawn for repair are
+ * repaired, in order (a plain run found nothing, as run_mutant requires).
+ * False when no run happened. */
 static bool run_ahead(fuzz *F)
 {
-    if (F->pend_at == F->n_pend)
-        make_ahead(F);
+    struct fz_ahead *a = &F->ahead[F->cur_ahead];
+    if (a->at == a->n) {
+        a->n = a->at = 0;
+        F->cur_ahead ^= 1u; /* the set made while the last batch ran */
+        a = &F->ahead[F->cur_ahead];
+        if (a->n == 0)
+            make_ahead(F, a, F->left);
+    }
     const uint8_t *in[FUZZ_AHEAD];
     size_t len[FUZZ_AHEAD];
-    size_t at = F->pend_at;
-    uint32_t n = (uint32_t)(F->n_pend - at);
+    size_t at = a->at;
+    uint32_t n = (uint32_t)(a->n - at);
     for (uint32_t k = 0; k < n; k++) {
-        in[k] = F->pend_buf + F->pend[at + k].off;
-        len[k] = F->pend[at + k].len;
+        in[k] = a->buf + a->v[at + k].off;
+        len[k] = a->v[at + k].len;
     }
     ctx_run r;
+    ctx_set_overlap(F->ctx, make_next, F);
     uint32_t ran = ctx_exec_batch(F->ctx, in, len, n, 0, F->virgin, &r);
+    ctx_set_overlap(F->ctx, NULL, NULL);
     if (!ran)
         return false;
     if (r.kept)
         F->imported++;
     F->left -= ran;
-    F->pend_at += ran;
+    a->at += ran;
     uint32_t plain = ran - (r.stopped ? 1u : 0u);
     if (r.stopped) {
-        const struct fz_pend *last = &F->pend[at + ran - 1];
+        const struct fz_pend *last = &a->v[at + ran - 1];
         bool fresh;
         size_t nt = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
         if (fresh && seedable(r.r.kind))
@@ -599,14 +625,15 @@ static bool run_ahead(fuzz *F)
             return false;
     }
     for (uint32_t k = 0; k < plain; k++)
-        if (F->pend[at + k].repair && !repair(F, in[k], len[k]))
+        if (a->v[at + k].repair && !repair(F, in[k], len[k]))
             return false;
     return true;
 }
 
 static void end_round(fuzz *F)
 {
-    F->n_pend = F->pend_at = 0; /* mutants of this seed not run yet go */
+    for (int k = 0; k < 2; k++) /* mutants of this seed not run yet go */
+        F->ahead[k].n = F->ahead[k].at = 0;
     if (F->cur != NO_SEED && F->cur < F->n_seeds)
         mcts_visit(F->tree, F->seeds[F->cur].node);
     F->cur = NO_SEED;
@@ -631,7 +658,8 @@ static void fuzz_free(fuzz *F)
     mut_dict_free(F->dict);
     ctg_free(F->buf);
     ctg_free(F->tbuf);
-    ctg_free(F->pend_buf);
+    ctg_free(F->ahead[0].buf);
+    ctg_free(F->ahead[1].buf);
     ctg_free(F);
 }
 
@@ -688,10 +716,11 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     if (F->libfuzzer && exec_can_batch(ctx_executor(ctx))) {
         size_t cap = FUZZ_AHEAD * F->max_len;
         F->pend_cap = cap < CTG_BATCH_BYTES ? cap : CTG_BATCH_BYTES;
-        F->pend_buf = ctg_malloc(F->pend_cap);
+        F->ahead[0].buf = ctg_malloc(F->pend_cap);
+        F->ahead[1].buf = ctg_malloc(F->pend_cap);
     }
     if (!F->tree || !F->virgin || !F->trace || !F->dict || !F->buf || !F->tbuf ||
-        (F->pend_cap && !F->pend_buf)) {
+        (F->pend_cap && (!F->ahead[0].buf || !F->ahead[1].buf))) {
         err_set(e, "out of memory");
         goto fail;
     }
@@ -718,7 +747,7 @@ static bool fuzz_step(void *state, search_ctx *ctx)
     if (F->cur == NO_SEED && !start_round(F))
         return ctx_budget_left(F->ctx) && F->n_seeds > 0;
     for (int k = 0; k < FUZZ_STEP_RUNS && F->left > 0; k++)
-        if (!(F->pend_buf ? run_ahead(F) : run_mutant(F)))
+        if (!(F->pend_cap ? run_ahead(F) : run_mutant(F)))
             return false;
     if (F->left <= 0)
         end_round(F);
