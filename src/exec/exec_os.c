@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../runtime/rt_protocol.h"
+#include "../runtime/rt_spin.h"
 
 bool exec_os_shm_new(size_t size, int *fd, uint8_t **map, ctg_err *e)
 {
@@ -180,9 +181,14 @@ bool exec_os_send(int fd, const void *buf, size_t n)
 
 int exec_os_recv(int fd, void *buf, size_t n, size_t *got)
 {
+    static int spin = -1; /* decided at the first receive (rt_spin.h) */
     char *p = buf;
     size_t done = 0;
     int rc = 1;
+    if (spin < 0)
+        spin = ctg_spin_allowed();
+    if (spin)
+        done = ctg_spin_recv(fd, p, n, CTG_SPIN_US);
     while (done < n) {
         /* MSG_WAITALL: one system call for a pid and status sent apart.  It
          * returns short only when the timeout expires or a signal arrives:

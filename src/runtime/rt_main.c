@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "rt_procscan.h"
+#include "rt_spin.h"
 #include "rt_state.h"
 
 _Static_assert(sizeof(ctg_shm_hdr) == 72, "header layout must agree between -m32 and -m64");
@@ -120,10 +121,20 @@ static int rt_write_all(int fd, const void *buf, size_t n)
     return 1;
 }
 
-/* Reads exactly n bytes, retrying after EINTR.  Returns 0 on EOF or error. */
+/* Whether receives spin before they sleep (rt_spin.h); decided once at the
+ * start of the fork server and inherited by its children. */
+static int rt_spin;
+
+/* Reads exactly n bytes, retrying after EINTR (a channel: spinning first
+ * when rt_spin).  Returns 0 on EOF or error. */
 static int rt_read_all(int fd, void *buf, size_t n)
 {
     char *p = buf;
+    if (rt_spin) {
+        size_t got = ctg_spin_recv(fd, p, n, CTG_SPIN_US);
+        p += got;
+        n -= got;
+    }
     while (n > 0) {
         ssize_t r = read(fd, p, n);
         if (r < 0 && errno == EINTR)
@@ -212,6 +223,7 @@ static void rt_server_hello(int attach)
                    __ctg_user_main ? (uint32_t)CTG_HARNESS_TESTCOMP : (uint32_t)CTG_HARNESS_LIBFUZZER};
     fflush(NULL); /* nothing buffered may be flushed once per child */
     prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans of runs come to the server */
+    rt_spin = ctg_spin_allowed();
     if (!rt_write_all(CTG_FD_ST, &h, sizeof h) || attach != RT_ATTACH_OK)
         _exit(2); /* after a mismatch the executor reports from the hello */
     if (!__ctg_user_main && &__ctg_sym_live == NULL) {
