@@ -37,14 +37,24 @@ uint64_t rng_next(rng *r)
 
 uint64_t rng_below(rng *r, uint64_t n)
 {
+    /* Lemire's multiply-shift ("Fast random integer generation in an
+     * interval", 2019): the high half of x * n, rejecting the few x that
+     * would bias it; a division only when the low half is below n.  The
+     * fuzzer calls this some 60 times a mutant: the two 64-bit divisions
+     * of x % n were 12 % of its instructions. */
+    __extension__ typedef unsigned __int128 u128;
     if (n == 0)
         return 0;
-    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-    uint64_t x;
-    do
-        x = rng_next(r);
-    while (x >= limit);
-    return x % n;
+    u128 m = (u128)rng_next(r) * n;
+    uint64_t low = (uint64_t)m;
+    if (low < n) {
+        uint64_t floor = (0 - n) % n;
+        while (low < floor) {
+            m = (u128)rng_next(r) * n;
+            low = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
 }
 
 int64_t rng_range(rng *r, int64_t lo, int64_t hi)
