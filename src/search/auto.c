@@ -13,8 +13,14 @@
  * SBST) gets wall time, not executions, and pays by what it brings per
  * second.  On a libFuzzer target the fuzzer runs alone
  * until it stalls (--auto-stall executions without a new goal), as hybrid
- * fuzzers start their solver: its batched executions are the cheapest.  A
- * member whose step() reports it is exhausted leaves the portfolio.
+ * fuzzers start their solver: its batched executions are the cheapest.
+ * The members let in then back off as hybrid fuzzers back off their
+ * solver: after k slices in a row that found nothing, a member waits 2^k
+ * slices (at most 2^AUTO_BACKOFF_MAX) before it can be chosen again, and a
+ * find resets k.  (With UCB1 alone, once every member's rewards were near
+ * zero the exploration term shared the time evenly: on json the fuzzer got
+ * a third of it, concolic a third for no find.)  A member whose step()
+ * reports it is exhausted leaves the portfolio.
  * Members share the engine's archive and suite, and can import each
  * other's tests through ctx_kept().  In a run of several workers (--jobs,
  * --mpi) the concolic member runs in worker 0 only unless --auto-arms is
@@ -30,6 +36,7 @@
 #include "strategy.h"
 
 #define MAX_ARMS 8
+#define AUTO_BACKOFF_MAX 10 /* a fruitless member waits at most 2^10 slices */
 
 typedef struct arm {
     const strategy *st;
@@ -41,6 +48,9 @@ typedef struct arm {
     double reward_sum; /* sum of per-slice rewards */
     uint64_t execs;    /* executions of its slices                      */
     uint64_t goals;    /* goals its slices covered first               */
+    bool backs_off;    /* held for the fuzzer once: backs off (below)  */
+    unsigned fruitless;/* its slices in a row that found nothing        */
+    uint64_t next;     /* backing off: not chosen before this slice     */
 } arm;
 
 typedef struct auto_state {
@@ -118,7 +128,7 @@ static void hold_slow_members(auto_state *s, search_ctx *ctx)
         if (!strcmp(s->arms[i].st->name, "fuzz"))
             s->fuzz_arm = i;
     for (int i = 0; s->fuzz_arm >= 0 && i < s->n_arms; i++)
-        s->arms[i].held = i != s->fuzz_arm;
+        s->arms[i].held = s->arms[i].backs_off = i != s->fuzz_arm;
 }
 
 /* Lets the held members in once the fuzzer stalled (or left). */
@@ -181,15 +191,22 @@ static void *auto_init(search_ctx *ctx, ctg_err *e)
     return s;
 }
 
-/* UCB1 choice among live arms; untried arms first, in list order. */
+/* UCB1 choice among live arms; untried arms first, in list order.  An arm
+ * backing off waits for its slice, unless no other arm can run: then the
+ * one whose wait ends first. */
 static int choose(const auto_state *s)
 {
-    int best = -1;
+    int best = -1, soonest = -1;
     double best_score = -1.0;
     for (int i = 0; i < s->n_arms; i++) {
         const arm *a = &s->arms[i];
         if (!a->alive || a->held || a->waiting)
             continue;
+        if (a->backs_off && s->total_slices < a->next) {
+            if (soonest < 0 || a->next < s->arms[soonest].next)
+                soonest = i;
+            continue;
+        }
         if (a->slices == 0)
             return i;
         double mean = a->reward_sum / (double)a->slices;
@@ -199,7 +216,16 @@ static int choose(const auto_state *s)
             best = i;
         }
     }
-    return best;
+    return best >= 0 ? best : soonest;
+}
+
+/* After a slice of a that found `got` goals: its next allowed slice. */
+static void back_off(const auto_state *s, arm *a, uint32_t got)
+{
+    if (!a->backs_off)
+        return;
+    a->fruitless = got ? 0 : a->fruitless < AUTO_BACKOFF_MAX ? a->fruitless + 1 : AUTO_BACKOFF_MAX;
+    a->next = s->total_slices + ((uint64_t)1 << a->fruitless);
 }
 
 /* Goals covered so far (edges + errors). */
@@ -250,6 +276,7 @@ static bool auto_step(void *state, search_ctx *ctx)
     a->slices++;
     a->reward_sum += reward > 1.0 ? 1.0 : reward;
     s->total_slices++;
+    back_off(s, a, got);
     if (i == s->fuzz_arm) {
         s->fuzz_idle = got ? 0 : s->fuzz_idle + spent;
         release_held(s, ctx);

@@ -66,6 +66,11 @@ check "auto: its runs go in batches" [ "$(stat executor.batched_runs "$T/auto-he
     fail "auto --auto-stall 1000, tree_parse: run exits 0"
 check "auto: concolic joins once the fuzzer stalled" [ "$(stat auto.slices.concolic "$T/auto-stall")" -gt 0 ]
 check "auto: and says when" [ "$(stat auto.released_at "$T/auto-stall")" -gt 1000 ]
+# a member let in that finds nothing backs off: 2^k slices after k fruitless
+# ones (mio finds nothing here: with UCB alone it took 8 of the 40 slices)
+check "auto: mio finds nothing on tree_parse" [ "$(stat auto.goals.mio "$T/auto-stall")" = 0 ]
+check "auto: so it backs off ($(stat auto.slices.mio "$T/auto-stall") slices)" \
+    [ "$(stat auto.slices.mio "$T/auto-stall")" -le 6 ]
 
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy fuzz --max-execs 20000 --seed 1 -o "$T/cgi" -q ||
     fail "cgi_decode: run exits 0"
