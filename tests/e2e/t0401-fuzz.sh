@@ -111,6 +111,11 @@ if "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-policy greedy -o "$T/
 else
     check "unknown MCTS policy: one line naming it" grep -q "mcts-policy.*greedy" "$T/err3"
 fi
+# the stay policy (a parent competes with its children) runs, reproducibly
+"$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-policy stay --mcts-c 2 --max-execs 3000 --seed 7 -o "$T/st1" -q
+"$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-policy stay --mcts-c 2 --max-execs 3000 --seed 7 -o "$T/st2" -q
+check "stay policy: covers edges" [ "$(jq '.counters["edges.covered"]' "$T/st1/stats.json")" -gt 10 ]
+check "stay policy: reproducible with --seed" cmp -s <(cat "$T/st1"/corpus/*) <(cat "$T/st2"/corpus/*)
 if "$CTESTGEN" run "$EX/triangle.c" --auto-slice-s 0 --time 1 -o "$T/bad4" 2>"$T/err4"; then
     fail "a slice of 0 seconds is refused"
 else

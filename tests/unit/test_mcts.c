@@ -165,6 +165,29 @@ static void test_backprop(void **state)
     mcts_free(t);
 }
 
+/* The tree of the policy tests: root kids A (trace ta) and B, A's leaves
+ * A1 and A2 (B, A1, A2: trace {0}), visited A1, A2, B, A, B; n[] gets A,
+ * B, A1. */
+static mcts_tree *ab_tree(mcts_policy pol, uint32_t ta, mcts_node *n[3])
+{
+    uint32_t e0[] = {0}, ea[] = {ta};
+    mcts_tree *t = mcts_new(4, 0.5);
+    mcts_set_policy(t, pol);
+    mcts_node *a = mcts_add_child(t, mcts_root(t), ea, 1, 0);
+    mcts_node *b = mcts_add_child(t, mcts_root(t), e0, 1, 1);
+    mcts_node *a1 = mcts_add_child(t, a, e0, 1, 2);
+    mcts_node *a2 = mcts_add_child(t, a, e0, 1, 3);
+    mcts_visit(t, a1);
+    mcts_visit(t, a2);
+    mcts_visit(t, b);
+    mcts_visit(t, a);
+    mcts_visit(t, b);
+    n[0] = a;
+    n[1] = b;
+    n[2] = a1;
+    return t;
+}
+
 /* The sized policy: visits count per node of a subtree, and selection
  * returns the leaf the walk ends at.  Root kids A (with leaves A1, A2) and
  * B, every trace {0} (so every SV is 1); visits A1, A2, B, A, B:
@@ -175,27 +198,40 @@ static void test_backprop(void **state)
 static void test_sized_policy(void **state)
 {
     (void)state;
-    uint32_t e[] = {0};
     for (int pol = 0; pol < 2; pol++) {
-        mcts_tree *t = mcts_new(4, 0.5);
-        if (pol)
-            mcts_set_policy(t, MCTS_SIZED);
-        mcts_node *a = mcts_add_child(t, mcts_root(t), e, 1, 0);
-        mcts_node *b = mcts_add_child(t, mcts_root(t), e, 1, 1);
-        mcts_node *a1 = mcts_add_child(t, a, e, 1, 2);
-        mcts_node *a2 = mcts_add_child(t, a, e, 1, 3);
-        mcts_visit(t, a1);
-        mcts_visit(t, a2);
-        mcts_visit(t, b);
-        mcts_visit(t, a);
-        mcts_visit(t, b);
+        mcts_node *n[3];
+        mcts_tree *t = ab_tree(pol ? MCTS_SIZED : MCTS_SEED, 0, n);
         if (!pol) {
-            assert_float_equal(mcts_score(t, a), 1.0 / 3 + 0.5 * sqrt(log(5.0) / 3), EPS);
-            assert_ptr_equal(mcts_select(t), b);
+            assert_float_equal(mcts_score(t, n[0]), 1.0 / 3 + 0.5 * sqrt(log(5.0) / 3), EPS);
+            assert_ptr_equal(mcts_select(t), n[1]);
         } else {
-            assert_float_equal(mcts_score(t, a), 1.0 + 0.5 * sqrt(log(5.0 / 4)), EPS);
-            assert_float_equal(mcts_score(t, b), 0.5 + 0.5 * sqrt(log(5.0 / 4) / 2), EPS);
-            assert_ptr_equal(mcts_select(t), a1);
+            assert_float_equal(mcts_score(t, n[0]), 1.0 + 0.5 * sqrt(log(5.0 / 4)), EPS);
+            assert_float_equal(mcts_score(t, n[1]), 0.5 + 0.5 * sqrt(log(5.0 / 4) / 2), EPS);
+            assert_ptr_equal(mcts_select(t), n[2]);
+        }
+        mcts_free(t);
+    }
+}
+
+/* The stay policy: an inner node competes with its children as a leaf of
+ * its own.  Root kids A (trace {1}, with leaves A1, A2 of trace {0}) and B
+ * (trace {0}); visits A1, A2, B, A, B.  At the root the rare edge is 1, so
+ * the walk goes into A under both policies; in A the rare edge is again 1,
+ * which A's own trace has and its leaves lack: stay returns A itself
+ * (score 1 + c sqrt(ln 1.0001) against c sqrt(ln 1.0001) for A1), sized
+ * returns A1. */
+static void test_stay_policy(void **state)
+{
+    (void)state;
+    for (int pol = 0; pol < 2; pol++) {
+        mcts_node *n[3];
+        mcts_tree *t = ab_tree(pol ? MCTS_STAY : MCTS_SIZED, 1, n);
+        assert_ptr_equal(mcts_select(t), pol ? n[0] : n[2]);
+        /* after forty more selections of A itself, the visits send the walk elsewhere */
+        if (pol) {
+            for (int i = 0; i < 40; i++)
+                mcts_visit(t, n[0]);
+            assert_ptr_not_equal(mcts_select(t), n[0]);
         }
         mcts_free(t);
     }
@@ -221,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_parent_competes),
         cmocka_unit_test(test_backprop),
         cmocka_unit_test(test_sized_policy),
+        cmocka_unit_test(test_stay_policy),
         cmocka_unit_test(test_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

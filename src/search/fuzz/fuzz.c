@@ -58,7 +58,8 @@ static const opt_desc fuzz_options[] = {
     {"mcts-c", 0, OPT_DOUBLE, OPT_KV, "C", "0.1",
      "fuzz: exploration constant of the UCT seed score"},
     {"mcts-policy", 0, OPT_STR, OPT_KV, "P", "sized",
-     "fuzz: MCTS selection: sized (visits per subtree node, the leaf of the walk) | seed "
+     "fuzz: MCTS selection: sized (visits per subtree node, the leaf of the walk) | stay "
+     "(sized, and an inner node competes with its children as a leaf of its own) | seed "
      "(seed 000 as written)"},
     {"max-len", 0, OPT_INT, OPT_KV, "BYTES", "4096", "fuzz: longest input a mutant may have"},
     {"dict", 0, OPT_STR, OPT_KV, "FILE", NULL,
@@ -671,9 +672,9 @@ static bool read_options(fuzz *F, const ctg_options *o, ctg_err *e)
         return err_set(e, "--schedule: unknown schedule '%s'; use mcts or queue", sched);
     F->mcts = strcmp(sched, "mcts") == 0;
     const char *pol = opt_get_str(o, "mcts-policy");
-    if (strcmp(pol, "sized") != 0 && strcmp(pol, "seed") != 0)
-        return err_set(e, "--mcts-policy: unknown policy '%s'; use sized or seed", pol);
-    F->policy = strcmp(pol, "sized") == 0 ? MCTS_SIZED : MCTS_SEED;
+    if (strcmp(pol, "sized") != 0 && strcmp(pol, "stay") != 0 && strcmp(pol, "seed") != 0)
+        return err_set(e, "--mcts-policy: unknown policy '%s'; use sized, stay or seed", pol);
+    F->policy = !strcmp(pol, "sized") ? MCTS_SIZED : !strcmp(pol, "stay") ? MCTS_STAY : MCTS_SEED;
     F->batch = opt_get_long(o, "fuzz-batch");
     long max_len = opt_get_long(o, "max-len");
     F->n_random = opt_get_long(o, "fuzz-seeds");

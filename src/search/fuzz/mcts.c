@@ -26,6 +26,7 @@ struct mcts_node {
     uint32_t payload;
     unsigned depth;
     uint64_t n;          /* visits (N)                           */
+    uint64_t ns;         /* selections of the node itself        */
     uint64_t size;       /* nodes in its subtree, itself included */
     uint32_t *trace;     /* node trace, sorted                   */
     size_t n_trace;
@@ -209,8 +210,9 @@ size_t mcts_rare(const mcts_node *node, uint32_t *out)
  * on oom. */
 static bool children_sv(mcts_tree *t, const mcts_node *p)
 {
-    if (ctg_grow((void **)&t->sv, &t->cap_sv, p->n_kids, sizeof *t->sv) != 0)
+    if (ctg_grow((void **)&t->sv, &t->cap_sv, p->n_kids + 1, sizeof *t->sv) != 0)
         return false;
+    bool self = t->policy == MCTS_STAY && p->parent; /* p's own trace competes */
     size_t n_rare = mcts_rare(p, t->scratch);
     for (size_t i = 0; i < n_rare; i++)
         t->mark[t->scratch[i]] = 1;
@@ -224,11 +226,31 @@ static bool children_sv(mcts_tree *t, const mcts_node *p)
         lo = fmin(lo, t->sv[k]);
         hi = fmax(hi, t->sv[k]);
     }
+    if (self) {
+        size_t sv = 0;
+        for (size_t i = 0; i < p->n_trace; i++)
+            sv += t->mark[p->trace[i]];
+        t->sv[p->n_kids] = (double)sv;
+        lo = fmin(lo, (double)sv);
+        hi = fmax(hi, (double)sv);
+    }
     for (size_t i = 0; i < n_rare; i++)
         t->mark[t->scratch[i]] = 0;
-    for (size_t k = 0; k < p->n_kids; k++)
+    for (size_t k = 0; k < p->n_kids + self; k++)
         t->sv[k] = hi > lo ? (t->sv[k] - lo) / (hi - lo) : (hi > 0 ? 1.0 : 0.0);
     return true;
+}
+
+/* UCT score (sized) of an option of p that was chosen n times and stands
+ * for size nodes. */
+static double uct_sized(const mcts_tree *t, const mcts_node *p, double n, double size, double sv)
+{
+    if (n == 0)
+        return INFINITY;
+    double ni = n / size, np = (double)p->n / (double)(p->size ? p->size : 1);
+    /* a parent with fewer visits than nodes still ranks its children by
+     * exploration: ln of at least 1.0001 */
+    return sv / ni + t->c * sqrt(log(np > 1.0001 ? np : 1.0001) / ni);
 }
 
 /* UCT score of child k of p given its normalised SV. */
@@ -237,12 +259,8 @@ static double uct(const mcts_tree *t, const mcts_node *p, const mcts_node *c, do
     if (c->n == 0)
         return INFINITY;
     double n = (double)c->n;
-    if (t->policy == MCTS_SIZED) { /* visits per node of the subtree */
-        double ni = n / (double)c->size, np = (double)p->n / (double)(p->size ? p->size : 1);
-        /* a parent with fewer visits than nodes still ranks its children
-         * by exploration: ln of at least 1.0001 */
-        return sv / ni + t->c * sqrt(log(np > 1.0001 ? np : 1.0001) / ni);
-    }
+    if (t->policy != MCTS_SEED) /* visits per node of the subtree */
+        return uct_sized(t, p, n, (double)c->size, sv);
     return sv / n + t->c * sqrt(log((double)p->n) / n);
 }
 
@@ -274,8 +292,11 @@ mcts_node *mcts_select(mcts_tree *t)
                 arg = k;
             }
         }
+        if (t->policy == MCTS_STAY && node->parent && node->ns > 0 &&
+            uct_sized(t, node, (double)node->ns, 1.0, have_sv ? t->sv[node->n_kids] : 0.0) > top)
+            return node; /* the node itself, as a leaf of its own, beats its children */
         node = node->kids[arg];
-        if (t->policy == MCTS_SIZED) { /* the walk ends at a leaf */
+        if (t->policy != MCTS_SEED) { /* the walk ends at a leaf */
             best = node;
             continue;
         }
@@ -290,6 +311,7 @@ mcts_node *mcts_select(mcts_tree *t)
 void mcts_visit(mcts_tree *t, mcts_node *node)
 {
     (void)t;
+    node->ns++;
     for (mcts_node *a = node; a; a = a->parent)
         a->n++;
 }
