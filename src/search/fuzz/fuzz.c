@@ -671,10 +671,15 @@ static bool read_options(fuzz *F, const ctg_options *o, ctg_err *e)
     if (strcmp(sched, "mcts") != 0 && strcmp(sched, "queue") != 0)
         return err_set(e, "--schedule: unknown schedule '%s'; use mcts or queue", sched);
     F->mcts = strcmp(sched, "mcts") == 0;
+    static const char *const policies[] = {[MCTS_SEED] = "seed", [MCTS_SIZED] = "sized",
+                                           [MCTS_STAY] = "stay"};
     const char *pol = opt_get_str(o, "mcts-policy");
-    if (strcmp(pol, "sized") != 0 && strcmp(pol, "stay") != 0 && strcmp(pol, "seed") != 0)
+    size_t k = 0;
+    while (k < sizeof policies / sizeof *policies && strcmp(pol, policies[k]) != 0)
+        k++;
+    if (k == sizeof policies / sizeof *policies)
         return err_set(e, "--mcts-policy: unknown policy '%s'; use sized, stay or seed", pol);
-    F->policy = !strcmp(pol, "sized") ? MCTS_SIZED : !strcmp(pol, "stay") ? MCTS_STAY : MCTS_SEED;
+    F->policy = (mcts_policy)k;
     F->batch = opt_get_long(o, "fuzz-batch");
     long max_len = opt_get_long(o, "max-len");
     F->n_random = opt_get_long(o, "fuzz-seeds");

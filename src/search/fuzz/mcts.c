@@ -256,11 +256,11 @@ static double uct_sized(const mcts_tree *t, const mcts_node *p, double n, double
 /* UCT score of child k of p given its normalised SV. */
 static double uct(const mcts_tree *t, const mcts_node *p, const mcts_node *c, double sv)
 {
+    if (t->policy != MCTS_SEED) /* visits per node of the subtree */
+        return uct_sized(t, p, (double)c->n, (double)c->size, sv);
     if (c->n == 0)
         return INFINITY;
     double n = (double)c->n;
-    if (t->policy != MCTS_SEED) /* visits per node of the subtree */
-        return uct_sized(t, p, n, (double)c->size, sv);
     return sv / n + t->c * sqrt(log((double)p->n) / n);
 }
 
