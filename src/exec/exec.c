@@ -333,11 +333,12 @@ static void prepare(exec_t *x, const uint8_t *input, size_t len, uint32_t flags,
 }
 
 /* Outcomes of run_once. */
-enum { RUN_OK, RUN_NO_SERVER, RUN_LOST };
+enum { RUN_OK, RUN_NO_SERVER, RUN_STUCK, RUN_LOST };
 
 /* Asks the server for one run and collects its wait status.  RUN_NO_SERVER:
- * the server was gone before the child started; RUN_LOST: it died while the
- * child ran (the child's group is killed).  The caller restarts it. */
+ * the server closed its channel before it reported a child; RUN_STUCK: it
+ * reported none within the timeout; RUN_LOST: it died while the child ran
+ * (the child's group is killed).  The caller restarts it. */
 static int run_once(exec_t *x, double t0, int *ws, bool *timed_out)
 {
     uint32_t cmd = CTG_CMD_RUN;
@@ -356,8 +357,8 @@ static int run_once(exec_t *x, double t0, int *ws, bool *timed_out)
         got += more;
         exec_os_set_timeout(x->st_fd, x->timeout_ms);
     }
-    if (got < sizeof msg[0])
-        return RUN_NO_SERVER; /* no child: the server is gone or stuck */
+    if (got < sizeof msg[0]) /* no child: the server is gone or stuck */
+        return rc < 0 ? RUN_STUCK : RUN_NO_SERVER;
     /* only a libFuzzer target's child can outlive its run (persistent mode) */
     x->child = x->harness == CTG_HARNESS_LIBFUZZER ? msg[0] : 0;
     if (rc < 0) {
@@ -411,6 +412,7 @@ bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint6
     bool timed_out = false;
     double t0 = 0;
     for (int attempt = 0;; attempt++) {
+        bool fresh = false;
         if (!x->srv_pid) {
             if (attempt > EXEC_MAX_RESTARTS_PER_RUN)
                 return err_set(e, "%s: the fork server keeps dying; run the program alone "
@@ -418,6 +420,7 @@ bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint6
             if (!server_start(x, false, e))
                 return false;
             x->restarts++;
+            fresh = true;
         }
         prepare(x, input, len, flags | x->run_flags, rng_seed);
         t0 = exec_os_now_us();
@@ -425,7 +428,11 @@ bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint6
         if (rc == RUN_OK)
             break;
         server_stop(x);
-        if (rc == RUN_LOST && ++lost >= 2) {
+        /* A server that has just said hello and dies on this command was
+         * killed by the run: either after it reported the child (RUN_LOST) or
+         * before, when the child ran first and killed it at once (a loaded
+         * machine schedules it so).  An old server may have died earlier. */
+        if ((rc == RUN_LOST || (fresh && rc == RUN_NO_SERVER)) && ++lost >= 2) {
             /* this input kills the server itself: a crash of the run */
             ws = SIGKILL;
             break;
