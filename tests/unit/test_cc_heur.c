@@ -401,7 +401,7 @@ static void test_weight_files(void **state)
     err_clear(&e);
     assert_true(fs_write_atomic(path, "scope wide\n", 11, &e));
     assert_false(cc_weights_load(path, r, &sc, &e));
-    assert_non_null(strstr(e.msg, ":1: expected 'scope last' or 'scope tree'"));
+    assert_non_null(strstr(e.msg, ":1: expected 'scope last', 'scope tree' or 'scope gen'"));
     err_clear(&e);
     assert_true(fs_write_atomic(path, "scope tree\nscope last\n", 22, &e));
     assert_false(cc_weights_load(path, r, &sc, &e));

@@ -5,7 +5,7 @@
  * input) and covered edges.  Checks: the error of `x == 0xdeadbeef` plus a
  * linear equation is reached within 10 runs by generational search; the
  * exact dfs and bfs orders on a tiny tree; every order explores each path
- * once; param's scope (last path or tree) on a hand-scored tree;
+ * once; param's scope (last path, tree or gen) on a hand-scored tree;
  * divergence detection and shouldSkip; symbolic lengths; re-running
  * dropped path constraints; allocation failure.
  */
@@ -306,6 +306,38 @@ static void test_param_scope(void **st)
     }
 }
 
+/* param with scope gen on p_tree: generational search in which an
+ * expansion negates its entries best first (the root: site 0, then 2,
+ * then 1) and children with the same count of new edges run in the order
+ * of their flipped entry's score (FTT, 5, before TFT, -95, and TTF, -99);
+ * plain generational runs the same eight paths in path order. */
+static void test_param_scope_gen(void **st)
+{
+    (void)st;
+    static const char *const want[8] = {"FFF", "TFF", "FFT", "FTF", "TFT", "TTF", "FTT", "TTT"};
+    prog p = {.body = p_tree};
+    cc_config cfg;
+    cc_config_default(&cfg);
+    cfg.order = CC_PARAM;
+    cfg.scope_gen = true;
+    cfg.heur.score = tree_score;
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(&cfg, run_prog, &p, &e);
+    assert_non_null(s);
+    uint8_t zeros[16] = {0};
+    cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &in, &e));
+    assert_int_equal(drive(s, &p, 100), CC_DONE);
+    assert_int_equal(p.runs, 8);
+    for (int i = 0; i < 8; i++)
+        if (strcmp(p.paths[i], want[i]))
+            fail_msg("scope gen: run %d took %s, expected %s", i, p.paths[i], want[i]);
+    const cc_stats *cs = cc_get_stats(s);
+    assert_int_equal(cs->expanded, 8);
+    assert_int_equal(cs->skipped_seen, 7); /* as generational: bounds kept */
+    cc_free(s);
+}
+
 static void test_generational_bound_and_skip(void **st)
 {
     (void)st;
@@ -588,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_deadbeef_all_orders),
         cmocka_unit_test(test_tree_orders),
         cmocka_unit_test(test_param_scope),
+        cmocka_unit_test(test_param_scope_gen),
         cmocka_unit_test(test_generational_bound_and_skip),
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_symbolic_length),

@@ -38,7 +38,9 @@ struct cc_node {
     size_t n_named;
     uint32_t bound;     /* negate positions >= bound                          */
     uint64_t score;     /* edges first covered by this test; 0 if divergent   */
-    uint64_t seq;       /* creation order: ties in the work list              */
+    double tie;         /* param, scope gen: the score of the entry whose
+                           negation made it (ties of score in the work list) */
+    uint64_t seq;       /* creation order: the ties left                      */
     uint32_t n_pc;      /* length of its path constraint                      */
     uint64_t pc_hash;   /* hash of its whole path                             */
     bool diverged;      /* left the prefix its parent's negation expected     */

@@ -347,6 +347,12 @@ static bool materialize(cc_search *s, cc_node *n, bool *usable, ctg_err *e)
 
 typedef enum neg_result { NEG_SKIPPED, NEG_DONE, NEG_FAIL } neg_result;
 
+/* The generational work list: generational, and param with scope gen. */
+static bool generational(const cc_search *s)
+{
+    return s->cfg.order == CC_GENERATIONAL || (s->cfg.order == CC_PARAM && s->cfg.scope_gen);
+}
+
 /* The child of n made by a model of the negation of entry j. */
 static cc_node *make_child(cc_search *s, const cc_node *n, uint32_t j)
 {
@@ -376,7 +382,7 @@ static cc_node *make_child(cc_search *s, const cc_node *n, uint32_t j)
         else
             bytes[a->key] = (uint8_t)a->val;
     }
-    c->bound = s->cfg.order == CC_GENERATIONAL ? j : j + 1;
+    c->bound = generational(s) ? j : j + 1;
     c->child = true;
     return c;
 }
@@ -437,7 +443,7 @@ static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, 
     bool added;
     /* a generational child's decision at its bound is the flipped one: its
      * negation is the parent's path, run already (whatever max_seen is) */
-    bool parent_path = s->cfg.order == CC_GENERATIONAL && n->child && !n->diverged && j == n->bound;
+    bool parent_path = generational(s) && n->child && !n->diverged && j == n->bound;
     if (parent_path || cc_set_has(&s->seen, target)) {
         s->st.skipped_seen++;
         if (s->cfg.heur.negated)
@@ -546,7 +552,7 @@ static void drop_node(void *user, cc_node *n)
 static void bound_work(cc_search *s)
 {
     size_t max = s->cfg.max_work ? s->cfg.max_work : SIZE_MAX;
-    if (s->cfg.order == CC_GENERATIONAL) {
+    if (generational(s)) {
         if (s->heap.n > max)
             cc_heap_trim(&s->heap, max - max / 4, drop_node, s);
         return;
@@ -591,20 +597,39 @@ static bool push_path(cc_search *s, cc_node *n, ctg_err *e)
 static bool enqueue(cc_search *s, cc_node *n, ctg_err *e)
 {
     bool ok = true;
-    if (s->cfg.order == CC_CFDS || s->cfg.order == CC_PARAM) {
-        ok = push_path(s, n, e);
-    } else if (s->cfg.order != CC_GENERATIONAL) {
-        ok = queue_negations(s, n, e);
-    } else {
+    if (generational(s)) {
         n->refs = 1;
         if (!cc_heap_push(&s->heap, n)) {
             node_free(s, n);
             ok = err_set(e, "concolic: out of memory");
         }
+    } else if (s->cfg.order == CC_CFDS || s->cfg.order == CC_PARAM) {
+        ok = push_path(s, n, e);
+    } else {
+        ok = queue_negations(s, n, e);
     }
     if (ok)
         bound_work(s);
     return ok;
+}
+
+/* The entry of the expansion in progress to negate next, -1 when none is
+ * left (-2 with e set when out of memory): in path order, or with scope gen
+ * the heuristic's best (*score its score). */
+static int64_t gen_next(cc_search *s, cc_node *n, double *score, ctg_err *e)
+{
+    *score = 0;
+    if (!generational(s) || s->cfg.order == CC_GENERATIONAL)
+        return s->cur_j < n->n_pc ? (int64_t)s->cur_j++ : -1;
+    if (!n->tried) { /* entries before the bound are not this expansion's */
+        if (!(n->tried = ctg_calloc((size_t)n->n_pc + 1, 1)))
+            return err_set(e, "concolic: out of memory"), -2;
+        memset(n->tried, 1, n->bound < n->n_pc ? n->bound : n->n_pc);
+    }
+    int64_t j = cc_best_entry(&s->cfg.heur, n, score);
+    if (j >= 0)
+        n->tried[j] = 1;
+    return j;
 }
 
 /* Generational: continue the expansion in progress, or start the next. */
@@ -634,17 +659,24 @@ static cc_status gen_step(cc_search *s, ctg_err *e)
             n->pinned = true;
         }
         cc_node *n = s->cur;
-        while (s->cur_j < n->n_pc) {
+        double sc;
+        int64_t j;
+        while ((j = gen_next(s, n, &sc, e)) >= 0) {
             cc_node *child;
-            neg_result r = negate(s, n, s->cur_j++, &child, e);
+            neg_result r = negate(s, n, (uint32_t)j, &child, e);
             if (r == NEG_FAIL)
                 return CC_FAIL;
             if (r == NEG_SKIPPED)
                 continue;
-            if (child && !enqueue(s, child, e))
-                return CC_FAIL;
+            if (child) {
+                child->tie = sc;
+                if (!enqueue(s, child, e))
+                    return CC_FAIL;
+            }
             return CC_MORE;
         }
+        if (j == -2)
+            return CC_FAIL;
         n->pinned = false;
         s->cur = NULL;
         node_unref(s, n);
@@ -845,8 +877,9 @@ static cc_status last_step(cc_search *s, ctg_err *e)
 
 cc_status cc_step(cc_search *s, ctg_err *e)
 {
+    if (generational(s))
+        return gen_step(s, e);
     switch (s->cfg.order) {
-    case CC_GENERATIONAL: return gen_step(s, e);
     case CC_CFDS:
     case CC_PARAM: return last_step(s, e);
     default: return list_step(s, e);

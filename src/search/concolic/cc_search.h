@@ -145,6 +145,12 @@ typedef struct cc_config {
                                when it was last the one chosen from), not
                                only the last path's (seed 004 section 3.1's
                                generalisation; default false: the paper)    */
+    bool scope_gen;         /* param: the generational order (every entry
+                               from the bound of the test being expanded,
+                               children ordered by new edges), with the
+                               heuristic choosing the order of the entries
+                               and breaking ties between children (its
+                               flipped entry's score); default false         */
     uint32_t restart;       /* cfds / param: after this many runs in a row
                                without a new edge, the oldest kept path
                                becomes the last one (CREST's CFDS restarts

@@ -81,20 +81,23 @@ const cc_scope cc_default_scope = CC_SCOPE_LAST;
 
 const char *cc_scope_name(cc_scope s)
 {
-    return s == CC_SCOPE_LAST ? "last" : s == CC_SCOPE_TREE ? "tree" : NULL;
+    static const char *const names[] = {NULL, "last", "tree", "gen"};
+    return (unsigned)s < sizeof names / sizeof *names ? names[s] : NULL;
 }
 
 cc_scope cc_scope_parse(const char *name)
 {
-    return !strcmp(name, "last") ? CC_SCOPE_LAST : !strcmp(name, "tree") ? CC_SCOPE_TREE
-                                                                         : CC_SCOPE_UNSET;
+    for (cc_scope s = CC_SCOPE_LAST; s <= CC_SCOPE_GEN; s++)
+        if (!strcmp(name, cc_scope_name(s)))
+            return s;
+    return CC_SCOPE_UNSET;
 }
 
 bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e)
 {
     *out = cc_scope_parse(value);
     if (*out == CC_SCOPE_UNSET && strcmp(value, "auto"))
-        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree or auto", value);
+        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree, gen or auto", value);
     return true;
 }
 
@@ -147,7 +150,7 @@ bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope,
         if (!strncmp(s, "scope", 5) && (s[5] == ' ' || s[5] == '\t')) {
             if (sscanf(s + 5, "%63s %7s", name, extra) != 1 ||
                 cc_scope_parse(name) == CC_SCOPE_UNSET)
-                ok = err_set(e, "%s:%d: expected 'scope last' or 'scope tree'; fix the line",
+                ok = err_set(e, "%s:%d: expected 'scope last', 'scope tree' or 'scope gen'; fix the line",
                              path, line);
             else if (sc != CC_SCOPE_UNSET)
                 ok = err_set(e, "%s:%d: a second scope line; keep one", path, line);

@@ -34,10 +34,12 @@ void cc_set_release(cc_set *s)
 
 /* ---- heap ---------------------------------------------------------------------- */
 
-/* a before b: higher score, then older. */
+/* a before b: higher score, then higher tie, then older. */
 static bool before(const cc_node *a, const cc_node *b)
 {
-    return a->score != b->score ? a->score > b->score : a->seq < b->seq;
+    if (a->score != b->score)
+        return a->score > b->score;
+    return a->tie != b->tie ? a->tie > b->tie : a->seq < b->seq;
 }
 
 static void swap(cc_node **v, size_t i, size_t j)

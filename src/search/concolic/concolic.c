@@ -56,7 +56,9 @@ static const opt_desc concolic_options[] = {
     {"search-scope", 0, OPT_STR, OPT_KV, "SCOPE", "auto",
      "concolic --search cfds|param: last (the paper: the last path's branches) | tree (every "
      "kept path's best branch competes, older ones with the score they had when last scored) "
-     "| auto (param: the scope its weights were learned with, from their file's 'scope' line, "
+     "| gen (param only: generational search - every branch from the bound of the test being "
+     "expanded, children ordered by new edges - in the order of the weights, which also break "
+     "ties between children) | auto (param: the scope its weights were learned with, from their file's 'scope' line, "
      "last without one; cfds: last; learn: its --weights file's, else last)"},
     {"search-restart", 0, OPT_STR, OPT_KV, "N", "auto",
      "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
@@ -271,8 +273,13 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
         return false;
     /* --search-scope (checked by configure), else (auto) the weights' own */
     cc_scope given = cc_scope_parse(opt_get_str(ctx_opts(S->ctx), "search-scope"));
-    cfg->scope_tree = given != CC_SCOPE_UNSET ? given == CC_SCOPE_TREE
-                                              : cfg->order == CC_PARAM && learned == CC_SCOPE_TREE;
+    cc_scope scope = given != CC_SCOPE_UNSET ? given
+                     : cfg->order == CC_PARAM && learned != CC_SCOPE_UNSET ? learned
+                                                                        : CC_SCOPE_LAST;
+    if (scope == CC_SCOPE_GEN && cfg->order != CC_PARAM)
+        return err_set(e, "--search-scope gen: only --search param has it; use last or tree");
+    cfg->scope_tree = scope == CC_SCOPE_TREE;
+    cfg->scope_gen = scope == CC_SCOPE_GEN;
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
     cc_heur_set_seed(S->heur, cfg->seed);
@@ -388,7 +395,7 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
         const char *wf = opt_get_str(ctx_opts(ctx), "weights");
         ctx_stat_info(ctx, "weights", cfg.order != CC_PARAM ? "-" : wf ? wf : "default");
         ctx_stat_info(ctx, "scope", cfg.order != CC_PARAM && cfg.order != CC_CFDS ? "-"
-                                    : cfg.scope_tree ? "tree" : "last");
+                                    : cfg.scope_tree ? "tree" : cfg.scope_gen ? "gen" : "last");
     }
     ok = ok &&
               ctx_sym_start(ctx, (uint32_t)nodes, CONCOLIC_PC_CAP, e) &&
