@@ -200,8 +200,10 @@ static bool server_start(exec_t *x, bool first, ctg_err *e)
             close(log);
         return false;
     }
+    /* the limit is the program's: the shared memory it maps comes on top */
+    uint64_t as_mb = x->mem_limit_mb + ((x->lay.size + (1u << 20) - 1) >> 20);
     exec_os_spawn s = {x->binary, x->argv, x->envp, ctl[1], st[1], x->shm_fd, log,
-                       x->mem_limit_mb, fsize, x->trace_fd, x->work_dir};
+                       as_mb, fsize, x->trace_fd, x->work_dir};
     bool ok = exec_os_spawn_server(&s, &x->srv_pid, e);
     close(ctl[1]);
     close(st[1]);

@@ -69,7 +69,7 @@ static const opt_desc common_options[] = {
     {"extend-limit", 0, OPT_U64, OFF(exec.extend_limit), "BYTES", "16384",
      "input a run may draw past its test's values (random or zero extension); a run that "
      "wants more ends there as 'ran out', as TestCov ends a test, so a program that reads in "
-     "an endless loop ends instead of timing out (0: up to the 1 MiB input area)"},
+     "an endless loop ends instead of timing out (0: up to the 16 MiB input area)"},
     {"mem-limit", 0, OPT_U64, OFF(exec.mem_mb), "MB", "2048",
      "address-space limit of the program under test"},
     {"malloc-fail", 0, OPT_STR, OFF(exec.malloc_fail), "stop|null", "stop",
@@ -356,8 +356,8 @@ static bool validate(ctg_options *o, ctg_err *e)
     else if (o->replay.timeout_s < 0.01 || o->replay.timeout_s > 3600)
         return err_set(e, "--replay-timeout: %g s must be between 0.01 and 3600",
                        o->replay.timeout_s);
-    if (o->exec.extend_limit > (1u << 20))
-        return err_set(e, "--extend-limit: %llu bytes is more than the 1 MiB input area",
+    if (o->exec.extend_limit > (1u << 24))
+        return err_set(e, "--extend-limit: %llu bytes is more than the 16 MiB input area",
                        (unsigned long long)o->exec.extend_limit);
     if (o->exec.mem_mb < 16)
         return err_set(e, "--mem-limit: %llu MB is too small (at least 16)",

@@ -43,7 +43,7 @@
 
 #define CTG_HELLO_MAGIC 0x43544731u /* "CTG1" */
 #define CTG_SHM_MAGIC 0x43544753u   /* "CTGS" */
-#define CTG_PROTOCOL_VERSION 3u
+#define CTG_PROTOCOL_VERSION 4u
 
 /* Fork-server commands (executor -> server). */
 #define CTG_CMD_RUN 1u
@@ -155,8 +155,8 @@ enum ctg_type {
 
 /* ---- shared memory -------------------------------------------------------- */
 
-#define CTG_MAX_INPUT (1u << 20)  /* bytes of input a run can consume     */
-#define CTG_MAX_VALUES (1u << 20) /* typed values logged per run: one per
+#define CTG_MAX_INPUT (1u << 24)  /* bytes of input a run can consume     */
+#define CTG_MAX_VALUES (1u << 24) /* typed values logged per run: one per
                                      input byte, so the log never fills
                                      before the input does (t0113)      */
 

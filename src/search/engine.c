@@ -342,32 +342,54 @@ static bool timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
 /* ---- the extension bound ------------------------------------------------------ */
 /* Extended runs may draw --extend-limit bytes past their input, then end as
  * "ran out": a program reading input in an endless loop ends instead of
- * timing out.  A program that needs more and then ends by itself must not
- * be cut short, so every EXT_PROBE_EVERY-th run draws up to the whole input
- * area; when such a run ends on its own past the bound, the bound grows to
- * twice what it consumed. */
+ * timing out.  A program that needs more and then ends by itself (one that
+ * reads a million values, then checks them) must not be cut short, so some
+ * runs are probes that may draw up to probe_max bytes; when a probe ends on
+ * its own past the bound, the bound grows to twice what it consumed.  A
+ * probe that runs out at probe_max doubles it (up to the input area,
+ * CTG_MAX_INPUT), and probes get rarer as they get longer: one in
+ * EXT_PROBE_EVERY runs at EXT_PROBE_START bytes, one in twice as many at
+ * twice the size, so on a program that reads without end the probes cost
+ * the same share of the runs at any size.  A probe that times out halves
+ * probe_max; its timeout is no hang record, as the run was drawing values
+ * (a run with the same input and the normal bound ends sooner or hangs
+ * too). */
 #define EXT_PROBE_EVERY 32
+#define EXT_PROBE_START (1u << 20)
 
-/* Lifts the bound for this run when it is a probe; true if so. */
+/* Sets the bound of this run when it is a probe; true if so.  Only prog.cov
+ * probes: prog.sym would trace a million symbolic values. */
 static bool probe_extension(search_ctx *c, exec_t *x, uint32_t flags)
 {
-    if (!c->ext_limit || !(flags & CTG_FL_EXTEND_ANY) ||
-        c->execs % EXT_PROBE_EVERY != EXT_PROBE_EVERY - 1)
+    if (!c->ext_limit || !(flags & CTG_FL_EXTEND_ANY) || c->execs < c->probe_next || x != c->x)
         return false;
-    exec_set_extend_max(x, 0);
+    exec_set_extend_max(x, c->probe_max);
     return true;
 }
 
-/* After a probe: restores the bound, raised when the program needed more. */
+/* After a probe: restores the bound, raised when the program needed more;
+ * sizes and schedules the next probe. */
 static void grow_extension(search_ctx *c, exec_t *x, const exec_result *r)
 {
     size_t used = exec_consumed(x);
-    if (!(r->status & CTG_ST_RAN_OUT) && r->kind != EXEC_TIMEOUT && used > c->ext_limit) {
-        uint64_t want = 2 * (uint64_t)used;
-        c->ext_limit = want > CTG_MAX_INPUT ? CTG_MAX_INPUT : (uint32_t)want;
-        stats_set(c->stats, "exec.extend_limit", c->ext_limit);
+    uint32_t size = c->probe_max;
+    if (r->kind == EXEC_TIMEOUT) {
+        c->probe_max = size / 2 > EXT_PROBE_START ? size / 2 : EXT_PROBE_START;
+        stats_add(c->stats, "runs.probe_timeouts", 1);
+    } else if (!(r->status & CTG_ST_RAN_OUT)) {
+        if (used > c->ext_limit) {
+            uint64_t want = 2 * (uint64_t)used;
+            c->ext_limit = want > CTG_MAX_INPUT ? CTG_MAX_INPUT : (uint32_t)want;
+            if (c->probe_max < c->ext_limit)
+                c->probe_max = c->ext_limit;
+            stats_set(c->stats, "exec.extend_limit", c->ext_limit);
+        }
+    } else if (r->status & (CTG_ST_EXT_LIMIT | CTG_ST_INPUT_FULL)) {
+        c->probe_max = size < CTG_MAX_INPUT / 2 ? 2 * size : CTG_MAX_INPUT;
     }
-    exec_set_extend_max(c->x, c->ext_limit); /* x is one of the two */
+    stats_set(c->stats, "exec.probe_max", c->probe_max);
+    c->probe_next = c->execs + 1 + (uint64_t)EXT_PROBE_EVERY * (size / EXT_PROBE_START);
+    exec_set_extend_max(x, c->ext_limit);
     if (c->xs)
         exec_set_extend_max(c->xs, c->ext_limit);
 }
@@ -449,7 +471,8 @@ static void after_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
     /* a run that timed out is a hang record (crashes/), never a test:
      * TestCov kills it and credits none of its coverage */
     if (out->r.kind == EXEC_TIMEOUT) {
-        record_crash_via_cov(c, x, &out->r);
+        if (!c->probing) /* grow_extension: a probe's timeout is no hang */
+            record_crash_via_cov(c, x, &out->r);
     } else if (out->r.kind != EXEC_ASSUME) {
         /* the archive holds what the suite on disk covers: a test that
          * cannot be written adds nothing (unless --on-write-error continue,
@@ -491,7 +514,9 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
         c->failed = true;
         return false;
     }
+    c->probing = probe;
     after_run(c, x, in, len, flags, out);
+    c->probing = false;
     ctg_free(copy);
     return !c->failed;
 }
@@ -760,6 +785,10 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
     if (!c->x)
         return false;
     c->ext_limit = (uint32_t)o->exec.extend_limit;
+    c->probe_max = c->ext_limit * 2ull > EXT_PROBE_START ? c->ext_limit * 2u : EXT_PROBE_START;
+    if (c->probe_max > CTG_MAX_INPUT)
+        c->probe_max = CTG_MAX_INPUT;
+    c->probe_next = EXT_PROBE_EVERY - 1;
     exec_set_extend_max(c->x, c->ext_limit);
     c->archive = archive_new(b->db->n_edges, b->db->n_errors);
     c->stats = stats_new(STATS_MAX_SAMPLES);

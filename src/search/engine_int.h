@@ -38,6 +38,9 @@ struct search_ctx {
     rng rng;
     double t0, last_progress, last_stats;
     uint32_t ext_limit;  /* current extension bound (exec_set_extend_max) */
+    uint32_t probe_max;  /* bytes past its input a probe may draw        */
+    uint64_t probe_next; /* execs count of the next probe                */
+    bool probing;        /* after_run of a probe                         */
     uint64_t execs;
     uint64_t min_execs;  /* of execs: runs minimising crashes           */
     uint64_t kinds[EXEC__COUNT];

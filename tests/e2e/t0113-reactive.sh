@@ -4,7 +4,11 @@
 # past their test (random or zero extension, or zeros after the input), as
 # TestCov ends a test whose values run out: no run times out, the suite
 # reaches the error, and its replay agrees with the engine.  The bound is
-# what --extend-limit says.
+# what --extend-limit says.  A program that reads 400,000 values (1.6 MB)
+# and then ends by itself is not cut short: a probe that runs out at the
+# 1 MiB it starts with doubles, and once one ends on its own the bound
+# grows, so the suite holds a test with every value and gcov's replay
+# reaches the error behind them.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 export CTESTGEN_CACHE="$T/cache"
@@ -22,4 +26,11 @@ check "fuzz: runs end at the extension bound" [ "$(stat runs.extend_limit "$T/fu
     -o "$T/small" -q --no-replay-check
 check "--extend-limit 64: runs end at the bound" [ "$(stat runs.extend_limit "$T/small")" -gt 0 ]
 check "--extend-limit 64: still no timeout" [ "$(stat runs.timeout "$T/small")" = 0 ]
+
+"$CTESTGEN" run "$PROGS/longread.c" --strategy random --max-execs 200 --seed 1 -o "$T/long" >"$T/long.out" 2>&1
+check "longread: the probes grew past 1 MiB ($(stat exec.probe_max "$T/long"))" \
+  [ "$(stat exec.probe_max "$T/long")" -gt 1048576 ]
+check "longread: the bound grew to hold 400,000 values" [ "$(stat exec.extend_limit "$T/long")" -ge 1600000 ]
+check "longread: the error is reached" [ "$(stat errors.reached "$T/long")" = 1 ]
+check "longread: gcov's replay reaches it too" grep -q "gcov replay .*error reached" "$T/long.out"
 finish
