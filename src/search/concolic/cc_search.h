@@ -37,7 +37,9 @@
  * a row without a new edge the oldest kept path is taken up (a restart).  With scope_tree they
  * choose from every kept path: the last path's entries are scored afresh,
  * an older path competes with the score its best entry had when it was
- * last scored, and is scored afresh when it wins.
+ * last scored, and is scored afresh when it wins.  With scope_gen, param
+ * is generational search whose expansions negate their entries best
+ * first, children with equal new edges ordered by that entry's score.
  * In every order a negation whose target path (the prefix plus the flipped
  * decision) was executed or already tried is skipped without a query.
  *
