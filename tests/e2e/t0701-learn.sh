@@ -28,6 +28,16 @@ check "param run: a 'scope tree' file searches the tree" [ "$(jq -r .info.scope 
 "$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/wt.txt" --search-scope last \
   --max-execs 50 -q -o "$T/pl" || fail "run with tree weights, scope last failed"
 check "param run: --search-scope overrides the file's" [ "$(jq -r .info.scope "$T/pl/stats.json")" = last ]
+sed 's/^scope last$/scope gen/' "$T/w.txt" >"$T/wg.txt"
+"$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/wg.txt" --max-execs 50 -q -o "$T/pg" \
+  || fail "run with gen weights failed"
+check "param run: a 'scope gen' file searches generationally" [ "$(jq -r .info.scope "$T/pg/stats.json")" = gen ]
+check "param run, scope gen: expands tests as generational search does" \
+  [ "$(stat concolic.expanded "$T/pg")" -gt 1 ]
+"$CTESTGEN" run "$P" --strategy concolic --search cfds --search-scope gen --max-execs 5 -q -o "$T/cg" 2>"$T/cg.err"
+check "cfds with scope gen: refused" [ $? != 0 ]
+check "cfds with scope gen: one line naming the option" \
+  [ "$(wc -l <"$T/cg.err")" = 1 -a -n "$(grep -- '--search-scope gen' "$T/cg.err")" ]
 
 check "learn: its runs restart as param does by default (10), recorded in the log" \
   grep -q "^setup scope last, restart 10," "$T/w.txt.work/learn.log"
