@@ -373,8 +373,9 @@ static void grow_extension(search_ctx *c, exec_t *x, const exec_result *r)
 {
     size_t used = exec_consumed(x);
     uint32_t size = c->probe_max;
-    if (r->kind == EXEC_TIMEOUT) {
-        c->probe_max = size / 2 > EXT_PROBE_START ? size / 2 : EXT_PROBE_START;
+    if (r->kind == EXEC_TIMEOUT) { /* not below what every run may draw */
+        uint32_t floor = c->ext_limit > EXT_PROBE_START ? c->ext_limit : EXT_PROBE_START;
+        c->probe_max = size / 2 > floor ? size / 2 : floor;
         stats_add(c->stats, "runs.probe_timeouts", 1);
     } else if (!(r->status & CTG_ST_RAN_OUT)) {
         if (used > c->ext_limit) {
