@@ -280,22 +280,31 @@ static double tree_score(void *user, const expr_pc *pc, uint32_t j)
  * its first negation; with scope tree the first path's next entry (5)
  * beats the new path's best (-90), so FFT runs third.  Both explore each
  * of the eight paths once. */
+/* param on p with tree_score, scope tree or gen (else last), from the
+ * all-zero seed. */
+static cc_search *start_param(prog *p, bool tree, bool gen)
+{
+    cc_config cfg;
+    cc_config_default(&cfg);
+    cfg.order = CC_PARAM;
+    cfg.scope_tree = tree;
+    cfg.scope_gen = gen;
+    cfg.heur.score = tree_score;
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(&cfg, run_prog, p, &e);
+    assert_non_null(s);
+    uint8_t zeros[16] = {0};
+    cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &in, &e));
+    return s;
+}
+
 static void test_param_scope(void **st)
 {
     (void)st;
     for (int tree = 0; tree < 2; tree++) {
         prog p = {.body = p_tree};
-        cc_config cfg;
-        cc_config_default(&cfg);
-        cfg.order = CC_PARAM;
-        cfg.scope_tree = tree;
-        cfg.heur.score = tree_score;
-        ctg_err e = {{0}};
-        cc_search *s = cc_new(&cfg, run_prog, &p, &e);
-        assert_non_null(s);
-        uint8_t zeros[16] = {0};
-        cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
-        assert_true(cc_add_seed(s, &in, &e));
+        cc_search *s = start_param(&p, tree, false);
         assert_int_equal(drive(s, &p, 100), CC_DONE);
         assert_int_equal(p.runs, 8);
         assert_int_equal(cc_get_stats(s)->paths, 8);
@@ -316,17 +325,7 @@ static void test_param_scope_gen(void **st)
     (void)st;
     static const char *const want[8] = {"FFF", "TFF", "FFT", "FTF", "TFT", "TTF", "FTT", "TTT"};
     prog p = {.body = p_tree};
-    cc_config cfg;
-    cc_config_default(&cfg);
-    cfg.order = CC_PARAM;
-    cfg.scope_gen = true;
-    cfg.heur.score = tree_score;
-    ctg_err e = {{0}};
-    cc_search *s = cc_new(&cfg, run_prog, &p, &e);
-    assert_non_null(s);
-    uint8_t zeros[16] = {0};
-    cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
-    assert_true(cc_add_seed(s, &in, &e));
+    cc_search *s = start_param(&p, false, true);
     assert_int_equal(drive(s, &p, 100), CC_DONE);
     assert_int_equal(p.runs, 8);
     for (int i = 0; i < 8; i++)
