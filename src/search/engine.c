@@ -37,18 +37,6 @@
 #define PROGRESS_PERIOD_S 0.25
 #define STATS_PERIOD_S 5.0
 #define STATS_MAX_SAMPLES 512
-/* --timeout-ms auto (as AFL++): TMO_START_MS until a run completes, then
- * TMO_FACTOR times the slowest run that did not time out, within
- * [TMO_FLOOR_MS (AFL++'s rounding step), the cap].  A run that times out
- * below the cap is run again with TMO_RECHECK_X times the timeout (at most
- * the cap; the cap while no run has completed): the first timeout and then
- * one in TMO_RECHECK_EVERY, so a slow path that is not a hang raises the
- * timeout while genuine hangs cost about 1.1 timeouts each. */
-#define TMO_START_MS 100u
-#define TMO_FACTOR 5.0
-#define TMO_FLOOR_MS 20u
-#define TMO_RECHECK_X 8u
-#define TMO_RECHECK_EVERY 64u
 
 
 /* ---- budgets ------------------------------------------------------------- */
@@ -278,123 +266,6 @@ static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
 size_t ctx_n_kept(const search_ctx *c) { return c->n_kept; }
 const test_t *ctx_kept(const search_ctx *c, size_t i) { return i < c->n_kept ? c->kept[i] : NULL; }
 
-/* ---- per-run timeout ---------------------------------------------------------- */
-
-/* Learns from a run that did not time out: the timeout becomes TMO_FACTOR
- * times the slowest such run, within [TMO_FLOOR_MS, cap]. */
-static void calibrate(search_ctx *c, exec_t *x, const exec_result *r)
-{
-    struct tcal *t = &c->cal[x == c->xs];
-    if (!c->opts->exec.timeout_auto || r->kind == EXEC_TIMEOUT || r->usecs <= t->max_us)
-        return;
-    t->max_us = r->usecs;
-    double ms = TMO_FACTOR * t->max_us / 1000.0 + 1.0;
-    uint32_t cap = c->opts->exec.timeout_ms;
-    exec_set_timeout(x, ms < TMO_FLOOR_MS ? TMO_FLOOR_MS : ms > cap ? cap : (uint32_t)ms);
-}
-
-/* Whether a run that timed out below the cap is run again at the cap. */
-static bool recheck_timeout(search_ctx *c, exec_t *x, const exec_result *r)
-{
-    struct tcal *t = &c->cal[x == c->xs];
-    if (r->kind != EXEC_TIMEOUT || !c->opts->exec.timeout_auto ||
-        exec_timeout(x) >= c->opts->exec.timeout_ms)
-        return false;
-    t->timeouts++;
-    if ((t->timeouts - 1) % TMO_RECHECK_EVERY != 0)
-        return false;
-    t->rechecks++;
-    return true;
-}
-
-/* After a run on x that gave r: a timeout picked by recheck_timeout is run
- * again at the cap (counted as one more execution); then the timeout is
- * calibrated.  False when the executor failed. */
-static bool settle_timeout(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
-                           uint64_t seed, exec_result *r)
-{
-    if (recheck_timeout(c, x, r)) {
-        uint32_t was = exec_timeout(x);
-        c->execs++;
-        c->kinds[EXEC_TIMEOUT]++;
-        uint32_t cap = c->opts->exec.timeout_ms;
-        bool none_done = c->cal[x == c->xs].max_us == 0; /* no run has completed yet */
-        exec_set_timeout(x, !none_done && was < cap / TMO_RECHECK_X ? was * TMO_RECHECK_X : cap);
-        bool ok = exec_run(x, in, len, flags, seed, r, &c->err);
-        exec_set_timeout(x, was);
-        if (!ok)
-            return false;
-        c->cal[x == c->xs].recovered += r->kind != EXEC_TIMEOUT;
-    }
-    calibrate(c, x, r);
-    return true;
-}
-
-/* exec_run with the calibrated timeout (settle_timeout). */
-static bool timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
-                      exec_result *r)
-{
-    uint64_t seed = rng_next(&c->rng);
-    return exec_run(x, in, len, flags, seed, r, &c->err) &&
-           settle_timeout(c, x, in, len, flags, seed, r);
-}
-
-/* ---- the extension bound ------------------------------------------------------ */
-/* Extended runs may draw --extend-limit bytes past their input, then end as
- * "ran out": a program reading input in an endless loop ends instead of
- * timing out.  A program that needs more and then ends by itself (one that
- * reads a million values, then checks them) must not be cut short, so some
- * runs are probes that may draw up to probe_max bytes; when a probe ends on
- * its own past the bound, the bound grows to twice what it consumed.  A
- * probe that runs out at probe_max doubles it (up to the input area,
- * CTG_MAX_INPUT), and probes get rarer as they get longer: one in
- * EXT_PROBE_EVERY runs at EXT_PROBE_START bytes, one in twice as many at
- * twice the size, so on a program that reads without end the probes cost
- * the same share of the runs at any size.  A probe that times out halves
- * probe_max; its timeout is no hang record, as the run was drawing values
- * (a run with the same input and the normal bound ends sooner or hangs
- * too). */
-#define EXT_PROBE_EVERY 32
-#define EXT_PROBE_START (1u << 20)
-
-/* Sets the bound of this run when it is a probe; true if so.  Only prog.cov
- * probes: prog.sym would trace a million symbolic values. */
-static bool probe_extension(search_ctx *c, exec_t *x, uint32_t flags)
-{
-    if (!c->ext_limit || !(flags & CTG_FL_EXTEND_ANY) || c->execs < c->probe_next || x != c->x)
-        return false;
-    exec_set_extend_max(x, c->probe_max);
-    return true;
-}
-
-/* After a probe: restores the bound, raised when the program needed more;
- * sizes and schedules the next probe. */
-static void grow_extension(search_ctx *c, exec_t *x, const exec_result *r)
-{
-    size_t used = exec_consumed(x);
-    uint32_t size = c->probe_max;
-    if (r->kind == EXEC_TIMEOUT) { /* not below what every run may draw */
-        uint32_t floor = c->ext_limit > EXT_PROBE_START ? c->ext_limit : EXT_PROBE_START;
-        c->probe_max = size / 2 > floor ? size / 2 : floor;
-        stats_add(c->stats, "runs.probe_timeouts", 1);
-    } else if (!(r->status & CTG_ST_RAN_OUT)) {
-        if (used > c->ext_limit) {
-            uint64_t want = 2 * (uint64_t)used;
-            c->ext_limit = want > CTG_MAX_INPUT ? CTG_MAX_INPUT : (uint32_t)want;
-            if (c->probe_max < c->ext_limit)
-                c->probe_max = c->ext_limit;
-            stats_set(c->stats, "exec.extend_limit", c->ext_limit);
-        }
-    } else if (r->status & (CTG_ST_EXT_LIMIT | CTG_ST_INPUT_FULL)) {
-        c->probe_max = size < CTG_MAX_INPUT / 2 ? 2 * size : CTG_MAX_INPUT;
-    }
-    stats_set(c->stats, "exec.probe_max", c->probe_max);
-    c->probe_next = c->execs + 1 + (uint64_t)EXT_PROBE_EVERY * (size / EXT_PROBE_START);
-    exec_set_extend_max(x, c->ext_limit);
-    if (c->xs)
-        exec_set_extend_max(c->xs, c->ext_limit);
-}
-
 /* A run that ran out of input without an extension flag went on with
  * zeros, but its test would hold only the values it read: the replay, which
  * stops where a test's values run out (TestCov), would not take the path
@@ -446,7 +317,7 @@ static void record_crash_via_cov(search_ctx *c, exec_t *x, const exec_result *r)
         minimise_crashes(c, c->x);
         same = !budget_spent(c);
     }
-    if (same && !timed_run(c, c->x, copy, used, 0, &r2))
+    if (same && !eng_timed_run(c, c->x, copy, used, 0, &r2))
         same = false, c->failed = true;
     ctg_free(copy);
     if (same) {
@@ -506,10 +377,10 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
         ctg_free(copy);
         return false;
     }
-    bool probe = probe_extension(c, x, flags);
-    bool ran = timed_run(c, x, in, len, flags, &out->r);
+    bool probe = eng_probe_extension(c, x, flags);
+    bool ran = eng_timed_run(c, x, in, len, flags, &out->r);
     if (probe)
-        grow_extension(c, x, &out->r);
+        eng_grow_extension(c, x, &out->r);
     if (!ran) {
         ctg_free(copy);
         c->failed = true;
@@ -589,7 +460,7 @@ uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *l
     c->kinds[EXEC_NORMAL] += plain;
     if (plain) {
         exec_result slowest = {.kind = EXEC_NORMAL, .usecs = b.plain_max_us};
-        calibrate(c, x, &slowest);
+        eng_calibrate(c, x, &slowest);
     }
     out->stopped = b.stopped;
     if (!b.stopped) {
@@ -597,7 +468,7 @@ uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *l
         return b.ran;
     }
     uint32_t k = b.ran - 1;
-    if (!settle_timeout(c, x, in[k], len[k], flags, 0, &out->r)) {
+    if (!eng_settle_timeout(c, x, in[k], len[k], flags, 0, &out->r)) {
         c->failed = true;
         return 0;
     }
@@ -611,7 +482,7 @@ bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_
 }
 
 /* The executor settings of the run for binary: limits, the scratch
- * directory, --malloc-fail, and the first timeout (TMO_START_MS when it is
+ * directory, --malloc-fail, and the first timeout (ENG_TMO_START_MS when it is
  * calibrated). */
 static exec_config run_config(const search_ctx *c, const char *binary)
 {
@@ -627,8 +498,8 @@ static exec_config run_config(const search_ctx *c, const char *binary)
         .args = o->exec.prog_args.items,
         .n_args = o->exec.prog_args.n,
     };
-    if (o->exec.timeout_auto && xc.timeout_ms > TMO_START_MS)
-        xc.timeout_ms = TMO_START_MS;
+    if (o->exec.timeout_auto && xc.timeout_ms > ENG_TMO_START_MS)
+        xc.timeout_ms = ENG_TMO_START_MS;
     return xc;
 }
 
@@ -785,12 +656,7 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
     c->x = exec_new(&xc, e);
     if (!c->x)
         return false;
-    c->ext_limit = (uint32_t)o->exec.extend_limit;
-    c->probe_max = c->ext_limit * 2ull > EXT_PROBE_START ? c->ext_limit * 2u : EXT_PROBE_START;
-    if (c->probe_max > CTG_MAX_INPUT)
-        c->probe_max = CTG_MAX_INPUT;
-    c->probe_next = EXT_PROBE_EVERY - 1;
-    exec_set_extend_max(c->x, c->ext_limit);
+    eng_extension_start(c, (uint32_t)o->exec.extend_limit);
     c->archive = archive_new(b->db->n_edges, b->db->n_errors);
     c->stats = stats_new(STATS_MAX_SAMPLES);
     c->stats_path = fs_join(o->out.out_dir, "stats.json");

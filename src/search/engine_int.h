@@ -1,7 +1,7 @@
 /*
  * engine_int.h - the search context's fields, for the engine's own files
- * (engine.c, engine_resume.c).  Strategies see search_ctx through engine.h
- * only.
+ * (engine.c, engine_limits.c, engine_resume.c, engine_jobs.c).  Strategies
+ * see search_ctx through engine.h only.
  */
 #ifndef CTG_ENGINE_INT_H
 #define CTG_ENGINE_INT_H
@@ -73,5 +73,23 @@ bool eng_resume_run(search_ctx *c, ctg_err *e);
  * crashes into the run and takes their counters. */
 void eng_sync(search_ctx *c);
 void eng_merge(search_ctx *c);
+
+/* The limits of a run (engine_limits.c).  --timeout-ms auto starts every
+ * executor at ENG_TMO_START_MS; eng_calibrate learns from a run that did
+ * not time out; eng_settle_timeout re-checks a timeout picked for it (one
+ * more execution) and calibrates; eng_timed_run is exec_run followed by
+ * it (false when the executor failed). */
+#define ENG_TMO_START_MS 100u
+void eng_calibrate(search_ctx *c, exec_t *x, const exec_result *r);
+bool eng_settle_timeout(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
+                        uint64_t seed, exec_result *r);
+bool eng_timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
+                   exec_result *r);
+/* The extension bound: eng_extension_start sets --extend-limit on c->x and
+ * the first probe; eng_probe_extension makes a run on x a probe (true if
+ * so), eng_grow_extension learns from the probe and restores the bound. */
+void eng_extension_start(search_ctx *c, uint32_t limit);
+bool eng_probe_extension(search_ctx *c, exec_t *x, uint32_t flags);
+void eng_grow_extension(search_ctx *c, exec_t *x, const exec_result *r);
 
 #endif
