@@ -115,19 +115,25 @@ static bool run_prog(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *
     return true;
 }
 
+/* A search with cfg on p, from the all-zero seed. */
+static cc_search *start_cfg(prog *p, const cc_config *cfg)
+{
+    ctg_err e = {{0}};
+    cc_search *s = cc_new(cfg, run_prog, p, &e);
+    assert_non_null(s);
+    uint8_t zeros[16] = {0};
+    cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
+    assert_true(cc_add_seed(s, &in, &e));
+    return s;
+}
+
 static cc_search *start(prog *p, cc_order order, uint32_t max_retained)
 {
     cc_config cfg;
     cc_config_default(&cfg);
     cfg.order = order;
     cfg.max_retained = max_retained;
-    ctg_err e = {{0}};
-    cc_search *s = cc_new(&cfg, run_prog, p, &e);
-    assert_non_null(s);
-    uint8_t zeros[16] = {0};
-    cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
-    assert_true(cc_add_seed(s, &in, &e));
-    return s;
+    return start_cfg(p, &cfg);
 }
 
 /* Steps until done or `max_runs` runs; returns the last status. */
@@ -290,13 +296,7 @@ static cc_search *start_param(prog *p, bool tree, bool gen)
     cfg.scope_tree = tree;
     cfg.scope_gen = gen;
     cfg.heur.score = tree_score;
-    ctg_err e = {{0}};
-    cc_search *s = cc_new(&cfg, run_prog, p, &e);
-    assert_non_null(s);
-    uint8_t zeros[16] = {0};
-    cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
-    assert_true(cc_add_seed(s, &in, &e));
-    return s;
+    return start_cfg(p, &cfg);
 }
 
 static void test_param_scope(void **st)
