@@ -343,8 +343,7 @@ static void after_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
     /* a run that timed out is a hang record (crashes/), never a test:
      * TestCov kills it and credits none of its coverage */
     if (out->r.kind == EXEC_TIMEOUT) {
-        if (!c->probing) /* grow_extension: a probe's timeout is no hang */
-            record_crash_via_cov(c, x, &out->r);
+        record_crash_via_cov(c, x, &out->r);
     } else if (out->r.kind != EXEC_ASSUME) {
         /* the archive holds what the suite on disk covers: a test that
          * cannot be written adds nothing (unless --on-write-error continue,
@@ -377,18 +376,13 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
         ctg_free(copy);
         return false;
     }
-    bool probe = eng_probe_extension(c, x, flags);
-    bool ran = eng_timed_run(c, x, in, len, flags, &out->r);
-    if (probe)
-        eng_grow_extension(c, x, &out->r);
-    if (!ran) {
+    if (!eng_probe_extension(c, x, in, len, flags) || !eng_timed_run(c, x, in, len, flags, &out->r)) {
         ctg_free(copy);
         c->failed = true;
         return false;
     }
-    c->probing = probe;
+    eng_note_run(c, x, &out->r);
     after_run(c, x, in, len, flags, out);
-    c->probing = false;
     ctg_free(copy);
     return !c->failed;
 }
@@ -513,7 +507,7 @@ bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_e
     exec_config xc = run_config(c, c->sym_bin);
     c->xs = exec_new_traced(&xc, trace_nodes, trace_pc, e);
     if (c->xs)
-        exec_set_extend_max(c->xs, c->ext_limit);
+        eng_sym_start(c);
     return c->xs != NULL;
 }
 

@@ -39,8 +39,10 @@ struct search_ctx {
     double t0, last_progress, last_stats;
     uint32_t ext_limit;  /* current extension bound (exec_set_extend_max) */
     uint32_t probe_max;  /* bytes past its input a probe may draw        */
-    uint64_t probe_next; /* execs count of the next probe                */
-    bool probing;        /* after_run of a probe                         */
+    uint64_t ext_drawn;  /* bytes drawn by c->x's runs that hit the bound */
+    uint64_t probe_due;  /* ext_drawn at which the next probe comes      */
+    uint32_t ended_max;  /* most bytes a run that ended by itself drew   */
+    uint32_t sym_limit;  /* extension bound of c->xs (eng_sym_start)      */
     uint64_t execs;
     uint64_t min_execs;  /* of execs: runs minimising crashes           */
     uint64_t kinds[EXEC__COUNT];
@@ -85,11 +87,14 @@ bool eng_settle_timeout(search_ctx *c, exec_t *x, const uint8_t *in, size_t len,
                         uint64_t seed, exec_result *r);
 bool eng_timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
                    exec_result *r);
-/* The extension bound: eng_extension_start sets --extend-limit on c->x and
- * the first probe; eng_probe_extension makes a run on x a probe (true if
- * so), eng_grow_extension learns from the probe and restores the bound. */
+/* The extension bound: eng_extension_start sets --extend-limit on c->x;
+ * eng_probe_extension runs a probe of in on x before its run when one is
+ * due (false when the executor failed); eng_note_run learns from every run
+ * (the bytes that pay for probes, the bound of prog.sym); eng_sym_start
+ * sets prog.sym's bound on c->xs. */
 void eng_extension_start(search_ctx *c, uint32_t limit);
-bool eng_probe_extension(search_ctx *c, exec_t *x, uint32_t flags);
-void eng_grow_extension(search_ctx *c, exec_t *x, const exec_result *r);
+bool eng_probe_extension(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags);
+void eng_note_run(search_ctx *c, exec_t *x, const exec_result *r);
+void eng_sym_start(search_ctx *c);
 
 #endif

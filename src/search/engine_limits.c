@@ -85,35 +85,52 @@ bool eng_timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
 /* Extended runs may draw --extend-limit bytes past their input, then end as
  * "ran out": a program reading input in an endless loop ends instead of
  * timing out.  A program that needs more and then ends by itself (one that
- * reads a million values, then checks them) must not be cut short, so some
- * runs are probes that may draw up to probe_max bytes; when a probe ends on
- * its own past the bound, the bound grows to twice what it consumed.  A
- * probe that runs out at probe_max doubles it (up to the input area,
- * CTG_MAX_INPUT), and probes get rarer as they get longer: one in
- * EXT_PROBE_EVERY runs at EXT_PROBE_START bytes, one in twice as many at
- * twice the size, so on a program that reads without end the probes cost
- * the same share of the runs at any size.  A probe that times out halves
- * probe_max; its timeout is no hang record, as the run was drawing values
- * (a run with the same input and the normal bound ends sooner or hangs
- * too). */
-#define EXT_PROBE_EVERY 32
+ * reads a million values, then checks them) must not be cut short, so now
+ * and then a run is preceded by a probe: the same input, run with the same
+ * seed but a bound of probe_max, for measurement only (no test, no hang
+ * record, nothing the strategy sees).  When the probe ends on its own past
+ * the bound, the bound grows to twice what it consumed, and the run after
+ * it, which draws the same values, is no longer cut short.  A probe that
+ * runs out at probe_max doubles it (up to the input area, CTG_MAX_INPUT);
+ * one that times out (at the cap of --timeout-ms) halves it.  Probes are
+ * paid for by the runs that hit the bound, each counted as the bytes it
+ * drew plus EXT_RUN_COST (a run's own cost, measured: ~220 us, as much as
+ * drawing ~14 KiB of values): the next probe comes when they add up to
+ * EXT_PROBE_RATIO times what the last probe drew, so on a program that
+ * reads without end the probes cost about 1 / (EXT_PROBE_RATIO + 1) of the
+ * time, at any size, and a program whose runs end by themselves is never
+ * probed.
+ *
+ * prog.sym's runs get a bound of their own (eng_sym_bound): every value
+ * past the test is a symbolic input whose branches the concolic search may
+ * negate, and on an endless reader a long extension makes paths of tens of
+ * thousands of branches that bury the few that matter.  It is twice the
+ * most any run that ended by itself consumed, at least EXT_SYM_MIN and at
+ * most the bound of prog.cov. */
+#define EXT_PROBE_RATIO 8u
 #define EXT_PROBE_START (1u << 20)
+#define EXT_RUN_COST (16u << 10)
+#define EXT_SYM_MIN 256u
 
-/* Sets the bound of this run when it is a probe; true if so.  Only prog.cov
- * probes: prog.sym would trace a million symbolic values. */
-bool eng_probe_extension(search_ctx *c, exec_t *x, uint32_t flags)
+/* The bound of prog.sym's runs, set on c->xs. */
+static void sym_bound(search_ctx *c)
 {
-    if (!c->ext_limit || !(flags & CTG_FL_EXTEND_ANY) || c->execs < c->probe_next || x != c->x)
-        return false;
-    exec_set_extend_max(x, c->probe_max);
-    return true;
+    uint64_t b = 2 * (uint64_t)c->ended_max;
+    if (b < EXT_SYM_MIN)
+        b = EXT_SYM_MIN;
+    if (b > c->ext_limit)
+        b = c->ext_limit;
+    c->sym_limit = (uint32_t)b;
+    stats_set(c->stats, "exec.sym_extend_limit", c->sym_limit);
+    if (c->xs)
+        exec_set_extend_max(c->xs, c->sym_limit);
 }
 
-/* After a probe: restores the bound, raised when the program needed more;
- * sizes and schedules the next probe. */
-void eng_grow_extension(search_ctx *c, exec_t *x, const exec_result *r)
+void eng_sym_start(search_ctx *c) { sym_bound(c); }
+
+/* Learns from a probe that gave r after consuming used bytes. */
+static void learn_probe(search_ctx *c, size_t used, const exec_result *r)
 {
-    size_t used = exec_consumed(x);
     uint32_t size = c->probe_max;
     if (r->kind == EXEC_TIMEOUT) { /* not below what every run may draw */
         uint32_t floor = c->ext_limit > EXT_PROBE_START ? c->ext_limit : EXT_PROBE_START;
@@ -131,10 +148,46 @@ void eng_grow_extension(search_ctx *c, exec_t *x, const exec_result *r)
         c->probe_max = size < CTG_MAX_INPUT / 2 ? 2 * size : CTG_MAX_INPUT;
     }
     stats_set(c->stats, "exec.probe_max", c->probe_max);
-    c->probe_next = c->execs + 1 + (uint64_t)EXT_PROBE_EVERY * (size / EXT_PROBE_START);
+    stats_add(c->stats, "runs.probes", 1);
+    c->probe_due = c->ext_drawn + (uint64_t)EXT_PROBE_RATIO * (used > size ? used : size);
+}
+
+bool eng_probe_extension(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags)
+{
+    uint64_t max = c->opts->search.max_execs;
+    if (!c->ext_limit || !(flags & CTG_FL_EXTEND_ANY) || x != c->x ||
+        c->ext_drawn < c->probe_due || (max && c->execs + 2 > max))
+        return true;
+    rng again = c->rng; /* the run after the probe draws the same values */
+    uint64_t seed = rng_next(&c->rng);
+    c->rng = again;
+    /* at the cap of --timeout-ms, and not calibrated on: it draws far more
+     * than the runs the timeout is for */
+    exec_result r;
+    uint32_t was = exec_timeout(x);
+    exec_set_extend_max(x, c->probe_max);
+    exec_set_timeout(x, c->opts->exec.timeout_ms);
+    bool ok = exec_run(x, in, len, flags, seed, &r, &c->err);
+    exec_set_timeout(x, was);
     exec_set_extend_max(x, c->ext_limit);
-    if (c->xs)
-        exec_set_extend_max(c->xs, c->ext_limit);
+    if (!ok)
+        return false;
+    c->execs++;
+    learn_probe(c, exec_consumed(x), &r);
+    exec_set_extend_max(x, c->ext_limit);
+    sym_bound(c);
+    return true;
+}
+
+void eng_note_run(search_ctx *c, exec_t *x, const exec_result *r)
+{
+    size_t used = exec_consumed(x);
+    if (x == c->x && (r->status & CTG_ST_EXT_LIMIT))
+        c->ext_drawn += used + EXT_RUN_COST;
+    if (r->kind != EXEC_TIMEOUT && !(r->status & CTG_ST_RAN_OUT) && used > c->ended_max) {
+        c->ended_max = used > UINT32_MAX ? UINT32_MAX : (uint32_t)used;
+        sym_bound(c);
+    }
 }
 
 void eng_extension_start(search_ctx *c, uint32_t limit)
@@ -143,6 +196,6 @@ void eng_extension_start(search_ctx *c, uint32_t limit)
     c->probe_max = limit * 2ull > EXT_PROBE_START ? limit * 2u : EXT_PROBE_START;
     if (c->probe_max > CTG_MAX_INPUT)
         c->probe_max = CTG_MAX_INPUT;
-    c->probe_next = EXT_PROBE_EVERY - 1;
+    c->probe_due = EXT_PROBE_START;
     exec_set_extend_max(c->x, c->ext_limit);
 }
