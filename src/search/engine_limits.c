@@ -107,7 +107,7 @@ bool eng_timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
  * thousands of branches that bury the few that matter.  It is twice the
  * most any run that ended by itself consumed, at least EXT_SYM_MIN and at
  * most the bound of prog.cov. */
-#define EXT_PROBE_RATIO 8u
+#define EXT_PROBE_RATIO 4u
 #define EXT_PROBE_START (1u << 20)
 #define EXT_RUN_COST (16u << 10)
 #define EXT_SYM_MIN 256u
