@@ -43,8 +43,10 @@ struct search_ctx {
     uint64_t probe_due;  /* ext_drawn at which the next probe comes      */
     uint32_t ended_max;  /* most bytes a run that ended by itself drew   */
     uint32_t sym_limit;  /* extension bound of c->xs (eng_sym_start)      */
+    uint64_t sym_hits;   /* runs of c->xs that hit it (eng_probe_sym)     */
     uint64_t execs;
     uint64_t min_execs;  /* of execs: runs minimising crashes           */
+    uint64_t min_capped; /* minimisations cut short by their share       */
     uint64_t kinds[EXEC__COUNT];
     bool failed, stop, tty, progress_drawn;
     struct tcal {        /* timeout calibration of c->x [0] and c->xs [1] */
@@ -95,6 +97,12 @@ bool eng_timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
 void eng_extension_start(search_ctx *c, uint32_t limit);
 bool eng_probe_extension(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags);
 void eng_note_run(search_ctx *c, exec_t *x, const exec_result *r);
+/* After a run of in on c->xs that gave r: when it hit prog.sym's bound, now
+ * and then the same input on c->x with prog.cov's bound, to learn whether
+ * the program ends by itself (false when the executor failed).  The
+ * crashes waiting for c->x must be minimised first. */
+bool eng_probe_sym(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags,
+                   const exec_result *r);
 void eng_sym_start(search_ctx *c);
 
 #endif

@@ -106,11 +106,17 @@ bool eng_timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
  * negate, and on an endless reader a long extension makes paths of tens of
  * thousands of branches that bury the few that matter.  It is twice the
  * most any run that ended by itself consumed, at least EXT_SYM_MIN and at
- * most the bound of prog.cov. */
+ * most the bound of prog.cov.  A run of prog.sym that hits its bound is
+ * followed now and then (the first time, then one in EXT_SYM_PROBE_EVERY)
+ * by a run of the same input on prog.cov with prog.cov's bound, for
+ * measurement only: a program that reads 100 values and then fails an
+ * assumption ends by itself there, and prog.sym's bound grows to hold its
+ * values, where concolic alone would never see past the 64th. */
 #define EXT_PROBE_RATIO 4u
 #define EXT_PROBE_START (1u << 20)
 #define EXT_RUN_COST (16u << 10)
 #define EXT_SYM_MIN 256u
+#define EXT_SYM_PROBE_EVERY 32u
 
 /* The bound of prog.sym's runs, set on c->xs. */
 static void sym_bound(search_ctx *c)
@@ -176,6 +182,26 @@ bool eng_probe_extension(search_ctx *c, exec_t *x, const uint8_t *in, size_t len
     learn_probe(c, exec_consumed(x), &r);
     exec_set_extend_max(x, c->ext_limit);
     sym_bound(c);
+    return true;
+}
+
+bool eng_probe_sym(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags,
+                   const exec_result *r)
+{
+    uint64_t max = c->opts->search.max_execs;
+    if (!(r->status & CTG_ST_EXT_LIMIT) || c->sym_limit >= c->ext_limit || !c->ext_limit)
+        return true;
+    if (c->sym_hits++ % EXT_SYM_PROBE_EVERY != 0 || (max && c->execs + 1 > max))
+        return true;
+    rng again = c->rng;
+    uint64_t seed = rng_next(&c->rng);
+    c->rng = again;
+    exec_result pr;
+    if (!exec_run(c->x, in, len, flags & CTG_FL_EXTEND_ANY, seed, &pr, &c->err))
+        return false;
+    c->execs++;
+    stats_add(c->stats, "runs.sym_probes", 1);
+    eng_note_run(c, c->x, &pr);
     return true;
 }
 

@@ -6,7 +6,8 @@
 # crashes, at two different sites, each of at most 5 bytes (n = 1 and one
 # int), each still crashing when reproduced.  Without minimisation
 # (--crash-min-execs 0) there are still two files, and they are larger: the
-# sizes come from the minimisation, not from luck.
+# sizes come from the minimisation, not from luck.  On a program with 500
+# abort sites, minimisation keeps to its share of the runs.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 
@@ -55,6 +56,16 @@ run_two auto --strategy auto && {
   check "auto (prog.sym + prog.cov): exactly two crash files" [ "$(count "$T/auto")" = 2 ]
   check "auto: both crashes reproduce" reproduces "$T/auto"
 }
+# an xcsp-style task: assume() aborts at some 500 call sites, 500 crash
+# signatures; minimising each (256 runs) took 2,919 of 3,000 runs and left
+# concolic 40; beyond one crash's worth, minimisation gets a fifth of them
+"$CTESTGEN" run "$PROGS/abort_sites.c" --strategy concolic --seed 1 --max-execs 3000 --keep-going \
+    -o "$T/sites" -q --no-replay-check
+n=$(stat crashes "$T/sites"); m=$(stat crashes.min_execs "$T/sites"); e=$(stat execs "$T/sites")
+check "abort_sites: a crash per call site reached ($n)" [ "$n" -ge 100 ]
+check "abort_sites: minimisation within its share ($m of $e runs)" [ "$m" -le $((257 + e / 5)) ]
+check "abort_sites: the search got the rest ($(stat concolic.runs "$T/sites") runs)" \
+  [ "$(stat concolic.runs "$T/sites")" -ge 500 ]
 if [ -f "${CTG_BUILD_DIR:-}/rt/libctg_rt32.a" ] && exec32; then
   run_two m32 --arch 32 && check_minimised m32
 fi

@@ -64,6 +64,14 @@ for s in auto concolic; do
   check "reactive20, $s: the error behind 20 inputs is reached" [ "$(stat errors.reached "$T/r20$s")" = 1 ]
   check "reactive20, $s: gcov's replay reaches it too" grep -q "gcov replay .*error reached" "$T/r20$s.out"
 done
+# a program that reads 100 values and then ends: concolic's first run stops
+# at 64 of them, a run of prog.cov shows it ends by itself after 100, and
+# prog.sym's bound grows to hold them, so the decision behind them is seen
+"$CTESTGEN" run "$PROGS/read100.c" --strategy concolic --max-execs 1000 --seed 1 -o "$T/r100" \
+    >"$T/r100.out" 2>&1
+check "read100: prog.sym's bound holds 100 values ($(stat exec.sym_extend_limit "$T/r100"))" \
+  [ "$(stat exec.sym_extend_limit "$T/r100")" -ge 400 ]
+check "read100: concolic reaches the error behind them" [ "$(stat errors.reached "$T/r100")" = 1 ]
 pc=$(stat concolic.pc_max "$T/r20concolic")
 check "reactive20: concolic's paths stay short ($pc branches)" [ "$pc" -lt 2000 ]
 finish
