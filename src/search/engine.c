@@ -220,6 +220,14 @@ static void minimise_crashes(search_ctx *c, exec_t *x)
         write_failure(c, &e, true);
 }
 
+/* Whether in lies in x's input area (which a run on x overwrites). */
+static bool in_area(const exec_t *x, const uint8_t *in, size_t len)
+{
+    size_t area;
+    uintptr_t a = (uintptr_t)exec_input(x, &area), p = (uintptr_t)in;
+    return in && len && p >= a && p - a < CTG_MAX_INPUT;
+}
+
 /* Minimises the crashes waiting for x before a run of *in.  When *in lies
  * in x's input area, which those runs overwrite, it is first copied to
  * *copy (the caller frees it) and *in points there.  False when out of
@@ -229,9 +237,7 @@ static bool minimise_before_run(search_ctx *c, exec_t *x, const uint8_t **in, si
 {
     if (!crashes_pending(c->crashes, crash_ns(c, x)))
         return true;
-    size_t area_len;
-    uintptr_t a = (uintptr_t)exec_input(x, &area_len), p = (uintptr_t)*in;
-    if (*in && len && p >= a && p - a < CTG_MAX_INPUT) {
+    if (in_area(x, *in, len)) {
         if (!(*copy = ctg_malloc(len))) {
             ctx_log(c, "out of memory before a run");
             return false;
@@ -371,14 +377,6 @@ static void after_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
     if (out->new_goals)
         sample_stats(c, false);
     progress(c, false);
-}
-
-/* Whether in lies in x's input area (which a run on x overwrites). */
-static bool in_area(const exec_t *x, const uint8_t *in, size_t len)
-{
-    size_t area;
-    uintptr_t a = (uintptr_t)exec_input(x, &area), p = (uintptr_t)in;
-    return in && len && p >= a && p - a < CTG_MAX_INPUT;
 }
 
 /* After a run of in on prog.sym that gave *r: eng_probe_sym, and when that
