@@ -190,10 +190,10 @@ static bool min_run(void *arg, const uint8_t *in, size_t len, exec_result *r)
 {
     min_arg *a = arg;
     search_ctx *c = a->c;
-    if (budget_spent(c) ||
-        c->min_execs >= c->opts->search.crash_min_execs + MIN_SHARE * (double)c->execs) {
-        if (!budget_spent(c))
-            c->min_capped++;
+    if (budget_spent(c))
+        return false;
+    if (c->min_execs >= c->opts->search.crash_min_execs + MIN_SHARE * (double)c->execs) {
+        c->min_capped++;
         return false;
     }
     if (!exec_run(a->x, in, len, 0, 0, r, &c->err)) {
@@ -386,7 +386,6 @@ static void after_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
 static bool sym_learn(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags,
                       exec_result *r)
 {
-    uint64_t max = c->opts->search.max_execs;
     if (!(r->status & CTG_ST_EXT_LIMIT) || in_area(c->x, in, len) || in_area(c->xs, in, len) ||
         check_stop(c))
         return true;
@@ -394,7 +393,7 @@ static bool sym_learn(search_ctx *c, const uint8_t *in, size_t len, uint32_t fla
     minimise_crashes(c, c->x);
     if (!eng_probe_sym(c, in, len, flags, r))
         return false;
-    if (c->sym_limit <= was || check_stop(c) || (max && c->execs + 2 > max))
+    if (c->sym_limit <= was || check_stop(c) || !eng_execs_left(c, 2))
         return true;
     c->execs++;
     c->kinds[r->kind]++;
@@ -416,12 +415,8 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
         ctg_free(copy);
         return false;
     }
-    if (!eng_probe_extension(c, x, in, len, flags) || !eng_timed_run(c, x, in, len, flags, &out->r)) {
-        ctg_free(copy);
-        c->failed = true;
-        return false;
-    }
-    if (x == c->xs && !sym_learn(c, in, len, flags, &out->r)) {
+    if (!eng_probe_extension(c, x, in, len, flags) || !eng_timed_run(c, x, in, len, flags, &out->r) ||
+        (x == c->xs && !sym_learn(c, in, len, flags, &out->r))) {
         ctg_free(copy);
         c->failed = true;
         return false;

@@ -95,6 +95,8 @@ bool eng_timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
  * (the bytes that pay for probes, the bound of prog.sym); eng_sym_start
  * sets prog.sym's bound on c->xs. */
 void eng_extension_start(search_ctx *c, uint32_t limit);
+/* Whether n more executions fit in --max-execs. */
+bool eng_execs_left(const search_ctx *c, uint64_t n);
 bool eng_probe_extension(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags);
 void eng_note_run(search_ctx *c, exec_t *x, const exec_result *r);
 /* After a run of in on c->xs that gave r: when it hit prog.sym's bound, now

@@ -101,7 +101,7 @@ bool eng_timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
  * time, at any size, and a program whose runs end by themselves is never
  * probed.
  *
- * prog.sym's runs get a bound of their own (eng_sym_bound): every value
+ * prog.sym's runs get a bound of their own (sym_bound): every value
  * past the test is a symbolic input whose branches the concolic search may
  * negate, and on an endless reader a long extension makes paths of tens of
  * thousands of branches that bury the few that matter.  It is twice the
@@ -117,6 +117,22 @@ bool eng_timed_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
 #define EXT_RUN_COST (16u << 10)
 #define EXT_SYM_MIN 256u
 #define EXT_SYM_PROBE_EVERY 32u
+
+bool eng_execs_left(const search_ctx *c, uint64_t n)
+{
+    uint64_t max = c->opts->search.max_execs;
+    return !max || c->execs + n <= max;
+}
+
+/* The seed of the next run, left to be drawn again by it: a measurement
+ * run before it draws the same extension values. */
+static uint64_t seed_of_next_run(search_ctx *c)
+{
+    rng again = c->rng;
+    uint64_t seed = rng_next(&c->rng);
+    c->rng = again;
+    return seed;
+}
 
 /* The bound of prog.sym's runs, set on c->xs. */
 static void sym_bound(search_ctx *c)
@@ -160,13 +176,10 @@ static void learn_probe(search_ctx *c, size_t used, const exec_result *r)
 
 bool eng_probe_extension(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags)
 {
-    uint64_t max = c->opts->search.max_execs;
     if (!c->ext_limit || !(flags & CTG_FL_EXTEND_ANY) || x != c->x ||
-        c->ext_drawn < c->probe_due || (max && c->execs + 2 > max))
+        c->ext_drawn < c->probe_due || !eng_execs_left(c, 2))
         return true;
-    rng again = c->rng; /* the run after the probe draws the same values */
-    uint64_t seed = rng_next(&c->rng);
-    c->rng = again;
+    uint64_t seed = seed_of_next_run(c);
     /* at the cap of --timeout-ms, and not calibrated on: it draws far more
      * than the runs the timeout is for */
     exec_result r;
@@ -175,27 +188,23 @@ bool eng_probe_extension(search_ctx *c, exec_t *x, const uint8_t *in, size_t len
     exec_set_timeout(x, c->opts->exec.timeout_ms);
     bool ok = exec_run(x, in, len, flags, seed, &r, &c->err);
     exec_set_timeout(x, was);
+    if (ok) {
+        c->execs++;
+        learn_probe(c, exec_consumed(x), &r); /* may raise the bound */
+        sym_bound(c);
+    }
     exec_set_extend_max(x, c->ext_limit);
-    if (!ok)
-        return false;
-    c->execs++;
-    learn_probe(c, exec_consumed(x), &r);
-    exec_set_extend_max(x, c->ext_limit);
-    sym_bound(c);
-    return true;
+    return ok;
 }
 
 bool eng_probe_sym(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags,
                    const exec_result *r)
 {
-    uint64_t max = c->opts->search.max_execs;
     if (!(r->status & CTG_ST_EXT_LIMIT) || c->sym_limit >= c->ext_limit || !c->ext_limit)
         return true;
-    if (c->sym_hits++ % EXT_SYM_PROBE_EVERY != 0 || (max && c->execs + 1 > max))
+    if (c->sym_hits++ % EXT_SYM_PROBE_EVERY != 0 || !eng_execs_left(c, 1))
         return true;
-    rng again = c->rng;
-    uint64_t seed = rng_next(&c->rng);
-    c->rng = again;
+    uint64_t seed = seed_of_next_run(c);
     exec_result pr;
     if (!exec_run(c->x, in, len, flags & CTG_FL_EXTEND_ANY, seed, &pr, &c->err))
         return false;

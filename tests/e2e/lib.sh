@@ -16,6 +16,11 @@ ok() { echo "ok: $*"; }
 check() { local d="$1"; shift; if "$@"; then ok "$d"; else fail "$d"; fi; }
 # stat NAME DIR: a counter of DIR/stats.json (0 when absent).
 stat() { jq -r ".counters[\"$1\"] // 0" "$2/stats.json"; }
+# longest_test DIR: "VALUES NAME" of the test of DIR's suite with the most values
+longest_test() {
+  local f
+  for f in "$1"/test-suite/test-*.xml; do echo "$(grep -c "<input" "$f") ${f##*/}"; done | sort -n | tail -1
+}
 # exec32: true when this host runs 32-bit programs (ctestgen doctor's probe,
 # which CTESTGEN_NO_EXEC32=1 makes fail); else prints why the 32-bit part of
 # a test is skipped.

@@ -75,7 +75,7 @@ check "hang: stats.json counts the removal" [ "$(stat replay.removed_timeouts "$
 
 # ---- 100,000 values: kept whole, replayed as run ---------------------------
 "$CTESTGEN" run "$PROGS/many_values.c" --max-execs 200 -o "$T/mv" >"$T/mv.out" 2>&1
-read -r longest lname < <(for f in "$T/mv/test-suite"/test-*.xml; do echo "$(grep -c "<input" "$f") ${f##*/}"; done | sort -n | tail -1)
+read -r longest lname < <(longest_test "$T/mv")
 check "100k values: the longest test holds 100000 values ($longest)" [ "$longest" = 100000 ]
 "$CTESTGEN" replay "$T/mv" "$PROGS/many_values.c" >"$T/mv.rep"
 check "100k values: the longest test ($lname) does not run out in the replay" bash -c "! grep '^ran out' '$T/mv.rep' | grep -q '$lname'"
