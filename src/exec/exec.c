@@ -67,6 +67,11 @@ struct exec {
     uint64_t runs, restarts;
     void (*overlap)(void *); /* exec_set_overlap                        */
     void *overlap_arg;
+    const uint32_t *watch;   /* exec_set_watch                          */
+    uint32_t n_watch;
+    const uint8_t *watch_log;
+    uint32_t watched;        /* inputs of the last batch whose broken
+                                records are valid (0: none)            */
 };
 
 static const char *const kind_names[EXEC__COUNT] = {
@@ -454,6 +459,23 @@ void exec_set_overlap(exec_t *x, void (*fn)(void *), void *arg)
     x->overlap_arg = arg;
 }
 
+void exec_set_watch(exec_t *x, const uint32_t *sites, uint32_t n, const uint8_t *log)
+{
+    x->watch = sites;
+    x->n_watch = sites && log ? (n > CTG_WATCH_MAX ? CTG_WATCH_MAX : n) : 0;
+    x->watch_log = log;
+}
+
+uint32_t exec_batch_broken(const exec_t *x, uint32_t i, const ctg_cmp_rec **recs)
+{
+    const ctg_batch_hdr *b = (const ctg_batch_hdr *)(x->shm + x->lay.batch);
+    *recs = NULL;
+    if (i >= x->watched || !b->log[i])
+        return UINT32_MAX;
+    *recs = b->broken[i];
+    return b->n_broken[i] > CTG_WATCH_REC ? CTG_WATCH_REC : b->n_broken[i];
+}
+
 bool exec_can_batch(const exec_t *x)
 {
     return x->harness == CTG_HARNESS_LIBFUZZER && !x->trace;
@@ -481,6 +503,13 @@ static uint32_t batch_prepare(exec_t *x, const uint8_t *const *in, const size_t 
     }
     b->off[k] = at;
     b->n = k;
+    b->n_watch = x->n_watch;
+    if (x->n_watch)
+        memcpy(b->watch, x->watch, x->n_watch * sizeof *x->watch);
+    for (uint32_t i = 0; i < k; i++) {
+        b->log[i] = x->n_watch && x->watch_log[i];
+        b->n_broken[i] = 0;
+    }
     b->pos = b->stop = b->done = 0;
     b->start_ns = 0;
     memcpy(x->shm + x->lay.known, known, x->n_edges);
@@ -532,6 +561,7 @@ bool exec_run_batch(exec_t *x, const uint8_t *const *in, const size_t *len, uint
                     ctg_err *e)
 {
     memset(out, 0, sizeof *out);
+    x->watched = 0;
     if (!n)
         return true;
     if (!x->srv_pid) {
@@ -558,6 +588,8 @@ bool exec_run_batch(exec_t *x, const uint8_t *const *in, const size_t *len, uint
         return true;
     }
     bool died = !b->done || timed_out;
+    if (!died) /* a death may leave a record half written */
+        x->watched = b->stop >= placed ? placed : b->stop + 1;
     if (!died && b->stop >= placed) {
         out->ran = placed;
         x->runs += placed;

@@ -101,6 +101,17 @@ typedef struct exec_batch {
  * another CPU.  fn must not use x.  NULL: none. */
 void exec_set_overlap(exec_t *x, void (*fn)(void *), void *arg);
 
+/* Watched comparison sites of the next batches (the fuzzer's repair):
+ * input i of a batch with log[i] runs with comparison logging, and the
+ * sites of sites[0 .. n) it ran whose last operands differ are kept (at
+ * most CTG_WATCH_MAX sites, CTG_WATCH_REC records per input).  The arrays
+ * must live until the batch has run; sites NULL: none. */
+void exec_set_watch(exec_t *x, const uint32_t *sites, uint32_t n, const uint8_t *log);
+/* The kept records of input i of the last batch, in the order of the
+ * watched sites; UINT32_MAX when there are none to read (input i was not
+ * logged, did not run, or the batch's child died). */
+uint32_t exec_batch_broken(const exec_t *x, uint32_t i, const ctg_cmp_rec **recs);
+
 /* Whether x can run batches (a libFuzzer target, not prog.sym). */
 bool exec_can_batch(const exec_t *x);
 /* Runs in[0 .. n) as one batch, or the first of them that fit in the

@@ -79,6 +79,16 @@ static bool hook_counts(const cov_pass *P, const inst_site *s)
     return P->lean && P->lean[s->func] && (s->cond == COND_ICMP || s->cond == COND_BOOL);
 }
 
+/* A call of a distance hook: guarded (called only in runs that record
+ * distances or comparisons) unless it counts the taken edge. */
+static void hook(cov_pass *P, inst_hook id, LLVMValueRef *args, bool count)
+{
+    if (count)
+        inst_hook_call(&P->h, P->b, id, args);
+    else
+        inst_hook_call_guarded(&P->h, P->b, id, args);
+}
+
 /* Distance hook of a br whose condition is c; with `count` the hook also
  * counts the taken edge. */
 static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c, bool count)
@@ -93,14 +103,14 @@ static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c, bool co
                                 hook_int(P, b, narrow, false),
                                 c32(P, width_of(P, a) | (count ? CTG_CMP_COUNT : 0u)),
                                 c32(P, (uint32_t)s->cmp_site)};
-        inst_hook_call(&P->h, P->b, narrow ? HOOK_CMP32 : HOOK_CMP, args);
+        hook(P, narrow ? HOOK_CMP32 : HOOK_CMP, args, count);
         P->st->cmp_hooks++;
     } else if (s->cond == COND_FCMP) {
         LLVMValueRef args[5] = {base, c32(P, LLVMGetFCmpPredicate(c)),
                                 LLVMBuildFPCast(P->b, LLVMGetOperand(c, 0), P->h.t_double, ""),
                                 LLVMBuildFPCast(P->b, LLVMGetOperand(c, 1), P->h.t_double, ""),
                                 c32(P, (uint32_t)s->cmp_site)};
-        inst_hook_call(&P->h, P->b, HOOK_FCMP, args);
+        hook(P, HOOK_FCMP, args, false);
         P->st->cmp_hooks++;
     } else if (s->cond == COND_STR) {
         LLVMValueRef res = LLVMGetOperand(c, (unsigned)s->str_operand);
@@ -110,13 +120,13 @@ static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c, bool co
                                 hook_int(P, res, narrow, true),
                                 hook_int(P, rhs, narrow, true),
                                 c32(P, (uint32_t)s->cmp_site)};
-        inst_hook_call(&P->h, P->b, narrow ? HOOK_CMP_STR32 : HOOK_CMP_STR, args);
+        hook(P, narrow ? HOOK_CMP_STR32 : HOOK_CMP_STR, args, false);
     } else {
         LLVMValueRef flag = count ? LLVMBuildSelect(P->b, c, c32(P, 1u | CTG_BR_COUNT),
                                                     c32(P, CTG_BR_COUNT), "")
                                   : LLVMBuildZExt(P->b, c, P->h.t_i32, "");
         LLVMValueRef args[2] = {base, flag};
-        inst_hook_call(&P->h, P->b, HOOK_BR, args);
+        hook(P, HOOK_BR, args, count);
     }
 }
 

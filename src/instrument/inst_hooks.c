@@ -5,6 +5,7 @@
 #include "inst_hooks.h"
 
 #include <llvm-c/Target.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../runtime/rt_protocol.h"
@@ -120,8 +121,57 @@ bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e)
     for (int i = 0; i < 4; i++)
         if (var_named(m, count_names[i]) || LLVMGetNamedFunction(m, count_names[i]))
             return reserved(e, count_names[i]);
+    if (LLVMGetNamedFunction(m, CTG_SYM_RUN_FLAGS) || var_named(m, CTG_SYM_RUN_FLAGS))
+        return reserved(e, CTG_SYM_RUN_FLAGS);
     h->cov_ptr = LLVMAddGlobal(m, h->t_ptr8, CTG_SYM_COV_PTR);
     return true;
+}
+
+/* The wrapper of hook id for inst_hook_call_guarded: calls it when the
+ * run's flags have CTG_FL_DIST or CTG_FL_CMPLOG. */
+static LLVMValueRef guard_fn(inst_hooks *h, inst_hook id)
+{
+    if (h->guards[id])
+        return h->guards[id];
+    if (!h->fns[id])
+        h->fns[id] = LLVMAddFunction(h->m, hook_table[id].name, h->types[id]);
+    if (!h->run_flags)
+        h->run_flags = LLVMAddGlobal(h->m, h->t_i32, CTG_SYM_RUN_FLAGS);
+    char name[64];
+    snprintf(name, sizeof name, "ctg.guard.%s", hook_table[id].name);
+    LLVMValueRef f = LLVMAddFunction(h->m, name, h->types[id]);
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    static const char *const attrs[] = {"alwaysinline", "nounwind"};
+    for (size_t k = 0; k < sizeof attrs / sizeof *attrs; k++) {
+        unsigned kind = LLVMGetEnumAttributeKindForName(attrs[k], strlen(attrs[k]));
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(h->ctx, kind, 0));
+    }
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(h->ctx, f, "entry");
+    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(h->ctx, f, "call");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(h->ctx, f, "done");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(h->ctx);
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef fl = LLVMBuildLoad2(b, h->t_i32, h->run_flags, "ctg.flags");
+    LLVMValueRef on = LLVMBuildAnd(b, fl, LLVMConstInt(h->t_i32, CTG_FL_DIST | CTG_FL_CMPLOG, 0), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(h->t_i32, 0, 0), ""), call, done);
+    LLVMPositionBuilderAtEnd(b, call);
+    LLVMValueRef args[8];
+    unsigned n = LLVMCountParams(f);
+    for (unsigned k = 0; k < n && k < 8; k++)
+        args[k] = LLVMGetParam(f, k);
+    LLVMBuildCall2(b, h->types[id], h->fns[id], args, n, "");
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return h->guards[id] = f;
+}
+
+void inst_hook_call_guarded(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMValueRef *args)
+{
+    LLVMValueRef f = guard_fn(h, id);
+    LLVMBuildCall2(b, h->types[id], f, args, (unsigned)strlen(hook_table[id].params), "");
 }
 
 LLVMValueRef inst_hook_call(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMValueRef *args)

@@ -39,6 +39,8 @@ typedef struct inst_hooks {
     LLVMTypeRef types[HOOK__COUNT]; /* function types from the table      */
     LLVMValueRef fns[HOOK__COUNT];  /* declarations, made on first use    */
     LLVMValueRef cov_ptr;           /* external global i8* __ctg_cov_ptr  */
+    LLVMValueRef run_flags;         /* external i32 CTG_SYM_RUN_FLAGS     */
+    LLVMValueRef guards[HOOK__COUNT]; /* inst_hook_call_guarded's wrappers */
 } inst_hooks;
 
 /* The function type of a table of letters, one a type: v void, i i32,
@@ -52,6 +54,13 @@ bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e);
 
 /* Emits a call of hook id at the builder's position; args as the table says. */
 LLVMValueRef inst_hook_call(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMValueRef *args);
+
+/* The same for a hook whose only work is for runs with CTG_FL_DIST or
+ * CTG_FL_CMPLOG (a distance or comparison hook that does not count an
+ * edge): the call goes to an internal always-inline wrapper that calls
+ * the hook only when the run's flags (CTG_SYM_RUN_FLAGS) ask for it, so
+ * the optimiser leaves a load and a branch where a call was. */
+void inst_hook_call_guarded(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMValueRef *args);
 
 /* Emits the inline coverage increment cov[idx] (saturating), idx an i32. */
 void inst_hook_cov(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx);

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,10 @@
 _Static_assert(sizeof(ctg_shm_hdr) == 72, "header layout must agree between -m32 and -m64");
 _Static_assert(sizeof(ctg_cmp_rec) == 24, "cmp record layout must agree between -m32 and -m64");
 _Static_assert(sizeof(ctg_value_rec) == 8, "value record layout");
+_Static_assert(offsetof(rt_state, flags) == 0, "the guarded hooks read the flags at CTG_SYM_RUN_FLAGS");
 _Static_assert(sizeof(ctg_hello) == 24, "hello layout");
-_Static_assert(sizeof(ctg_batch_hdr) == 1072, "batch layout must agree between -m32 and -m64");
+_Static_assert(sizeof(ctg_batch_hdr) == 1072 + 8 + 4 * CTG_WATCH_MAX + 2 * CTG_BATCH_MAX +
+                   24 * CTG_BATCH_MAX * CTG_WATCH_REC, "batch layout must agree between -m32 and -m64");
 
 /* Edge map used before the shared memory is mapped (constructors); larger
  * programs get an anonymous mapping in rt_early_init. */
@@ -422,6 +425,30 @@ static int rt_interesting(void)
     return 0;
 }
 
+/* Before a logged input of a batch: comparison logging on, and the watched
+ * sites' records cleared (the others are nobody's business in a batch). */
+static void rt_watch_begin(const ctg_batch_hdr *b)
+{
+    rt_g.flags |= CTG_FL_CMPLOG;
+    uint32_t n = b->n_watch > CTG_WATCH_MAX ? CTG_WATCH_MAX : b->n_watch;
+    for (uint32_t k = 0; k < n; k++)
+        if (b->watch[k] < rt_g.n_cmp)
+            memset(&rt_g.cmp[b->watch[k]], 0, sizeof *rt_g.cmp);
+}
+
+/* After a logged input i: the watched sites it ran whose last operands
+ * differ, in watch[] order, into broken[i]. */
+static void rt_watch_end(ctg_batch_hdr *b, uint32_t i)
+{
+    uint32_t n = b->n_watch > CTG_WATCH_MAX ? CTG_WATCH_MAX : b->n_watch, got = 0;
+    for (uint32_t k = 0; k < n && got < CTG_WATCH_REC; k++) {
+        const ctg_cmp_rec *c = b->watch[k] < rt_g.n_cmp ? &rt_g.cmp[b->watch[k]] : NULL;
+        if (c && c->hits && c->a != c->b)
+            b->broken[i][got++] = *c;
+    }
+    b->n_broken[i] = (uint8_t)got;
+}
+
 /* Runs the batch of CTG_CMD_BATCH (rt_protocol.h): each input as the
  * executor would prepare it alone, until one is interesting.  Returns the
  * number of inputs run. */
@@ -447,8 +474,13 @@ static uint32_t rt_run_batch(void)
         b->start_ns = rt_now_ns();
         b->pos = i;
         rt_begin_run();
+        uint8_t log = b->log[i] && b->n_watch;
+        if (log)
+            rt_watch_begin(b);
         rt_run_libfuzzer();
         uint64_t t = rt_now_ns() - b->start_ns;
+        if (log)
+            rt_watch_end(b, i);
         if (rt_interesting()) {
             b->stop = i;
             b->last_ns = t;

@@ -43,7 +43,7 @@
 
 #define CTG_HELLO_MAGIC 0x43544731u /* "CTG1" */
 #define CTG_SHM_MAGIC 0x43544753u   /* "CTGS" */
-#define CTG_PROTOCOL_VERSION 4u
+#define CTG_PROTOCOL_VERSION 5u
 
 /* Fork-server commands (executor -> server). */
 #define CTG_CMD_RUN 1u
@@ -264,6 +264,8 @@ static inline uint8_t ctg_bucket(uint8_t n)
 
 #define CTG_BATCH_MAX 256u          /* inputs of one batch                  */
 #define CTG_BATCH_BYTES (1u << 20)  /* bytes of the inputs of one batch     */
+#define CTG_WATCH_MAX 64u           /* watched comparison sites of a batch  */
+#define CTG_WATCH_REC 4u            /* broken watched sites kept per input  */
 
 /* Head of the batch region (CTG_CMD_BATCH); the input bytes follow it. */
 typedef struct ctg_batch_hdr {
@@ -280,6 +282,16 @@ typedef struct ctg_batch_hdr {
                           off[i + 1] of the data after this header (one
                           spare entry: the size is a multiple of 8 under
                           -m32 and -m64 alike)                            */
+    /* Watched comparison sites (the fuzzer's repair of derived values):
+     * input i with log[i] set runs with CTG_FL_CMPLOG, and the watched
+     * sites it executed whose last operands differ are copied, in the
+     * order of watch[], to broken[i] (at most CTG_WATCH_REC). */
+    uint32_t n_watch;  /* (E) sites in watch[], at most CTG_WATCH_MAX        */
+    uint32_t pad0;
+    uint32_t watch[CTG_WATCH_MAX];             /* (E) comparison site ids  */
+    uint8_t log[CTG_BATCH_MAX];                /* (E) per input: 1 = log    */
+    uint8_t n_broken[CTG_BATCH_MAX];           /* (R) per logged input      */
+    ctg_cmp_rec broken[CTG_BATCH_MAX][CTG_WATCH_REC]; /* (R)                */
 } ctg_batch_hdr;
 
 /* Offsets of the regions; every region is 64-byte aligned. */
@@ -336,6 +348,9 @@ static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp
 #define CTG_SYM_N_CMP "__ctg_n_cmp"         /* const uint32_t, defined by the pass */
 #define CTG_SYM_N_ERRORS "__ctg_n_errors"   /* const uint32_t, defined by the pass */
 #define CTG_SYM_USER_MAIN "__ctg_user_main" /* the PUT's renamed main              */
+#define CTG_SYM_RUN_FLAGS "__ctg_rt_g"      /* the runtime's state, which begins
+                                               with the run's CTG_FL_* (uint32_t):
+                                               the guarded hooks read it      */
 #define CTG_SYM_HARNESS "__ctg_harness"     /* const uint32_t enum ctg_harness,
                                                defined by the pass           */
 

@@ -18,6 +18,9 @@
 #include "rt_valgen.h"
 
 typedef struct rt_state {
+    uint32_t flags;        /* CTG_FL_* of the current run (0 outside runs);
+                              first: the instrumented code's guarded hooks
+                              read it as CTG_SYM_RUN_FLAGS                  */
     ctg_shm_hdr *hdr;      /* shared header (a private dummy before mapping) */
     uint8_t *input;        /* CTG_MAX_INPUT bytes, NULL before mapping       */
     ctg_value_rec *values; /* CTG_MAX_VALUES records                          */
@@ -25,7 +28,6 @@ typedef struct rt_state {
     ctg_cmp_rec *cmp;      /* n_cmp + 1 operand records                       */
     uint32_t n_edges;      /* capacities of the maps above                    */
     uint32_t n_cmp;
-    uint32_t flags;        /* CTG_FL_* of the current run (0 outside runs)    */
     int standalone;        /* reproduce mode: messages go to stderr          */
     ctg_vg rng;            /* random extension, seeded per run               */
     uint32_t extend_end;   /* input bytes the extension may reach this run   */

@@ -446,6 +446,17 @@ void ctx_set_overlap(search_ctx *c, void (*fn)(void *), void *arg)
     c->overlap_arg = arg;
 }
 
+void ctx_set_watch(search_ctx *c, const uint32_t *sites, uint32_t n, const uint8_t *log)
+{
+    exec_set_watch(c->x, sites, n, log);
+}
+
+uint32_t ctx_batch_broken(const search_ctx *c, uint32_t i, const ctg_cmp_rec **recs)
+{
+    *recs = NULL;
+    return c->batch_sent ? exec_batch_broken(c->x, i, recs) : UINT32_MAX;
+}
+
 /* The strategy's overlap work, once per ctx_exec_batch (ctx_set_overlap). */
 static void run_overlap(void *arg)
 {
@@ -461,6 +472,7 @@ uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *l
 {
     memset(out, 0, sizeof *out);
     out->stopped = true;
+    c->batch_sent = false;
     if (!n)
         return 0;
     exec_t *x = c->x;
@@ -482,6 +494,7 @@ uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *l
     exec_set_overlap(x, run_overlap, c);
     bool ran = exec_run_batch(x, in, len, n, c->known, flags, &b, &out->r, &c->err);
     exec_set_overlap(x, NULL, NULL);
+    c->batch_sent = ran;
     run_overlap(c); /* when the batch was not sent */
     if (!ran) {
         c->failed = true;

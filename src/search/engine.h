@@ -53,6 +53,15 @@ uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *l
  * run; so what fn does, and in which order, does not depend on timing.
  * fn must not run or read the executor.  NULL: none. */
 void ctx_set_overlap(search_ctx *c, void (*fn)(void *), void *arg);
+/* Comparison sites watched in the batches of ctx_exec_batch
+ * (exec_set_watch): input i with log[i] runs with comparison logging, and
+ * ctx_batch_broken gives the watched sites it ran whose operands differ.
+ * The arrays must live until the batch has run; NULL: none. */
+void ctx_set_watch(search_ctx *c, const uint32_t *sites, uint32_t n, const uint8_t *log);
+/* After ctx_exec_batch: those records of input i (exec_batch_broken);
+ * UINT32_MAX when they are not known (input i was not logged, or ran
+ * alone: the caller then logs it itself). */
+uint32_t ctx_batch_broken(const search_ctx *c, uint32_t i, const ctg_cmp_rec **recs);
 
 /* Tests kept so far (every strategy's), in the order they were found: lets
  * a strategy import what others found (the `auto` portfolio relies on it).

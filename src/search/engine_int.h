@@ -57,6 +57,7 @@ struct search_ctx {
     void (*overlap)(void *); /* ctx_set_overlap                          */
     void *overlap_arg;
     bool overlap_done;   /* called in this ctx_exec_batch                 */
+    bool batch_sent;     /* the last ctx_exec_batch ran a batch           */
     uint64_t batches, batched; /* executor batches and the inputs they ran */
     bool write_failed;   /* a file of the output could not be written    */
     unsigned unwritten;  /* tests and crashes not written since         */

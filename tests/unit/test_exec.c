@@ -476,7 +476,7 @@ static void test_batch_classifies_as_single_runs(void **state)
     static uint8_t ref_cov[BATCH_N][BATCH_EDGES];
     bool ref_news[BATCH_N] = {0};
     batch_inputs(in, len);
-    exec_t *x = fx_exec("batch64", BATCH_EDGES, 0, 1000);
+    exec_t *x = fx_exec("batch64", BATCH_EDGES, 2, 1000);
     uint8_t known[BATCH_EDGES] = {0};
     int n_news = 0;
     for (int i = 0; i < BATCH_N; i++) {
@@ -533,7 +533,7 @@ static void test_batch_classifies_as_single_runs(void **state)
 static void test_batch_crash_and_timeout(void **state)
 {
     (void)state;
-    exec_t *x = fx_exec("batch64", BATCH_EDGES, 0, 200);
+    exec_t *x = fx_exec("batch64", BATCH_EDGES, 2, 200);
     int overlaps = 0;
     exec_set_overlap(x, slow_call, &overlaps);
     uint8_t known[BATCH_EDGES];
@@ -572,6 +572,64 @@ static void test_batch_crash_and_timeout(void **state)
     exec_free(x);
 }
 
+/* The watched comparisons of a batch's logged inputs are what a run of
+ * the same input alone with comparison logging records at those sites
+ * (the ones whose operands differ, in the order of the watch list); an
+ * input that was not logged has none to read. */
+static void test_batch_watch(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("batch64", BATCH_EDGES, 2, 1000);
+    static const char *const in[] = {"ak", "abc", "", "xkx", "q", "zz", "abk", "xk"};
+    enum { N = sizeof in / sizeof *in };
+    const uint8_t *ptrs[N];
+    size_t len[N];
+    uint8_t log[N];
+    for (int i = 0; i < N; i++)
+        ptrs[i] = (const uint8_t *)in[i], len[i] = strlen(in[i]), log[i] = i != 5;
+    static const uint32_t sites[] = {1, 0}; /* the length first */
+    uint8_t known[BATCH_EDGES];
+    memset(known, 0xff, sizeof known); /* every normal run is plain */
+    exec_set_watch(x, sites, 2, log);
+    exec_batch b;
+    exec_result r;
+    ctg_err e = {{0}};
+    if (!exec_run_batch(x, ptrs, len, N, known, 0, &b, &r, &e))
+        fail_msg("exec_run_batch: %s", e.msg);
+    exec_set_watch(x, NULL, 0, NULL);
+    assert_int_equal(b.ran, N);
+    assert_false(b.stopped);
+    ctg_cmp_rec got[N][CTG_WATCH_REC];
+    uint32_t n_got[N];
+    for (int i = 0; i < N; i++) {
+        const ctg_cmp_rec *rec;
+        n_got[i] = exec_batch_broken(x, (uint32_t)i, &rec);
+        if (n_got[i] != UINT32_MAX)
+            memcpy(got[i], rec, n_got[i] * sizeof *rec);
+    }
+    assert_int_equal(n_got[5], UINT32_MAX);
+    assert_int_equal(n_got[0], 1); /* "ak": length 2 != 3; 'k' == 'k' */
+    assert_int_equal(n_got[1], 1); /* "abc": 'b' != 'k'; length 3 */
+    assert_int_equal(n_got[4], 2); /* "q": both, the length first */
+    for (int i = 0; i < N; i++) {
+        if (i == 5)
+            continue;
+        fx_run(x, ptrs[i], len[i], CTG_FL_CMPLOG, 0);
+        const ctg_cmp_rec *c = exec_cmp(x);
+        uint32_t want = 0;
+        for (int k = 0; k < 2; k++) {
+            const ctg_cmp_rec *w = &c[sites[k]];
+            if (!w->hits || w->a == w->b)
+                continue;
+            assert_true(want < n_got[i]);
+            assert_memory_equal(&got[i][want], w, sizeof *w);
+            want++;
+        }
+        assert_int_equal(want, n_got[i]);
+    }
+    exec_free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -589,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_persistent),
         cmocka_unit_test(test_batch_classifies_as_single_runs),
         cmocka_unit_test(test_batch_crash_and_timeout),
+        cmocka_unit_test(test_batch_watch),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     fx_out_clear();

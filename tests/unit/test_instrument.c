@@ -97,11 +97,26 @@ static long long const_global(LLVMModuleRef m, const char *name)
 }
 
 /* Number of calls in m whose callee is named name. */
-static int count_calls(LLVMModuleRef m, const char *name)
+/* Calls of a hook through its guard (inst_hook_call_guarded, an internal
+ * function named GUARD_PREFIX + the hook) count as calls of the hook; the
+ * guard's own call of the hook does not. */
+#define GUARD_PREFIX "ctg.guard."
+
+static bool is_guard(LLVMValueRef f)
+{
+    size_t len;
+    const char *s = LLVMGetValueName2(f, &len);
+    return len > strlen(GUARD_PREFIX) && memcmp(s, GUARD_PREFIX, strlen(GUARD_PREFIX)) == 0;
+}
+
+/* Calls of name outside the guards: direct ones (want_guarded false) or
+ * through name's guard (true). */
+static int calls_of(LLVMModuleRef m, const char *name, bool want_guarded)
 {
     int n = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMBasicBlockRef b = is_guard(f) ? NULL : LLVMGetFirstBasicBlock(f); b;
+             b = LLVMGetNextBasicBlock(b))
             for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
                 if (!LLVMIsACallInst(i))
                     continue;
@@ -110,9 +125,17 @@ static int count_calls(LLVMModuleRef m, const char *name)
                     c = LLVMGetOperand(c, 0);
                 size_t len;
                 const char *s = LLVMGetValueName2(c, &len);
-                n += len == strlen(name) && memcmp(s, name, len) == 0;
+                bool guarded = is_guard(c);
+                if (guarded)
+                    s += strlen(GUARD_PREFIX), len -= strlen(GUARD_PREFIX);
+                n += guarded == want_guarded && len == strlen(name) && memcmp(s, name, len) == 0;
             }
     return n;
+}
+
+static int count_calls(LLVMModuleRef m, const char *name)
+{
+    return calls_of(m, name, false) + calls_of(m, name, true);
 }
 
 /* Runs inst_cov on m and checks the result verifies. */
@@ -386,6 +409,20 @@ static void test_cov_hooks(void **state)
     assert_true(count_calls(m, CTG_HOOK_CMP) >= 1);   /* !buf: a 64-bit pointer */
     assert_int_equal(count_calls(m, CTG_HOOK_BR), 2); /* the i128 compare, flag */
     assert_int_equal(count_calls(m, CTG_HOOK_SWITCH), 0); /* i128 switch: inline */
+    /* the distance hooks are called through their guards: internal,
+     * always inlined, a load of the run's flags before the call */
+    assert_int_equal(calls_of(m, CTG_HOOK_FCMP, true), 1);
+    assert_int_equal(calls_of(m, CTG_HOOK_CMP_STR32, true), 3);
+    assert_int_equal(calls_of(m, CTG_HOOK_BR, true), 2);
+    assert_int_equal(calls_of(m, CTG_HOOK_CMP32, false) + calls_of(m, CTG_HOOK_CMP, false), 0);
+    LLVMValueRef g = LLVMGetNamedFunction(m, GUARD_PREFIX CTG_HOOK_FCMP);
+    assert_non_null(g);
+    assert_int_equal(LLVMGetLinkage(g), LLVMInternalLinkage);
+    unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    assert_non_null(LLVMGetEnumAttributeAtIndex(g, LLVMAttributeFunctionIndex, always));
+    LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetFirstBasicBlock(g));
+    assert_true(LLVMIsALoadInst(first));
+    assert_ptr_equal(LLVMGetOperand(first, 0), LLVMGetNamedGlobal(m, CTG_SYM_RUN_FLAGS));
     assert_int_equal(count_calls(m, CTG_HOOK_FORK), 1);
     assert_int_equal(count_calls(m, "fork"), 0);
     assert_int_equal(count_calls(m, CTG_HOOK_MALLOC), 1);
@@ -450,9 +487,10 @@ static void test_cov_switch_m32(void **state)
 /* In function fn of m: loads of the coverage map pointer (one per inline
  * counter), and calls of __ctg_cmp32 / __ctg_br whose flag argument (bits,
  * cond) carries the hook's count flag. */
-static void lean_census(LLVMModuleRef m, const char *fn, int *map_loads, int *counted, int *hooks)
+static void lean_census(LLVMModuleRef m, const char *fn, int *map_loads, int *counted, int *hooks,
+                        int *guarded)
 {
-    *map_loads = *counted = *hooks = 0;
+    *map_loads = *counted = *hooks = *guarded = 0;
     LLVMValueRef f = LLVMGetNamedFunction(m, fn);
     assert_non_null(f);
     LLVMValueRef map = LLVMGetNamedGlobal(m, CTG_SYM_COV_PTR);
@@ -464,11 +502,15 @@ static void lean_census(LLVMModuleRef m, const char *fn, int *map_loads, int *co
                 continue;
             size_t len;
             const char *name = LLVMGetValueName2(LLVMGetCalledValue(i), &len);
+            bool via_guard = is_guard(LLVMGetCalledValue(i));
+            if (via_guard)
+                name += strlen(GUARD_PREFIX), len -= strlen(GUARD_PREFIX);
             bool cmp = len == strlen(CTG_HOOK_CMP32) && !memcmp(name, CTG_HOOK_CMP32, len);
             bool br = len == strlen(CTG_HOOK_BR) && !memcmp(name, CTG_HOOK_BR, len);
             if (!cmp && !br)
                 continue;
             (*hooks)++;
+            *guarded += via_guard;
             LLVMValueRef flag = LLVMGetOperand(i, cmp ? 4 : 1);
             if (cmp && LLVMIsAConstantInt(flag))
                 *counted += (LLVMConstIntGetZExtValue(flag) & CTG_CMP_COUNT) != 0;
@@ -499,15 +541,17 @@ static void test_cov_lean(void **state)
     inst_stats st;
     cov(m, db, &st);
     assert_int_equal(st.lean_functions, 1);
-    int loads, counted, hooks;
-    lean_census(m, "big", &loads, &counted, &hooks);
+    int loads, counted, hooks, guarded;
+    lean_census(m, "big", &loads, &counted, &hooks, &guarded);
     assert_int_equal(loads, 0);
     assert_int_equal(hooks, 1001); /* the bool and the 1000 compares */
     assert_int_equal(counted, 1001);
-    lean_census(m, CTG_SYM_USER_MAIN, &loads, &counted, &hooks);
+    assert_int_equal(guarded, 0); /* a counting hook is always called */
+    lean_census(m, CTG_SYM_USER_MAIN, &loads, &counted, &hooks, &guarded);
     assert_int_equal(loads, 2); /* f and x > 5: inline */
     assert_int_equal(hooks, 2);
     assert_int_equal(counted, 0);
+    assert_int_equal(guarded, 2); /* distance only: behind the flags' guard */
     progdb_free(db);
     LLVMDisposeModule(m);
     LLVMContextDispose(ctx);

@@ -109,6 +109,15 @@ typedef struct fuzz {
         size_t n, at;    /* made; run so far                               */
     } ahead[2];
     unsigned cur_ahead;  /* the set being run                              */
+    /* repairs of a batch's logged mutants, run as batches (run_repairs) */
+    struct fz_rep {
+        uint8_t *buf;    /* their bytes (pend_cap)                         */
+        size_t used;
+        uint32_t n;
+        const uint8_t *in[CTG_BATCH_MAX];
+        size_t len[CTG_BATCH_MAX];
+        uint32_t of[CTG_BATCH_MAX]; /* the mutant each repairs            */
+    } rep;
     size_t pend_cap;
     size_t max_len;
     bool libfuzzer, mcts, trim;
@@ -528,6 +537,75 @@ static bool repair(fuzz *F, const uint8_t *in, size_t len)
     return true;
 }
 
+/* Runs the repairs queued by queue_repairs as batches.  The first that
+ * finds something counts as a repair and ends its mutant's repairs (a
+ * mutant's later fixes add to its earlier ones, as in repair).  False when
+ * no run happened. */
+static bool run_repairs(fuzz *F)
+{
+    struct fz_rep *q = &F->rep;
+    uint32_t at = 0;
+    while (at < q->n) {
+        ctx_run r;
+        uint32_t ran = ctx_exec_batch(F->ctx, q->in + at, q->len + at, q->n - at, 0, F->virgin, &r);
+        if (!ran) {
+            q->n = 0, q->used = 0;
+            return false;
+        }
+        if (r.kept)
+            F->imported++;
+        at += ran;
+        bool fresh;
+        size_t nt = r.stopped ? scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh) : 0;
+        if (r.stopped && fresh && seedable(r.r.kind)) {
+            F->repairs++;
+            found(F, nt, true);
+            while (at < q->n && q->of[at] == q->of[at - 1])
+                at++;
+        }
+    }
+    q->n = 0, q->used = 0;
+    return true;
+}
+
+/* Repair of a batch's mutant `in` from its broken watched comparisons
+ * (recs, in the order of the seed's equal sites): the fixes of repair, one
+ * on top of the other, queued to run as batches (F->buf holds the fixes
+ * so far: running a full queue does not touch it).  `of` names the
+ * mutant.  False when no run happened (a full queue ran and failed). */
+static bool queue_repairs(fuzz *F, const uint8_t *in, size_t len, const ctg_cmp_rec *recs,
+                          uint32_t n, uint32_t of)
+{
+    struct fz_rep *q = &F->rep;
+    F->repair_tries++;
+    if (len > F->max_len)
+        len = F->max_len;
+    memmove(F->buf, in, len);
+    for (uint32_t i = 0; i < n; i++) {
+        mut_cmp m = cmp_of(&recs[i], true);
+        mut_src src = {.cmps = &m, .n_cmps = 1};
+        if (!m.bits || !mut_i2s(ctx_rng(F->ctx), F->buf, &len, F->max_len, &src))
+            continue;
+        if ((q->n == CTG_BATCH_MAX || q->used + len > F->pend_cap) && !run_repairs(F))
+            return false;
+        memcpy(q->buf + q->used, F->buf, len);
+        q->in[q->n] = q->buf + q->used;
+        q->len[q->n] = len;
+        q->of[q->n++] = of;
+        q->used += len;
+    }
+    return true;
+}
+
+/* The repair of mutant k of the last batch that was drawn for it: from
+ * the batch's records of its watched comparisons, else by repair. */
+static bool repair_batched(fuzz *F, const uint8_t *in, size_t len, uint32_t k)
+{
+    const ctg_cmp_rec *recs;
+    uint32_t n = ctx_batch_broken(F->ctx, k, &recs);
+    return n == UINT32_MAX ? repair(F, in, len) : queue_repairs(F, in, len, recs, n, k);
+}
+
 /* Runs one mutant of the current seed.  False when no run happened. */
 static bool run_mutant(fuzz *F)
 {
@@ -605,9 +683,15 @@ static bool run_ahead(fuzz *F)
         in[k] = a->buf + a->v[at + k].off;
         len[k] = a->v[at + k].len;
     }
+    uint8_t log[FUZZ_AHEAD];
+    for (uint32_t k = 0; k < n; k++)
+        log[k] = a->v[at + k].repair;
+    const fz_seed *s = &F->seeds[F->cur];
     ctx_run r;
     ctx_set_overlap(F->ctx, make_next, F);
+    ctx_set_watch(F->ctx, s->eq, (uint32_t)s->n_eq, log);
     uint32_t ran = ctx_exec_batch(F->ctx, in, len, n, 0, F->virgin, &r);
+    ctx_set_watch(F->ctx, NULL, 0, NULL);
     ctx_set_overlap(F->ctx, NULL, NULL);
     if (!ran)
         return false;
@@ -622,13 +706,14 @@ static bool run_ahead(fuzz *F)
         size_t nt = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
         if (fresh && seedable(r.r.kind))
             found(F, nt, last->i2s);
-        else if (last->repair && r.r.kind == EXEC_NORMAL && !repair(F, in[ran - 1], len[ran - 1]))
+        else if (last->repair && r.r.kind == EXEC_NORMAL &&
+                 !repair_batched(F, in[ran - 1], len[ran - 1], ran - 1))
             return false;
     }
     for (uint32_t k = 0; k < plain; k++)
-        if (a->v[at + k].repair && !repair(F, in[k], len[k]))
+        if (a->v[at + k].repair && !repair_batched(F, in[k], len[k], k))
             return false;
-    return true;
+    return run_repairs(F);
 }
 
 static void end_round(fuzz *F)
@@ -661,6 +746,7 @@ static void fuzz_free(fuzz *F)
     ctg_free(F->tbuf);
     ctg_free(F->ahead[0].buf);
     ctg_free(F->ahead[1].buf);
+    ctg_free(F->rep.buf);
     ctg_free(F);
 }
 
@@ -724,9 +810,10 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
         F->pend_cap = cap < CTG_BATCH_BYTES ? cap : CTG_BATCH_BYTES;
         F->ahead[0].buf = ctg_malloc(F->pend_cap);
         F->ahead[1].buf = ctg_malloc(F->pend_cap);
+        F->rep.buf = ctg_malloc(F->pend_cap);
     }
     if (!F->tree || !F->virgin || !F->trace || !F->dict || !F->buf || !F->tbuf ||
-        (F->pend_cap && (!F->ahead[0].buf || !F->ahead[1].buf))) {
+        (F->pend_cap && (!F->ahead[0].buf || !F->ahead[1].buf || !F->rep.buf))) {
         err_set(e, "out of memory");
         goto fail;
     }
