@@ -153,8 +153,10 @@ static LLVMValueRef guard_fn(inst_hooks *h, inst_hook id)
     LLVMBuilderRef b = LLVMCreateBuilderInContext(h->ctx);
     LLVMPositionBuilderAtEnd(b, entry);
     LLVMValueRef fl = LLVMBuildLoad2(b, h->t_i32, h->run_flags, "ctg.flags");
-    LLVMValueRef on = LLVMBuildAnd(b, fl, LLVMConstInt(h->t_i32, CTG_FL_DIST | CTG_FL_CMPLOG, 0), "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(h->t_i32, 0, 0), ""), call, done);
+    LLVMValueRef mask = LLVMConstInt(h->t_i32, CTG_FL_DIST | CTG_FL_CMPLOG, 0);
+    LLVMValueRef on = LLVMBuildAnd(b, fl, mask, "");
+    LLVMValueRef zero = LLVMConstInt(h->t_i32, 0, 0);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, zero, ""), call, done);
     LLVMPositionBuilderAtEnd(b, call);
     LLVMValueRef args[8];
     unsigned n = LLVMCountParams(f);

@@ -38,10 +38,12 @@
 _Static_assert(sizeof(ctg_shm_hdr) == 72, "header layout must agree between -m32 and -m64");
 _Static_assert(sizeof(ctg_cmp_rec) == 24, "cmp record layout must agree between -m32 and -m64");
 _Static_assert(sizeof(ctg_value_rec) == 8, "value record layout");
-_Static_assert(offsetof(rt_state, flags) == 0, "the guarded hooks read the flags at CTG_SYM_RUN_FLAGS");
+_Static_assert(offsetof(rt_state, flags) == 0,
+               "the guarded hooks read the flags at CTG_SYM_RUN_FLAGS");
 _Static_assert(sizeof(ctg_hello) == 24, "hello layout");
 _Static_assert(sizeof(ctg_batch_hdr) == 1072 + 8 + 4 * CTG_WATCH_MAX + 2 * CTG_BATCH_MAX +
-                   24 * CTG_BATCH_MAX * CTG_WATCH_REC, "batch layout must agree between -m32 and -m64");
+                   24 * CTG_BATCH_MAX * CTG_WATCH_REC,
+               "batch layout must agree between -m32 and -m64");
 
 /* Edge map used before the shared memory is mapped (constructors); larger
  * programs get an anonymous mapping in rt_early_init. */

@@ -39,6 +39,15 @@ check "repair: none tried on fuzz_magic, whose compares all have a constant" \
 check "repair: the checksum of fuzz_sum is repaired ($(stat fuzz.repairs "$T/sum") times)" \
     [ "$(stat fuzz.repairs "$T/sum")" -ge 1 ]
 check "repair: fuzz_sum's abort behind the checksum is found" sh -c "ls '$T/sum/crashes/' | grep -q abort"
+# a libFuzzer target's mutants are repaired from their batch's logged
+# comparisons, and trimming what a repair finds leaves the next fix alone
+check "repair: tries logged inside batches ($(stat fuzz.repair_in_batch "$T/sum") of $(stat fuzz.repair_tries "$T/sum"))" \
+    [ "$(stat fuzz.repair_in_batch "$T/sum")" -ge 1 ]
+"$CTESTGEN" run "$PROGS/fuzz_sum.c" --strategy fuzz --fuzz-trim on --max-execs 20000 --seed 1 \
+    -o "$T/sum-trim" -q || fail "fuzz_sum --fuzz-trim on: run exits 0"
+check "repair with --fuzz-trim on: repaired ($(stat fuzz.repairs "$T/sum-trim") times)" \
+    [ "$(stat fuzz.repairs "$T/sum-trim")" -ge 1 ]
+check "repair with --fuzz-trim on: the abort is found" sh -c "ls '$T/sum-trim/crashes/' | grep -q abort"
 
 # --fuzz-trim on: seeds lose the bytes their coverage does not need
 L="$PROGS/lines_kv.c"

@@ -120,6 +120,7 @@ typedef struct fuzz {
     /* repairs of a batch's logged mutants, run as batches (run_repairs) */
     struct fz_rep {
         uint8_t *buf;    /* their bytes (pend_cap)                         */
+        uint8_t *work;   /* the fixes of one mutant so far (max_len)       */
         size_t used;
         uint32_t n;
         const uint8_t *in[CTG_BATCH_MAX];
@@ -138,6 +139,7 @@ typedef struct fuzz {
     size_t imported;     /* tests of ctx_kept() already seen               */
     /* statistics */
     uint64_t selections, finds, i2s_finds, repairs, repair_tries;
+    uint64_t repair_in_batch; /* tries whose comparisons a batch logged   */
     uint64_t trims, trim_runs, trimmed_bytes;
 } fuzz;
 
@@ -578,25 +580,27 @@ static bool run_repairs(fuzz *F)
 
 /* Repair of a batch's mutant `in` from its broken watched comparisons
  * (recs, in the order of the seed's equal sites): the fixes of repair, one
- * on top of the other, queued to run as batches (F->buf holds the fixes
- * so far: running a full queue does not touch it).  `of` names the
- * mutant.  False when no run happened (a full queue ran and failed). */
+ * on top of the other, queued to run as batches (the fixes so far are in
+ * q->work, which running a full queue, and trimming what it finds, leave
+ * alone).  `of` names the mutant.  False when no run happened (a full
+ * queue ran and failed). */
 static bool queue_repairs(fuzz *F, const uint8_t *in, size_t len, const ctg_cmp_rec *recs,
                           uint32_t n, uint32_t of)
 {
     struct fz_rep *q = &F->rep;
     F->repair_tries++;
+    F->repair_in_batch++;
     if (len > F->max_len)
         len = F->max_len;
-    memmove(F->buf, in, len);
+    memcpy(q->work, in, len);
     for (uint32_t i = 0; i < n; i++) {
         mut_cmp m = cmp_of(&recs[i], true);
         mut_src src = {.cmps = &m, .n_cmps = 1};
-        if (!m.bits || !mut_i2s(ctx_rng(F->ctx), F->buf, &len, F->max_len, &src))
+        if (!m.bits || !mut_i2s(ctx_rng(F->ctx), q->work, &len, F->max_len, &src))
             continue;
         if ((q->n == CTG_BATCH_MAX || q->used + len > F->pend_cap) && !run_repairs(F))
             return false;
-        memcpy(q->buf + q->used, F->buf, len);
+        memcpy(q->buf + q->used, q->work, len);
         q->in[q->n] = q->buf + q->used;
         q->len[q->n] = len;
         q->of[q->n++] = of;
@@ -755,6 +759,7 @@ static void fuzz_free(fuzz *F)
     ctg_free(F->ahead[0].buf);
     ctg_free(F->ahead[1].buf);
     ctg_free(F->rep.buf);
+    ctg_free(F->rep.work);
     ctg_free(F);
 }
 
@@ -819,11 +824,13 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
         F->ahead[0].buf = ctg_malloc(F->pend_cap);
         F->ahead[1].buf = ctg_malloc(F->pend_cap);
         F->rep.buf = ctg_malloc(F->pend_cap);
+        F->rep.work = ctg_malloc(F->max_len);
         if (!opt_given(o, "fuzz-batch"))
             F->batch = FUZZ_BATCHED_ROUND;
     }
     if (!F->tree || !F->virgin || !F->trace || !F->dict || !F->buf || !F->tbuf ||
-        (F->pend_cap && (!F->ahead[0].buf || !F->ahead[1].buf || !F->rep.buf))) {
+        (F->pend_cap &&
+         (!F->ahead[0].buf || !F->ahead[1].buf || !F->rep.buf || !F->rep.work))) {
         err_set(e, "out of memory");
         goto fail;
     }
@@ -867,6 +874,7 @@ static void fuzz_finish(void *state, search_ctx *ctx)
     ctx_stat_set(ctx, "fuzz.i2s_finds", (double)F->i2s_finds);
     ctx_stat_set(ctx, "fuzz.repairs", (double)F->repairs);
     ctx_stat_set(ctx, "fuzz.repair_tries", (double)F->repair_tries);
+    ctx_stat_set(ctx, "fuzz.repair_in_batch", (double)F->repair_in_batch);
     ctx_stat_set(ctx, "fuzz.trims", (double)F->trims);
     ctx_stat_set(ctx, "fuzz.trim_runs", (double)F->trim_runs);
     ctx_stat_set(ctx, "fuzz.trimmed_bytes", (double)F->trimmed_bytes);
