@@ -466,22 +466,22 @@ void exec_set_watch(exec_t *x, const uint32_t *sites, uint32_t n, const uint8_t 
     x->watch_log = log;
 }
 
-uint32_t exec_batch_broken(const exec_t *x, uint32_t i, const ctg_cmp_rec **recs)
-{
-    const ctg_batch_hdr *b = (const ctg_batch_hdr *)(x->shm + x->lay.batch);
-    *recs = NULL;
-    if (i >= x->watched || !b->log[i])
-        return UINT32_MAX;
-    *recs = b->broken[i];
-    return b->n_broken[i] > CTG_WATCH_REC ? CTG_WATCH_REC : b->n_broken[i];
-}
-
 bool exec_can_batch(const exec_t *x)
 {
     return x->harness == CTG_HARNESS_LIBFUZZER && !x->trace;
 }
 
 static ctg_batch_hdr *batch_hdr(const exec_t *x) { return (ctg_batch_hdr *)(x->shm + x->lay.batch); }
+
+uint32_t exec_batch_broken(const exec_t *x, uint32_t i, const ctg_cmp_rec **recs)
+{
+    const ctg_batch_hdr *b = batch_hdr(x);
+    *recs = NULL;
+    if (i >= x->watched || !b->log[i])
+        return UINT32_MAX;
+    *recs = b->broken[i];
+    return b->n_broken[i] > CTG_WATCH_REC ? CTG_WATCH_REC : b->n_broken[i];
+}
 
 /* Writes as many of the inputs as fit into the batch region (at least one)
  * and the known map; returns how many. */

@@ -127,14 +127,21 @@ bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e)
     return true;
 }
 
+/* The declaration of hook id, made on first use. */
+static LLVMValueRef declared(inst_hooks *h, inst_hook id)
+{
+    if (!h->fns[id])
+        h->fns[id] = LLVMAddFunction(h->m, hook_table[id].name, h->types[id]);
+    return h->fns[id];
+}
+
 /* The wrapper of hook id for inst_hook_call_guarded: calls it when the
  * run's flags have CTG_FL_DIST or CTG_FL_CMPLOG. */
 static LLVMValueRef guard_fn(inst_hooks *h, inst_hook id)
 {
     if (h->guards[id])
         return h->guards[id];
-    if (!h->fns[id])
-        h->fns[id] = LLVMAddFunction(h->m, hook_table[id].name, h->types[id]);
+    LLVMValueRef hook = declared(h, id);
     if (!h->run_flags)
         h->run_flags = LLVMAddGlobal(h->m, h->t_i32, CTG_SYM_RUN_FLAGS);
     char name[64];
@@ -162,7 +169,7 @@ static LLVMValueRef guard_fn(inst_hooks *h, inst_hook id)
     unsigned n = LLVMCountParams(f);
     for (unsigned k = 0; k < n && k < 8; k++)
         args[k] = LLVMGetParam(f, k);
-    LLVMBuildCall2(b, h->types[id], h->fns[id], args, n, "");
+    LLVMBuildCall2(b, h->types[id], hook, args, n, "");
     LLVMBuildBr(b, done);
     LLVMPositionBuilderAtEnd(b, done);
     LLVMBuildRetVoid(b);
@@ -178,10 +185,8 @@ void inst_hook_call_guarded(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMV
 
 LLVMValueRef inst_hook_call(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMValueRef *args)
 {
-    if (!h->fns[id])
-        h->fns[id] = LLVMAddFunction(h->m, hook_table[id].name, h->types[id]);
     unsigned n = (unsigned)strlen(hook_table[id].params);
-    return LLVMBuildCall2(b, h->types[id], h->fns[id], args, n, "");
+    return LLVMBuildCall2(b, h->types[id], declared(h, id), args, n, "");
 }
 
 void inst_hook_cov(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx)
