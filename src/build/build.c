@@ -364,14 +364,86 @@ static unsigned largest_function(LLVMModuleRef m)
     return best;
 }
 
+/* A block and its place in its function's layout. */
+typedef struct block_at {
+    LLVMBasicBlockRef b;
+    size_t at;
+} block_at;
+
+static int block_cmp(const void *x, const void *y)
+{
+    uintptr_t a = (uintptr_t)((const block_at *)x)->b, b = (uintptr_t)((const block_at *)y)->b;
+    return (a > b) - (a < b);
+}
+
+/* True when f may hold a loop: a branch to a block at or before its own in
+ * the layout (every cycle has one; true also when memory runs out). */
+static bool may_loop(LLVMValueRef f)
+{
+    size_t n = LLVMCountBasicBlocks(f), i = 0;
+    block_at *v = ctg_calloc(n ? n : 1, sizeof *v);
+    if (!v)
+        return true;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b && i < n; b = LLVMGetNextBasicBlock(b))
+        v[i].b = b, v[i].at = i, i++;
+    qsort(v, n, sizeof *v, block_cmp);
+    bool loop = false;
+    i = 0;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b && !loop; b = LLVMGetNextBasicBlock(b), i++) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
+        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+        for (unsigned k = 0; k < ns && !loop; k++) {
+            block_at key = {LLVMGetSuccessor(t, k), 0}, *hit = bsearch(&key, v, n, sizeof *v, block_cmp);
+            loop = !hit || hit->at <= i;
+        }
+    }
+    ctg_free(v);
+    return loop;
+}
+
+/* In a program run by a fork per input (no LLVMFuzzerTestOneInput), marks
+ * optnone (and noinline, which optnone requires) the functions over
+ * BUILD_O2_FUNCTION instructions and, in a module over BUILD_O2_MODULE,
+ * every function without a loop: -O2 leaves them as they are and the code
+ * generator takes its fast path on them.  The number marked. */
+static unsigned spare_large(LLVMModuleRef m)
+{
+    LLVMValueRef lf = LLVMGetNamedFunction(m, "LLVMFuzzerTestOneInput");
+    if (lf && !LLVMIsDeclaration(lf))
+        return 0;
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    unsigned on = LLVMGetEnumAttributeKindForName("optnone", 7),
+             ni = LLVMGetEnumAttributeKindForName("noinline", 8),
+             ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12), n = 0;
+    unsigned long long total = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && total <= BUILD_O2_MODULE;
+         f = LLVMGetNextFunction(f))
+        total += inst_fn_size(f, UINT_MAX);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        LLVMAttributeIndex fn = LLVMAttributeFunctionIndex;
+        if (LLVMIsDeclaration(f) || LLVMGetEnumAttributeAtIndex(f, fn, ai) ||
+            (inst_fn_size(f, BUILD_O2_FUNCTION + 1) <= BUILD_O2_FUNCTION &&
+             (total <= BUILD_O2_MODULE || may_loop(f))))
+            continue;
+        LLVMAddAttributeAtIndex(f, fn, LLVMCreateEnumAttribute(ctx, on, 0));
+        LLVMAddAttributeAtIndex(f, fn, LLVMCreateEnumAttribute(ctx, ni, 0));
+        n++;
+    }
+    return n;
+}
+
 /* Readies an instrumented module for code generation: drops its debug
  * information (the binaries report sites by our ids, and crashes by return
- * address; prog.bc keeps the lines) and returns the -O level to build it at. */
-static int codegen_level(LLVMModuleRef m, unsigned *largest)
+ * address; prog.bc keeps the lines) and returns the -O level to build it at
+ * (at -O2, the functions spare_large marks are not optimised). */
+static int codegen_level(LLVMModuleRef m, unsigned *largest, unsigned *spared)
 {
     LLVMStripModuleDebugInfo(m);
     *largest = largest_function(m);
-    return *largest > BUILD_HUGE_FUNCTION ? 0 : 2;
+    if (*largest > BUILD_HUGE_FUNCTION)
+        return 0;
+    *spared = spare_large(m);
+    return 2;
 }
 
 /* The files link_binary links, named in the entry directory. */
@@ -380,21 +452,14 @@ typedef struct gen_files {
     int n;
 } gen_files;
 
-/* Instrumented module m -> g: STEM.bc for clang -O<level> (2), or at -O0
- * STEM.K.o by LLVM's code generator in children (one or two objects) while
+/* Instrumented module m -> g: STEM.K.o by LLVM's code generator in
+ * children, at -O2 (clang's pipeline) one object, at -O0 one or two, while
  * this process verifies m.  The verification counts into *passes, the
  * generation beyond it into *codegen. */
 static bool generate(bctx *B, LLVMModuleRef m, const char *stem, int level, gen_files *g,
                      double *passes, double *codegen)
 {
     double t0 = fs_now();
-    if (level) {
-        g->n = 1;
-        snprintf(g->name[0], sizeof g->name[0], "%s.bc", stem);
-        bool ok = verify(B, m) && write_bc(B, m, g->name[0]);
-        *passes += fs_now() - t0;
-        return ok;
-    }
     char *paths[EMIT_MAX_PARTS];
     bool ok = true;
     for (int k = 0; k < EMIT_MAX_PARTS; k++) {
@@ -403,7 +468,7 @@ static bool generate(bctx *B, LLVMModuleRef m, const char *stem, int level, gen_
     }
     emit_job job = {0};
     if (ok)
-        emit_start(&job, m, paths, B->e);
+        emit_start(&job, m, level, paths, B->e);
     ok = ok ? verify(B, m) : err_set(B->e, "out of memory");
     double t1 = fs_now();
     *passes += t1 - t0;
@@ -423,7 +488,7 @@ static bool instrument_cov(bctx *B, gen_files *g)
     LLVMModuleRef m = B->mod;
     bool ok = inst_cov(m, B->db, &B->st, B->e);
     if (ok)
-        B->r->stage.cov_opt = codegen_level(m, &B->r->stage.cov_largest);
+        B->r->stage.cov_opt = codegen_level(m, &B->r->stage.cov_largest, &B->r->stage.cov_spared);
     B->r->stage.passes += fs_now() - t0;
     ok = ok && generate(B, m, "prog.cov", B->r->stage.cov_opt, g, &B->r->stage.passes,
                         &B->r->stage.cov_codegen);
@@ -442,7 +507,7 @@ static bool instrument_sym(bctx *B, gen_files *g)
     inst_stats cs;
     bool ok = inst_sym(m, B->db, &ss, B->e) && inst_cov(m, B->db, &cs, B->e);
     if (ok)
-        B->r->stage.sym_opt = codegen_level(m, &B->r->stage.sym_largest);
+        B->r->stage.sym_opt = codegen_level(m, &B->r->stage.sym_largest, &B->r->stage.sym_spared);
     B->r->stage.sym_passes = fs_now() - t0;
     ok = ok && generate(B, m, "prog.sym", B->r->stage.sym_opt, g, &B->r->stage.sym_passes,
                         &B->r->stage.sym_codegen);
@@ -450,18 +515,22 @@ static bool instrument_sym(bctx *B, gen_files *g)
     return ok;
 }
 
-/* clang -O<level> g's files + [extra archive] + runtime -> <out> in the
- * entry; its time added to *secs.  Object files are removed once linked. */
+/* gcc links g's objects + [extra archive] + runtime -> <out> in the entry
+ * (gcc's driver starts in half the time of clang's: a tenth of a small
+ * program's build), with gold when the host has it; its time added to
+ * *secs.  The objects are removed. */
 static bool link_binary(bctx *B, const gen_files *g, const char *out_name, const char *extra,
-                        int level, double *secs)
+                        double *secs)
 {
     const build_opts *o = B->o;
     double t0 = fs_now();
     char *in[EMIT_MAX_PARTS] = {NULL}, *out = in_dir(B, out_name);
     bool named = out != NULL;
     argv_t a = {0};
-    arg(&a, CTG_CLANG), arg(&a, level ? "-O2" : "-O0"), arg(&a, o->arch_bits == 32 ? "-m32" : "-m64");
-    arg(&a, "-w");
+    arg(&a, CTG_LINKER), arg(&a, o->arch_bits == 32 ? "-m32" : "-m64");
+#ifdef CTG_LINK_GOLD
+    arg(&a, "-fuse-ld=gold"); /* half of ld.bfd's time on a small program */
+#endif
     for (int k = 0; k < g->n; k++) {
         named = (in[k] = in_dir(B, g->name[k])) != NULL && named;
         arg(&a, in[k] ? in[k] : "");
@@ -482,7 +551,7 @@ static bool link_binary(bctx *B, const gen_files *g, const char *out_name, const
                            "file of the program and its -l flags", o->sources[0]);
     }
     for (int k = 0; k < g->n; k++) {
-        if (ok && level == 0 && in[k])
+        if (in[k])
             unlink(in[k]);
         ctg_free(in[k]);
     }
@@ -541,9 +610,9 @@ static bool build_fresh(bctx *B)
      * instruments the module itself */
     gen_files cov = {0}, sym = {0};
     return ok && (!B->o->want_sym || instrument_sym(B, &sym)) && instrument_cov(B, &cov) &&
-           link_binary(B, &cov, "prog.cov", NULL, B->r->stage.cov_opt, &B->r->stage.cov_codegen) &&
+           link_binary(B, &cov, "prog.cov", NULL, &B->r->stage.cov_codegen) &&
            (!B->o->want_sym || link_binary(B, &sym, "prog.sym", B->sym_archive,
-                                           B->r->stage.sym_opt, &B->r->stage.sym_codegen)) &&
+                                           &B->r->stage.sym_codegen)) &&
            db_saved(B) && bcache_save_deps(B->dir, B->dep_files, B->o->n_sources, B->e);
 }
 
@@ -729,7 +798,7 @@ static bool add_sym(const build_opts *o, const char *rt, const char *sym, build_
     B.r = r;
     gen_files g = {0};
     bool ok = (B.mod = read_bitcode(&B, r->bitcode)) && instrument_sym(&B, &g) &&
-              link_binary(&B, &g, "prog.sym", sym, r->stage.sym_opt, &r->stage.sym_codegen);
+              link_binary(&B, &g, "prog.sym", sym, &r->stage.sym_codegen);
     char *from = in_dir(&B, "prog.sym"), *to = fs_join(r->dir, "prog.sym");
     if (ok && (!from || !to || rename(from, to) != 0))
         ok = err_sys(e, "%s: cannot move prog.sym into the cache", r->dir);

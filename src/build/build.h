@@ -40,11 +40,12 @@ typedef struct build_result {
     struct {
         double compile;     /* clang -c -emit-llvm of every source           */
         double passes;      /* linking the bitcode, numbering, coverage pass  */
-        double cov_codegen; /* clang -O? prog.cov.bc -> prog.cov               */
+        double cov_codegen; /* -O? pipeline, code generation, gcc link    */
         double sym_passes;  /* symbolic pass                                   */
-        double sym_codegen; /* clang -O? prog.sym.bc -> prog.sym               */
+        double sym_codegen; /* the same for prog.sym                      */
         int cov_opt, sym_opt; /* 2, or 0 for a module with a huge function    */
         unsigned cov_largest, sym_largest; /* instructions of its largest function */
+        unsigned cov_spared, sym_spared;   /* functions left unoptimised at -O2 */
     } stage;
     double secs;    /* wall time of the build as the run saw it (--time counts it) */
     int sym_pid;    /* > 0: prog.sym is being built by this child process */
@@ -61,6 +62,19 @@ typedef struct build_result {
  * Dubois-060 (5,700, prog.sym 16,400) 0.69 s and 4.8 s at -O2, 0.11 s and
  * 0.54 s at -O0.  Our fuzz targets' largest functions stay under 1,000. */
 #define BUILD_HUGE_FUNCTION 4000u
+
+/* Instructions in a function above which, in a program run by a fork per
+ * input, it is built without optimisation inside an -O2 module: such a
+ * program's rate is bound by the fork, and -O2's time is not (inlining
+ * 200 calls of assume() into a 3,300-instruction main took 0.6 s of
+ * aim-100-2-0-sat-1's 0.7 s build). */
+#define BUILD_O2_FUNCTION 1000u
+
+/* Instructions in such a program above which only its functions with a
+ * loop are optimised (a loop is where a run's time goes): the ntdrivers
+ * tasks (50-130 KB, hundreds of small functions) spent 0.15 s in -O2,
+ * three times clang -O0 -c. */
+#define BUILD_O2_MODULE 1000u
 
 /* Builds (or finds in the cache) the binaries.  Compiler diagnostics go to
  * stderr as clang prints them; e gets a one-line summary naming the file.

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,11 +19,29 @@
 #include "../base/mem.h"
 #include "../instrument/instrument.h"
 
-bool emit_object(LLVMModuleRef m, const char *path, ctg_err *e)
+/* Runs clang's -O2 pipeline over m for tm (vectorisers on, as clang -O2
+ * sets them).  False with e set. */
+static bool optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *path, ctg_err *e)
+{
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
+    LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
+    LLVMErrorRef err = LLVMRunPasses(m, "default<O2>", tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (!err)
+        return true;
+    char *msg = LLVMGetErrorMessage(err);
+    err_set(e, "%s: LLVM's -O2 pipeline failed (%s); please report this", path, msg);
+    LLVMDisposeErrorMessage(msg);
+    return false;
+}
+
+bool emit_object(LLVMModuleRef m, const char *path, int level, ctg_err *e)
 {
     static bool ready;
     if (!ready) {
-        if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
+        if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter() ||
+            LLVMInitializeNativeAsmParser()) /* inline asm */
             return err_set(e, "LLVM has no code generator for this host; reinstall llvm-14");
         ready = true;
     }
@@ -38,13 +57,18 @@ bool emit_object(LLVMModuleRef m, const char *path, ctg_err *e)
     /* the CPU and its features come from each function's attributes, as
      * clang wrote them; PIC for the PIE that clang links by default.
      * Constructors land in .ctors, which the linker folds into .init_array. */
-    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, triple, "", "", LLVMCodeGenLevelNone,
-                                                      LLVMRelocPIC, LLVMCodeModelDefault);
+    LLVMTargetMachineRef tm =
+        LLVMCreateTargetMachine(t, triple, "", "", level ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelNone,
+                                LLVMRelocPIC, LLVMCodeModelDefault);
     if (!tm)
         return err_set(e, "%s: LLVM cannot make a code generator for '%s'", path, triple);
+    if (level && !optimise(m, tm, path, e)) {
+        LLVMDisposeTargetMachine(tm);
+        return false;
+    }
     char *p = ctg_strdup(path);
     bool ok = p && !LLVMTargetMachineEmitToFile(tm, m, p, LLVMObjectFile, &msg);
-    if (!ok)
+    if (!ok && !err_is_set(e))
         err_set(e, "%s: cannot write the object file (%s); check the disk", path,
                 msg ? msg : "out of memory");
     LLVMDisposeMessage(msg);
@@ -215,27 +239,31 @@ static void keep_part(LLVMModuleRef m, const unsigned char *part, int k)
 /* ==== jobs ================================================================== */
 
 /* Forks a child writing part k of m (whole when part is NULL) to path. */
-static pid_t start_child(LLVMModuleRef m, const unsigned char *part, int k, const char *path)
+static pid_t start_child(LLVMModuleRef m, const unsigned char *part, int k, const char *path,
+                         int level)
 {
     pid_t pid = fork();
     if (pid == 0) {
         if (part)
             keep_part(m, part, k);
         ctg_err ignored = {{0}};
-        _exit(emit_object(m, path, &ignored) ? 0 : 1);
+        _exit(emit_object(m, path, level, &ignored) ? 0 : 1);
     }
     return pid;
 }
 
-void emit_start(emit_job *j, LLVMModuleRef m, char *const paths[EMIT_MAX_PARTS], ctg_err *e)
+void emit_start(emit_job *j, LLVMModuleRef m, int level, char *const paths[EMIT_MAX_PARTS],
+                ctg_err *e)
 {
     memset(j, 0, sizeof *j);
+    j->level = level;
     fflush(NULL);
-    unsigned char *part = usable_cpus() >= 2 && splittable(m) ? plan_parts(m) : NULL;
+    /* -O2 inlines across functions: one part */
+    unsigned char *part = !level && usable_cpus() >= 2 && splittable(m) ? plan_parts(m) : NULL;
     if (part) {
         promote_locals(m);
-        j->pid[0] = start_child(m, part, 0, paths[0]);
-        j->pid[1] = j->pid[0] > 0 ? start_child(m, part, 1, paths[1]) : -1;
+        j->pid[0] = start_child(m, part, 0, paths[0], level);
+        j->pid[1] = j->pid[0] > 0 ? start_child(m, part, 1, paths[1], level) : -1;
         ctg_free(part);
         if (j->pid[0] > 0 && j->pid[1] > 0) {
             j->n = 2;
@@ -248,10 +276,10 @@ void emit_start(emit_job *j, LLVMModuleRef m, char *const paths[EMIT_MAX_PARTS],
         j->pid[0] = j->pid[1] = 0;
     }
     j->n = 1;
-    j->pid[0] = start_child(m, NULL, 0, paths[0]);
+    j->pid[0] = start_child(m, NULL, 0, paths[0], level);
     if (j->pid[0] < 0) {
         j->pid[0] = 0;
-        j->ok = emit_object(m, paths[0], e);
+        j->ok = emit_object(m, paths[0], level, e);
     }
 }
 
@@ -285,15 +313,15 @@ bool emit_finish(emit_job *j, bool cancel, LLVMModuleRef m, char *const paths[EM
         return true;
     if (j->n == 2) { /* a part failed: the whole module as one object */
         j->n = 1;
-        pid_t pid = start_child(m, NULL, 0, paths[0]);
+        pid_t pid = start_child(m, NULL, 0, paths[0], j->level);
         if (pid < 0)
-            return emit_object(m, paths[0], e);
+            return emit_object(m, paths[0], j->level, e);
         reap(pid, &st[0]);
         if (WIFEXITED(st[0]) && WEXITSTATUS(st[0]) == 0)
             return true;
     }
     if (WIFEXITED(st[0]))
-        return emit_object(m, paths[0], e); /* again, for the reason */
+        return emit_object(m, paths[0], j->level, e); /* again, for the reason */
     return err_set(e, "%s: LLVM's code generator crashed (signal %d) on the instrumented "
                       "program; please report this", what, WIFSIGNALED(st[0]) ? WTERMSIG(st[0]) : 0);
 }

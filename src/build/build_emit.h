@@ -24,16 +24,21 @@ typedef struct emit_job {
     int n;                      /* objects: paths[0 .. n-1]                */
     pid_t pid[EMIT_MAX_PARTS];  /* their children; 0: done in this process */
     bool ok;                    /* the result when done in this process    */
+    int level;                  /* 0: -O0; else clang's -O2 pipeline first */
 } emit_job;
 
-/* Writes the object file of m (its own target triple, -O0, PIC) to path in
- * this process.  False with e set. */
-bool emit_object(LLVMModuleRef m, const char *path, ctg_err *e);
+/* Writes the object file of m (its own target triple, PIC) to path in this
+ * process: at level 0 straight (-O0), else after clang's -O2 pipeline, with
+ * -O2 code generation.  False with e set. */
+bool emit_object(LLVMModuleRef m, const char *path, int level, ctg_err *e);
 
-/* Starts writing m's objects to paths[0 .. j->n - 1] in children (in this
- * process when fork fails).  Splitting gives m's local symbols hidden
- * global names; m must not change otherwise until emit_finish. */
-void emit_start(emit_job *j, LLVMModuleRef m, char *const paths[EMIT_MAX_PARTS], ctg_err *e);
+/* Starts writing m's objects (at level, as emit_object) to paths[0 ..
+ * j->n - 1] in children (in this process when fork fails).  At level 0
+ * a module whose functions split evenly is written as two objects;
+ * splitting gives m's local symbols hidden global names; m must not change
+ * otherwise until emit_finish. */
+void emit_start(emit_job *j, LLVMModuleRef m, int level, char *const paths[EMIT_MAX_PARTS],
+                ctg_err *e);
 
 /* Waits for the job; with cancel, stops it and returns false.  A split
  * whose part failed is generated again as one object (j->n becomes 1).  A

@@ -346,10 +346,10 @@ static void add_optional_sym(const ctg_options *o, build_opts *bo, build_result 
     if (build_program(&with, &r2, &e2)) {
         double sp = r2.stage.sym_passes, sc = r2.stage.sym_codegen;
         int so = r2.stage.sym_opt;
-        unsigned sl = r2.stage.sym_largest;
+        unsigned sl = r2.stage.sym_largest, ss = r2.stage.sym_spared;
         r2.stage = br->stage; /* the prog.cov stages of the first call */
         r2.stage.sym_passes = sp, r2.stage.sym_codegen = sc, r2.stage.sym_opt = so;
-        r2.stage.sym_largest = sl;
+        r2.stage.sym_largest = sl, r2.stage.sym_spared = ss;
         build_result_release(br);
         *br = r2;
     } else if (!o->ui.quiet) {
@@ -479,9 +479,13 @@ int cmd_run(const ctg_options *o, ctg_err *e)
 /* One line of the build's stage times (what this call built). */
 static void print_build_stages(FILE *f, const build_result *br)
 {
-    fprintf(f, "stages    compile %.2fs, passes %.2fs, prog.cov -O%d %.2fs (largest function %u)",
+    fprintf(f, "stages    compile %.2fs, passes %.2fs, prog.cov -O%d %.2fs (largest function %u",
             br->stage.compile, br->stage.passes, br->stage.cov_opt, br->stage.cov_codegen,
             br->stage.cov_largest);
+    if (br->stage.cov_spared)
+        fprintf(f, ", %u function%s not optimised", br->stage.cov_spared,
+                br->stage.cov_spared == 1 ? "" : "s");
+    fprintf(f, ")");
     if (br->stage.sym_passes > 0)
         fprintf(f, ", symbolic pass %.2fs, prog.sym -O%d %.2fs (%u)", br->stage.sym_passes,
                 br->stage.sym_opt, br->stage.sym_codegen, br->stage.sym_largest);

@@ -2,8 +2,9 @@
  * test_build.c - build_program end to end: the one-line errors (missing
  * file, not compiling, no entry point, duplicate definitions), prog.sym
  * added to a cached entry, real C constructs in 64 and 32 bits, several
- * sources with -I/-D, the inline-assembly warning, and the cache (hit, miss
- * after a header change, concurrent builds).
+ * sources with -I/-D, the inline-assembly warning, the functions -O2 leaves
+ * unoptimised, and the cache (hit, miss after a header change, concurrent
+ * builds).
  *
  * Tests that link prog.cov need the runtime archive; they skip while
  * build/rt/libctg_rt64.a is missing or still empty (before the runtime lands).
@@ -28,6 +29,7 @@
 #include "base/fsutil.h"
 #include "base/mem.h"
 #include "base/proc.h"
+#include "base/sbuf.h"
 #include "build/build.h"
 #include "runtime/rt_protocol.h"
 
@@ -187,6 +189,68 @@ static void test_want_sym(void **state)
     build_result_release(&r);
     ctg_free(dir);
     ctg_free(src);
+}
+
+/* ==== what -O2 leaves unoptimised =========================================== */
+
+/* A program with big() of n compares, a function with a loop and one
+ * without; a libFuzzer target instead of main when fuzz. */
+static char *spare_src(int n, bool fuzz)
+{
+    sbuf s = SBUF_INIT;
+    sbuf_puts(&s, "#include <stddef.h>\n#include <stdint.h>\n"
+                  "extern int __VERIFIER_nondet_int(void);\n"
+                  "int big(int x) {\n  int r = 7;\n");
+    for (int i = 1; i <= n; i++)
+        sbuf_printf(&s, "  if (x == %d) r += %d;\n", i, i * 3);
+    sbuf_puts(&s, "  return r;\n}\n"
+                  "int looping(int x) { int s = 0; for (int i = 0; i < 10; i++) s += i + x; return s; }\n"
+                  "int flat(int x) { return x * 2 + 5; }\n");
+    if (fuzz)
+        sbuf_puts(&s, "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {\n"
+                      "  int x = n ? d[0] : 0;\n  return big(x) + looping(x) + flat(x) == 1000;\n}\n");
+    else
+        sbuf_puts(&s, "int main(void) {\n  int x = __VERIFIER_nondet_int();\n"
+                      "  return big(x) + looping(x) + flat(x);\n}\n");
+    return sbuf_take(&s);
+}
+
+/* In a program run by a fork per input, -O2 leaves unoptimised a function
+ * over BUILD_O2_FUNCTION instructions and, the module being over
+ * BUILD_O2_MODULE, the functions without a loop (big, flat, main), not the
+ * one with a loop; a small program and a libFuzzer target are optimised
+ * whole.  Each binary computes what the source says. */
+static void test_spared(void **state)
+{
+    (void)state;
+    if (!runtime_ready(64))
+        skip();
+    struct {
+        int n;
+        bool fuzz;
+        unsigned spared;
+    } cases[] = {{150, false, 3}, {150, true, 0}, {3, false, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "spare%zu.c", k);
+        char *text = spare_src(cases[k].n, cases[k].fuzz);
+        char *src = write_src(name, text);
+        const char *srcs[] = {src};
+        build_opts o = opts_for(srcs, 1, 64);
+        build_result r;
+        ctg_err e = {{0}};
+        assert_true(build_program(&o, &r, &e));
+        assert_int_equal(r.stage.cov_opt, 2);
+        if (cases[k].n > 100) { /* big is between the two limits */
+            assert_true(r.stage.cov_largest > BUILD_O2_FUNCTION);
+            assert_true(r.stage.cov_largest <= BUILD_HUGE_FUNCTION);
+        }
+        assert_int_equal(r.stage.cov_spared, cases[k].spared);
+        if (!cases[k].fuzz)
+            assert_int_equal(run_cov(r.cov_bin), 7 + 45 + 5); /* x = 0 */
+        build_result_release(&r);
+        ctg_free(src), ctg_free(text);
+    }
 }
 
 /* ==== real C ================================================================= */
@@ -482,7 +546,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_missing_file),       cmocka_unit_test(test_not_compiling),
         cmocka_unit_test(test_no_entry_point),     cmocka_unit_test(test_duplicate_definition),
-        cmocka_unit_test(test_want_sym),           cmocka_unit_test(test_real_c_64),
+        cmocka_unit_test(test_want_sym),           cmocka_unit_test(test_spared),
+        cmocka_unit_test(test_real_c_64),
         cmocka_unit_test(test_real_c_32),          cmocka_unit_test(test_m32_flag),
         cmocka_unit_test(test_two_sources_flags),
         cmocka_unit_test(test_undefined_function), cmocka_unit_test(test_cache),

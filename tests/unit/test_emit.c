@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,14 +85,14 @@ static LLVMModuleRef module_of(LLVMContextRef ctx, const char *text)
     return m;
 }
 
-/* Emits m, links the objects, runs the program; its output (static) and
- * the number of objects. */
-static const char *emit_and_run(LLVMModuleRef m, int *parts)
+/* Emits m at level, links the objects, runs the program; its output
+ * (static) and the number of objects. */
+static const char *emit_and_run(LLVMModuleRef m, int level, int *parts)
 {
     char *paths[EMIT_MAX_PARTS] = {ctg_strdup(at("p.0.o")), ctg_strdup(at("p.1.o"))};
     emit_job j;
     ctg_err e = {{0}};
-    emit_start(&j, m, paths, &e);
+    emit_start(&j, m, level, paths, &e);
     if (!emit_finish(&j, false, m, paths, "p.c", &e))
         fail_msg("emit: %s", e.msg);
     *parts = j.n;
@@ -163,7 +164,7 @@ static void test_split(void **state)
     assert_non_null(strstr(ref, "part "));
     assert_non_null(strstr(ref, " 42\n"));
     int parts;
-    assert_string_equal(emit_and_run(m, &parts), ref);
+    assert_string_equal(emit_and_run(m, 0, &parts), ref);
     assert_int_equal(parts, cpus() >= 2 ? 2 : 1);
     LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
@@ -181,12 +182,53 @@ static void test_no_split(void **state)
         LLVMModuleRef m = module_of(ctx, src);
         const char *ref = clang_run();
         int parts;
-        assert_string_equal(emit_and_run(m, &parts), ref);
+        assert_string_equal(emit_and_run(m, 0, &parts), ref);
         assert_int_equal(parts, 1);
         LLVMDisposeModule(m);
         LLVMContextDispose(ctx);
         ctg_free(src);
     }
+}
+
+/* Size of the file at path. */
+static long file_size(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return (long)st.st_size;
+}
+
+/* At -O2 the module is optimised (its code shrinks: clang -O0's bitcode
+ * keeps every local in memory), as one object even where -O0 splits, with
+ * clang's behaviour. */
+static void test_optimised(void **state)
+{
+    (void)state;
+    char *src = program(300, 260, false);
+    const char *ref = clang_run();
+    long size[3] = {0, 0, 0};
+    for (int level = 0; level <= 2; level += 2) {
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMModuleRef m = module_of(ctx, src);
+        int parts;
+        char *paths[EMIT_MAX_PARTS] = {ctg_strdup(at("o.0.o")), ctg_strdup(at("o.1.o"))};
+        emit_job j;
+        ctg_err e = {{0}};
+        emit_start(&j, m, level, paths, &e);
+        assert_true(emit_finish(&j, false, m, paths, "p.c", &e));
+        for (int k = 0; k < j.n; k++)
+            size[level] += file_size(paths[k]);
+        ctg_free(paths[0]), ctg_free(paths[1]);
+        LLVMDisposeModule(m);
+        m = module_of(ctx, src);
+        assert_string_equal(emit_and_run(m, level, &parts), ref);
+        assert_int_equal(parts, level ? 1 : cpus() >= 2 ? 2 : 1);
+        LLVMDisposeModule(m);
+        LLVMContextDispose(ctx);
+    }
+    print_message("objects: -O0 %ld bytes, -O2 %ld\n", size[0], size[2]);
+    assert_true(size[2] * 4 < size[0] * 3);
+    ctg_free(src);
 }
 
 /* A cancelled job fails and leaves no child behind. */
@@ -199,7 +241,7 @@ static void test_cancel(void **state)
     char *paths[EMIT_MAX_PARTS] = {ctg_strdup(at("c.0.o")), ctg_strdup(at("c.1.o"))};
     emit_job j;
     ctg_err e = {{0}};
-    emit_start(&j, m, paths, &e);
+    emit_start(&j, m, 0, paths, &e);
     assert_false(emit_finish(&j, true, m, paths, "p.c", &e));
     for (int k = 0; k < EMIT_MAX_PARTS; k++)
         assert_int_equal(j.pid[k], 0);
@@ -215,6 +257,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_no_split),
+        cmocka_unit_test(test_optimised),
         cmocka_unit_test(test_cancel),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
