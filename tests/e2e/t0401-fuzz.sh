@@ -136,4 +136,14 @@ if "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --dict "$T/bad.dict" -o "$T/
 else
     check "malformed dictionary: file and line named" grep -q "bad.dict:2:" "$T/err2"
 fi
+# a libFuzzer target's rounds start at 32 mutants and grow to 256 (a 16th
+# of the executions so far): more selections early than 256 from the start
+INI="$CTG_SOURCE_DIR/bench/fuzz-programs/ini.c"
+for v in grow fixed; do
+    extra=; [ $v = fixed ] && extra="--fuzz-batch 256"
+    "$CTESTGEN" run "$INI" --strategy fuzz --max-execs 20000 --seed 1 -o "$T/ini-$v" -q $extra \
+        >/dev/null 2>&1 || fail "ini ($v rounds): run exits 0"
+done
+check "growing rounds: more selections ($(stat fuzz.selections "$T/ini-grow")) than 256 from the start ($(stat fuzz.selections "$T/ini-fixed"))" \
+    [ "$(stat fuzz.selections "$T/ini-grow")" -gt "$(stat fuzz.selections "$T/ini-fixed")" ]
 finish
