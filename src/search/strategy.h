@@ -12,6 +12,7 @@
 #define CTG_STRATEGY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../base/err.h"
 #include "../opt/options.h"
@@ -29,6 +30,11 @@ typedef struct strategy {
     bool (*step)(void *state, search_ctx *ctx);
     /* Releases the state (may run nothing). */
     void (*finish)(void *state, search_ctx *ctx);
+    /* Optional (NULL: none).  A count that grows when the strategy gains
+     * ground without covering a goal (fuzz: a new seed; concolic: a new
+     * path; mio: a better test for an uncovered goal): `auto` rewards its
+     * growth a little in a slice where the member covered nothing. */
+    uint64_t (*progress)(const void *state);
     /* Optional (NULL: none).  Called by `run` before the build: may replace
      * the sources to build, e.g. by a generated harness that #includes the
      * program (Korat).  When it sets *sources (a new array of new strings,

@@ -75,6 +75,17 @@ check "auto: its runs go in batches" [ "$(stat executor.batched_runs "$T/auto-he
     fail "auto --auto-stall 1000, tree_parse: run exits 0"
 check "auto: concolic joins once the fuzzer stalled" [ "$(stat auto.slices.concolic "$T/auto-stall")" -gt 0 ]
 check "auto: and says when" [ "$(stat auto.released_at "$T/auto-stall")" -gt 1000 ]
+# auto where no member covers anything new: a member that still gains
+# ground (concolic: new paths, each one clause deeper in assume_chain's
+# 3-SAT instance) gets more slices than the fuzzer that finds nothing
+"$CTESTGEN" run "$PROGS/assume_chain.c" --max-execs 3000 --auto-slice 100 --seed 1 \
+    -o "$T/auto-chain" -q || fail "auto, assume_chain: run exits 0"
+check "auto: concolic rewarded for progress ($(stat auto.progress.concolic "$T/auto-chain") slices)" \
+    [ "$(stat auto.progress.concolic "$T/auto-chain")" -ge 1 ]
+check "auto: concolic gets more slices ($(stat auto.slices.concolic "$T/auto-chain")) than the fuzzer ($(stat auto.slices.fuzz "$T/auto-chain"))" \
+    [ "$(stat auto.slices.concolic "$T/auto-chain")" -gt "$(stat auto.slices.fuzz "$T/auto-chain")" ]
+check "auto: assume_chain's error behind 260 clauses is reached" \
+    [ "$(stat errors.reached "$T/auto-chain")" = 1 ]
 # a member let in that finds nothing backs off: 2^k slices after k fruitless
 # ones (mio finds nothing here: with UCB alone it took 8 of the 40 slices)
 check "auto: mio finds nothing on tree_parse" [ "$(stat auto.goals.mio "$T/auto-stall")" = 0 ]

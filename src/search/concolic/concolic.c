@@ -431,6 +431,13 @@ static bool concolic_step(void *state, search_ctx *ctx)
     return st == CC_MORE && !S->stopped;
 }
 
+/* Distinct paths explored (strategy.progress). */
+static uint64_t concolic_progress(const void *state)
+{
+    const concolic *S = state;
+    return S->cc ? cc_get_stats(S->cc)->paths : 0;
+}
+
 /* cc_stats_visit callback: the counter into stats.json. */
 static void put_stat(void *user, const char *name, double value)
 {
@@ -485,6 +492,7 @@ static void concolic_finish(void *state, search_ctx *ctx)
 
 const strategy strategy_concolic = {
     .name = "concolic",
+    .progress = concolic_progress,
     .summary = "compiled symbolic execution (prog.sym) + Z3: SAGE generational search, dfs, "
                "bfs, random-branch, cfds, cgs, param (ParaDySE's learned heuristic); floating point is symbolic (Z3 FP theory), long double, "
                "vectors and aggregates are concretised (noted in stats.json)",

@@ -907,8 +907,15 @@ static void fuzz_finish(void *state, search_ctx *ctx)
     fuzz_free(F);
 }
 
+/* Seeds found (strategy.progress): new coverage counts included. */
+static uint64_t fuzz_progress(const void *state)
+{
+    return ((const fuzz *)state)->finds;
+}
+
 const strategy strategy_fuzz = {
     .name = "fuzz",
+    .progress = fuzz_progress,
     .summary = "greybox fuzzing, AlphaFuzz MCTS seed scheduling (or an AFL-like queue)",
     .options = fuzz_options,
     .init = fuzz_init,

@@ -35,6 +35,7 @@ struct mio {
     uint32_t *n_in;    /* tests in each archive              */
     uint8_t *covered;  /* archive holds a covering test      */
     uint64_t *counter; /* sample counters                    */
+    uint64_t bests;    /* new best tests of uncovered goals  */
     double p_sample;
     int asize, nmut;
     sbst_ind *current;
@@ -186,6 +187,7 @@ static bool offer(mio_t *m, uint32_t g, sbst_ind *x)
     }
     if (h >= fit_unreached(sbst_fit(m->s), g) || in_archive(m, g, x))
         return false;
+    m->bests += m->n_in[g] == 0 || h < r[0].h;
     if (m->n_in[g] < (uint32_t)m->asize) {
         insert_sorted(m, g, x, h);
         return true;
@@ -295,6 +297,8 @@ bool mio_step(mio_t *m)
 }
 
 uint32_t mio_n_covered(const mio_t *m) { return m->n_cov; }
+
+uint64_t mio_bests(const mio_t *m) { return m->bests + m->n_cov; }
 
 const tcase *mio_solution(const mio_t *m, uint32_t goal)
 {

@@ -39,6 +39,8 @@ void mio_free(mio_t *m);
 
 /* Goals whose archive holds a covering test. */
 uint32_t mio_n_covered(const mio_t *m);
+/* Tests that were the best yet for an uncovered goal, and goals covered. */
+uint64_t mio_bests(const mio_t *m);
 /* Covering test of a goal from the archive (shortest found), or NULL. */
 const tcase *mio_solution(const mio_t *m, uint32_t goal);
 /* Current parameter values (after the last step). */

@@ -332,8 +332,16 @@ static void sbst_finish(void *state, search_ctx *ctx)
     ctg_free(st);
 }
 
+/* MIO's new best tests (strategy.progress). */
+static uint64_t mio_progress(const void *state)
+{
+    const sbst_state *st = state;
+    return st->alg ? mio_bests(st->alg) : 0;
+}
+
 const strategy strategy_mio = {
     .name = "mio",
+    .progress = mio_progress,
     .summary = "MIO: per-goal archives, feedback-directed sampling, focused phase (seed 001);\n"
                "               its test options (--int-range ... --p-pool) apply to mosa, dynamosa, wts",
     .options = mio_options,
