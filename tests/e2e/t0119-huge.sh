@@ -47,10 +47,19 @@ rm -rf "$T/cache"
 "$CTESTGEN" run "$T/huge.c" --jobs 2 --time 10 --auto-arms fuzz,mio,concolic -o "$T/jobs" -q \
   --no-replay-check > "$T/jobs.out" 2>&1
 check "--jobs 2: the run ends well" [ $? = 0 ]
-for k in 0 1; do
-  check "--jobs 2: worker $k got prog.sym from the background build" \
-    awk -v r="$(stat jobs.w$k.sym_ready_s "$T/jobs")" 'BEGIN { exit !(r > 0) }'
-done
+# (on a loaded host the background build may still be running when the
+# budget ends, and is stopped: then there is nothing to pick up; a build
+# that ended 2 s before the run did must have been picked up by both)
+end=$(date +%s)
+sym=$(ls "$T"/cache/*/prog.sym 2>/dev/null | head -1)
+if [ -n "$sym" ] && [ "$(command stat -c %Y "$sym")" -le $((end - 2)) ]; then
+  for k in 0 1; do
+    check "--jobs 2: worker $k got prog.sym from the background build" \
+      awk -v r="$(stat jobs.w$k.sym_ready_s "$T/jobs")" 'BEGIN { exit !(r > 0) }'
+  done
+else
+  echo "note: --jobs 2: prog.sym was not built 2 s before the 10 s budget ended (a loaded host); pick-up not checked"
+fi
 check "--jobs 2: no 'concolic execution disabled'" sh -c "! grep -q 'concolic execution disabled' '$T/jobs.out'"
 check "--jobs 2: no build process is left" sh -c "! pgrep -f '$(basename "$T")/cach[e]' >/dev/null"
 check "--jobs 2: no temporary build directory is left" sh -c "! ls -d '$T'/cache/*/sym.tmp.* 2>/dev/null"
