@@ -353,13 +353,15 @@ static bool db_saved(bctx *B)
                          "build again", B->dir, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
-/* Instructions of the module's largest function. */
-static unsigned largest_function(LLVMModuleRef m)
+/* Instructions of the module's largest function; all of them in *total. */
+static unsigned largest_function(LLVMModuleRef m, unsigned long long *total)
 {
     unsigned best = 0;
+    *total = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         unsigned n = inst_fn_size(f, UINT_MAX);
         best = n > best ? n : best;
+        *total += n;
     }
     return best;
 }
@@ -404,9 +406,10 @@ static bool may_loop(LLVMValueRef f)
 /* In a program run by a fork per input (no LLVMFuzzerTestOneInput), marks
  * optnone (and noinline, which optnone requires) the functions over
  * BUILD_O2_FUNCTION instructions and, in a module over BUILD_O2_MODULE,
- * every function without a loop: -O2 leaves them as they are and the code
- * generator takes its fast path on them.  The number marked. */
-static unsigned spare_large(LLVMModuleRef m)
+ * every function without a loop (total: the module's instructions): -O2
+ * leaves them as they are and the code generator takes its fast path on
+ * them.  The number marked. */
+static unsigned spare_large(LLVMModuleRef m, unsigned long long total)
 {
     LLVMValueRef lf = LLVMGetNamedFunction(m, "LLVMFuzzerTestOneInput");
     if (lf && !LLVMIsDeclaration(lf))
@@ -415,10 +418,6 @@ static unsigned spare_large(LLVMModuleRef m)
     unsigned on = LLVMGetEnumAttributeKindForName("optnone", 7),
              ni = LLVMGetEnumAttributeKindForName("noinline", 8),
              ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12), n = 0;
-    unsigned long long total = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && total <= BUILD_O2_MODULE;
-         f = LLVMGetNextFunction(f))
-        total += inst_fn_size(f, UINT_MAX);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         LLVMAttributeIndex fn = LLVMAttributeFunctionIndex;
         if (LLVMIsDeclaration(f) || LLVMGetEnumAttributeAtIndex(f, fn, ai) ||
@@ -439,10 +438,11 @@ static unsigned spare_large(LLVMModuleRef m)
 static int codegen_level(LLVMModuleRef m, unsigned *largest, unsigned *spared)
 {
     LLVMStripModuleDebugInfo(m);
-    *largest = largest_function(m);
+    unsigned long long total;
+    *largest = largest_function(m, &total);
     if (*largest > BUILD_HUGE_FUNCTION)
         return 0;
-    *spared = spare_large(m);
+    *spared = spare_large(m, total);
     return 2;
 }
 

@@ -68,7 +68,7 @@ bool emit_object(LLVMModuleRef m, const char *path, int level, ctg_err *e)
     }
     char *p = ctg_strdup(path);
     bool ok = p && !LLVMTargetMachineEmitToFile(tm, m, p, LLVMObjectFile, &msg);
-    if (!ok && !err_is_set(e))
+    if (!ok)
         err_set(e, "%s: cannot write the object file (%s); check the disk", path,
                 msg ? msg : "out of memory");
     LLVMDisposeMessage(msg);

@@ -68,7 +68,8 @@ static const opt_desc fuzz_options[] = {
      "fuzz: seed scheduling: mcts (AlphaFuzz's tree search) | queue (AFL-like round robin)"},
     {"fuzz-batch", 0, OPT_INT, OPT_KV, "N", "64",
      "fuzz: mutants per selected seed (extended by N for each find, up to 4N); "
-     "default 64, 256 on a libFuzzer target (its mutants run in batches)"},
+     "on a libFuzzer target (its mutants run in batches) 32 at first, "
+     "growing to 256 (a 16th of the executions so far)"},
     {"mcts-c", 0, OPT_DOUBLE, OPT_KV, "C", "0.1",
      "fuzz: exploration constant of the UCT seed score"},
     {"mcts-policy", 0, OPT_STR, OPT_KV, "P", "sized",
