@@ -6,13 +6,13 @@
  */
 #include "driver.h"
 
-#include <clang-c/Index.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../base/fsutil.h"
 #include "../base/mem.h"
+#include "libclang.h"
 #include "../runtime/rt_protocol.h"
 
 typedef struct range {
@@ -30,14 +30,17 @@ typedef struct pctx {
     bool oom;
 } pctx;
 
+/* libclang's functions (libclang.h), set by drv_parse before any use */
+static const ctg_libclang *LC;
+
 /* ==== small helpers ==================================================== */
 
 /* A libclang string as our own copy (ctg_free); "" when empty. */
 static char *take(CXString x)
 {
-    const char *c = clang_getCString(x);
+    const char *c = LC->clang_getCString(x);
     char *r = ctg_strdup(c ? c : "");
-    clang_disposeString(x);
+    LC->clang_disposeString(x);
     return r;
 }
 
@@ -67,12 +70,12 @@ char *drv_unqualify(const char *spell)
 /* Offsets of a cursor's extent in the main file; false when elsewhere. */
 static bool main_range(CXCursor c, range *r)
 {
-    CXSourceLocation loc = clang_getCursorLocation(c);
-    if (!clang_Location_isFromMainFile(loc))
+    CXSourceLocation loc = LC->clang_getCursorLocation(c);
+    if (!LC->clang_Location_isFromMainFile(loc))
         return false;
-    CXSourceRange ex = clang_getCursorExtent(c);
-    clang_getSpellingLocation(clang_getRangeStart(ex), NULL, NULL, NULL, &r->start);
-    clang_getSpellingLocation(clang_getRangeEnd(ex), NULL, NULL, NULL, &r->end);
+    CXSourceRange ex = LC->clang_getCursorExtent(c);
+    LC->clang_getSpellingLocation(LC->clang_getRangeStart(ex), NULL, NULL, NULL, &r->start);
+    LC->clang_getSpellingLocation(LC->clang_getRangeEnd(ex), NULL, NULL, NULL, &r->end);
     return r->end > r->start;
 }
 
@@ -80,7 +83,7 @@ static bool main_range(CXCursor c, range *r)
 static void mark(pctx *p, CXCursor decl)
 {
     range r;
-    if (clang_Cursor_isNull(decl) || !main_range(decl, &r))
+    if (LC->clang_Cursor_isNull(decl) || !main_range(decl, &r))
         return;
     for (size_t i = 0; i < p->n_marks; i++)
         if (p->marks[i].start == r.start && p->marks[i].end == r.end)
@@ -97,11 +100,11 @@ static CXType strip_sugar(pctx *p, CXType t)
 {
     for (int guard = 0; guard < 64; guard++) {
         if (t.kind == CXType_Typedef) {
-            CXCursor d = clang_getTypeDeclaration(t);
+            CXCursor d = LC->clang_getTypeDeclaration(t);
             mark(p, d);
-            t = clang_getTypedefDeclUnderlyingType(d);
+            t = LC->clang_getTypedefDeclUnderlyingType(d);
         } else if (t.kind == CXType_Elaborated) {
-            t = clang_Type_getNamedType(t);
+            t = LC->clang_Type_getNamedType(t);
         } else {
             break;
         }
@@ -141,12 +144,12 @@ static enum CXChildVisitResult enum_const(CXCursor c, CXCursor parent, CXClientD
 {
     (void)parent;
     drv_enum *en = data;
-    if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl)
+    if (LC->clang_getCursorKind(c) != CXCursor_EnumConstantDecl)
         return CXChildVisit_Continue;
     int64_t *v = ctg_realloc(en->vals, (size_t)(en->n + 1) * sizeof *v);
     if (v) {
         en->vals = v;
-        en->vals[en->n++] = clang_getEnumConstantDeclValue(c);
+        en->vals[en->n++] = LC->clang_getEnumConstantDeclValue(c);
     }
     return CXChildVisit_Continue;
 }
@@ -154,10 +157,10 @@ static enum CXChildVisitResult enum_const(CXCursor c, CXCursor parent, CXClientD
 /* Index of an enum in s->en, added (with its constants) when new. */
 static int enum_index(pctx *p, CXType canon, const char *spell)
 {
-    CXCursor d = clang_getTypeDeclaration(canon);
+    CXCursor d = LC->clang_getTypeDeclaration(canon);
     drv_sig *s = p->s;
     for (int i = 0; i < s->n_en; i++)
-        if (clang_equalCursors(p->en_decl[i], d))
+        if (LC->clang_equalCursors(p->en_decl[i], d))
             return i;
     drv_enum *ne = ctg_realloc(s->en, (size_t)(s->n_en + 1) * sizeof *ne);
     CXCursor *nd = ne ? ctg_realloc(p->en_decl, (size_t)(s->n_en + 1) * sizeof *nd) : NULL;
@@ -173,7 +176,7 @@ static int enum_index(pctx *p, CXType canon, const char *spell)
     s->en[k].spell = drv_unqualify(spell);
     p->en_decl[k] = d;
     mark(p, d);
-    clang_visitChildren(d, enum_const, &s->en[k]);
+    LC->clang_visitChildren(d, enum_const, &s->en[k]);
     if (s->en[k].n == 0) { /* no enumerators: read as 0 */
         s->en[k].vals = ctg_calloc(1, sizeof *s->en[k].vals);
         s->en[k].n = 1;
@@ -200,11 +203,11 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData data)
  * (after being added, so recursive structs terminate). */
 static int record_index(pctx *p, CXType canon, const char *spell)
 {
-    CXCursor d = clang_getTypeDeclaration(canon);
+    CXCursor d = LC->clang_getTypeDeclaration(canon);
     drv_sig *s = p->s;
     char *sp = drv_unqualify(spell);
     for (int i = 0; i < s->n_rec; i++)
-        if (clang_equalCursors(p->rec_decl[i], d)) {
+        if (LC->clang_equalCursors(p->rec_decl[i], d)) {
             if (sp && strchr(s->rec[i].spell, '(') && !strchr(sp, '(')) {
                 ctg_free(s->rec[i].spell); /* a usable name for an anonymous struct */
                 s->rec[i].spell = sp;
@@ -229,13 +232,13 @@ static int record_index(pctx *p, CXType canon, const char *spell)
     p->rec_decl[k] = d;
     mark(p, d);
     field_list fl = {0};
-    clang_Type_visitFields(canon, field_visit, &fl);
+    LC->clang_Type_visitFields(canon, field_visit, &fl);
     drv_field *f = ctg_calloc(fl.n + 1, sizeof *f);
     if (!f)
         p->oom = true;
     for (size_t i = 0; f && i < fl.n; i++) {
-        f[i].name = take(clang_getCursorSpelling(fl.c[i]));
-        classify(p, clang_getCursorType(fl.c[i]), &f[i].t);
+        f[i].name = take(LC->clang_getCursorSpelling(fl.c[i]));
+        classify(p, LC->clang_getCursorType(fl.c[i]), &f[i].t);
     }
     s->rec[k].f = f;
     s->rec[k].n = f ? (int)fl.n : 0;
@@ -246,8 +249,8 @@ static int record_index(pctx *p, CXType canon, const char *spell)
 /* True for a complete struct (not a union, not opaque). */
 static bool is_struct(CXType canon)
 {
-    CXCursor d = clang_getTypeDeclaration(canon);
-    return clang_getCursorKind(d) == CXCursor_StructDecl && clang_Type_getSizeOf(canon) > 0;
+    CXCursor d = LC->clang_getTypeDeclaration(canon);
+    return LC->clang_getCursorKind(d) == CXCursor_StructDecl && LC->clang_Type_getSizeOf(canon) > 0;
 }
 
 /* ==== types ============================================================ */
@@ -256,8 +259,8 @@ static bool is_struct(CXType canon)
 static void classify_elem(pctx *p, CXType elem, drv_type *out)
 {
     CXType e = strip_sugar(p, elem);
-    CXType c = clang_getCanonicalType(e);
-    char *es = take(clang_getTypeSpelling(elem));
+    CXType c = LC->clang_getCanonicalType(e);
+    char *es = take(LC->clang_getTypeSpelling(elem));
     out->elem_spell = es ? drv_unqualify(es) : NULL;
     int vt = scalar_vt(c.kind);
     if (vt >= 0) {
@@ -282,9 +285,9 @@ static void classify(pctx *p, CXType t, drv_type *out)
     memset(out, 0, sizeof *out);
     out->rec = out->en = -1;
     out->kind = DRV_NULL;
-    out->spell = take(clang_getTypeSpelling(t));
+    out->spell = take(LC->clang_getTypeSpelling(t));
     CXType st = strip_sugar(p, t);
-    CXType c = clang_getCanonicalType(st);
+    CXType c = LC->clang_getCanonicalType(st);
     int vt = scalar_vt(c.kind);
     out->is_ptr = c.kind == CXType_Pointer || c.kind == CXType_IncompleteArray;
     if (vt >= 0) {
@@ -299,10 +302,10 @@ static void classify(pctx *p, CXType t, drv_type *out)
         out->elem_spell = drv_unqualify(out->spell ? out->spell : "");
         out->rec = record_index(p, c, out->spell ? out->spell : "");
     } else if (c.kind == CXType_Pointer || c.kind == CXType_IncompleteArray) {
-        CXType pt = c.kind == CXType_Pointer ? clang_getPointeeType(st)
-                                             : clang_getArrayElementType(st);
+        CXType pt = c.kind == CXType_Pointer ? LC->clang_getPointeeType(st)
+                                             : LC->clang_getArrayElementType(st);
         classify_elem(p, pt, out);
-        bool is_const = clang_isConstQualifiedType(pt) != 0;
+        bool is_const = LC->clang_isConstQualifiedType(pt) != 0;
         if (out->elem == DRV_SCALAR && is_char_vt(out->vt)) {
             out->kind = DRV_STRING;
             out->out = !is_const;
@@ -318,8 +321,8 @@ static void classify(pctx *p, CXType t, drv_type *out)
             out->spell = sbuf_take(&b);
         }
     } else if (c.kind == CXType_ConstantArray) {
-        classify_elem(p, clang_getArrayElementType(st), out);
-        long long n = clang_getArraySize(c);
+        classify_elem(p, LC->clang_getArrayElementType(st), out);
+        long long n = LC->clang_getArraySize(c);
         if (out->elem != DRV_NULL && n > 0 && n <= 4096) {
             out->kind = DRV_FIXED;
             out->count = (uint32_t)n;
@@ -374,13 +377,13 @@ static void pair_arrays(drv_sig *s)
 static bool read_params(pctx *p)
 {
     drv_sig *s = p->s;
-    int n = clang_Cursor_getNumArguments(p->fn);
+    int n = LC->clang_Cursor_getNumArguments(p->fn);
     s->p = ctg_calloc((size_t)(n > 0 ? n : 0) + 1, sizeof *s->p);
     if (!s->p)
         return false;
     for (int i = 0; i < n; i++) {
-        CXCursor a = clang_Cursor_getArgument(p->fn, (unsigned)i);
-        char *nm = take(clang_getCursorSpelling(a));
+        CXCursor a = LC->clang_Cursor_getArgument(p->fn, (unsigned)i);
+        char *nm = take(LC->clang_getCursorSpelling(a));
         if (nm && (!*nm || !strcmp(nm, s->func))) {
             ctg_free(nm);
             sbuf b = SBUF_INIT;
@@ -390,7 +393,7 @@ static bool read_params(pctx *p)
         s->p[i].name = nm;
         s->p[i].pair = -1;
         s->n = i + 1;
-        classify(p, clang_getCursorType(a), &s->p[i].t);
+        classify(p, LC->clang_getCursorType(a), &s->p[i].t);
         if (!nm)
             return false;
     }
@@ -401,9 +404,9 @@ static bool read_params(pctx *p)
 /* How the result is observed by the regression tests. */
 static void read_result(pctx *p)
 {
-    CXType t = clang_getCursorResultType(p->fn);
-    p->s->ret_spell = take(clang_getTypeSpelling(t));
-    CXType c = clang_getCanonicalType(strip_sugar(p, t));
+    CXType t = LC->clang_getCursorResultType(p->fn);
+    p->s->ret_spell = take(LC->clang_getTypeSpelling(t));
+    CXType c = LC->clang_getCanonicalType(strip_sugar(p, t));
     int vt = scalar_vt(c.kind);
     drv_ret r = DRV_RET_NONE;
     if (vt == CTG_T_FLOAT || vt == CTG_T_DOUBLE)
@@ -425,17 +428,17 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 {
     (void)parent;
     pctx *p = data;
-    if (clang_getCursorKind(c) != CXCursor_FunctionDecl)
+    if (LC->clang_getCursorKind(c) != CXCursor_FunctionDecl)
         return CXChildVisit_Continue;
-    char *nm = take(clang_getCursorSpelling(c));
-    bool def = clang_isCursorDefinition(c) != 0;
+    char *nm = take(LC->clang_getCursorSpelling(c));
+    bool def = LC->clang_isCursorDefinition(c) != 0;
     if (nm && !strcmp(nm, p->func) && (!p->found || (def && !p->found_def))) {
         p->fn = c;
         p->found = true;
         p->found_def = def;
     }
     if (nm && !strcmp(nm, "main") && def &&
-        clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+        LC->clang_Location_isFromMainFile(LC->clang_getCursorLocation(c)))
         p->has_main = true;
     ctg_free(nm);
     return CXChildVisit_Continue;
@@ -526,7 +529,7 @@ static bool build_preamble(pctx *p, CXTranslationUnit tu, ctg_err *e)
     sbuf_printf(&b, "/* from %s */\n", p->s->source);
     copy_directives(text, &b);
     copy_ctx k = {.p = p, .len = len};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), copy_visit, &k);
+    LC->clang_visitChildren(LC->clang_getTranslationUnitCursor(tu), copy_visit, &k);
     emit_copies(&k, text, &b);
     ctg_free(k.r);
     prototype(p->s, &b);
@@ -543,14 +546,14 @@ static bool check_function(pctx *p, ctg_err *e)
     const char *src = p->s->source, *fn = p->func;
     if (!p->found)
         return err_set(e, "%s: no function '%s'; check the name given to --function", src, fn);
-    if (!clang_Location_isFromMainFile(clang_getCursorLocation(p->fn)))
+    if (!LC->clang_Location_isFromMainFile(LC->clang_getCursorLocation(p->fn)))
         return err_set(e, "%s: '%s' is only declared in a header; pass the file that defines it",
                        src, fn);
-    if (clang_Cursor_getStorageClass(p->fn) == CX_SC_Static)
+    if (LC->clang_Cursor_getStorageClass(p->fn) == CX_SC_Static)
         return err_set(e, "%s: '%s' is static, so a driver in another file cannot call it; "
                           "remove 'static' to test it",
                        src, fn);
-    if (clang_isFunctionTypeVariadic(clang_getCursorType(p->fn)))
+    if (LC->clang_isFunctionTypeVariadic(LC->clang_getCursorType(p->fn)))
         return err_set(e, "%s: '%s' is variadic; write a harness with main() instead", src, fn);
     if (p->has_main)
         return err_set(e, "%s: defines main(); --function needs a file without main (or test "
@@ -562,18 +565,18 @@ static bool check_function(pctx *p, ctg_err *e)
 /* Fails when clang reports errors for the file. */
 static bool check_diagnostics(CXTranslationUnit tu, const char *src, ctg_err *e)
 {
-    unsigned n = clang_getNumDiagnostics(tu);
+    unsigned n = LC->clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
-        CXDiagnostic d = clang_getDiagnostic(tu, i);
-        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        CXDiagnostic d = LC->clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = LC->clang_getDiagnosticSeverity(d);
         if (sev >= CXDiagnostic_Error) {
-            char *m = take(clang_formatDiagnostic(d, clang_defaultDiagnosticDisplayOptions()));
-            clang_disposeDiagnostic(d);
+            char *m = take(LC->clang_formatDiagnostic(d, LC->clang_defaultDiagnosticDisplayOptions()));
+            LC->clang_disposeDiagnostic(d);
             err_set(e, "%s: does not parse: %s", src, m ? m : "error");
             ctg_free(m);
             return false;
         }
-        clang_disposeDiagnostic(d);
+        LC->clang_disposeDiagnostic(d);
     }
     return true;
 }
@@ -581,6 +584,8 @@ static bool check_diagnostics(CXTranslationUnit tu, const char *src, ctg_err *e)
 drv_sig *drv_parse(const char *source, const char *func, const char *const *cflags, int n_cflags,
                    int depth, ctg_err *e)
 {
+    if (!(LC = libclang_load(e)))
+        return NULL;
     drv_sig *s = ctg_calloc(1, sizeof *s);
     pctx p = {.s = s, .func = func};
     if (!s || !(s->func = ctg_strdup(func)) || !(s->source = fs_realpath(source, e))) {
@@ -590,17 +595,17 @@ drv_sig *drv_parse(const char *source, const char *func, const char *const *cfla
         return NULL;
     }
     s->depth = depth;
-    CXIndex idx = clang_createIndex(0, 0);
+    CXIndex idx = LC->clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     /* whole bodies, so a file that does not compile is reported here */
-    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, s->source, cflags, n_cflags, NULL, 0,
+    enum CXErrorCode ec = LC->clang_parseTranslationUnit2(idx, s->source, cflags, n_cflags, NULL, 0,
                                                       CXTranslationUnit_None, &tu);
     bool ok = ec == CXError_Success && tu;
     if (!ok)
         err_set(e, "%s: libclang could not parse the file (error %d)", source, (int)ec);
     ok = ok && check_diagnostics(tu, source, e);
     if (ok) {
-        clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &p);
+        LC->clang_visitChildren(LC->clang_getTranslationUnitCursor(tu), top_visit, &p);
         ok = check_function(&p, e);
     }
     if (ok) {
@@ -611,8 +616,8 @@ drv_sig *drv_parse(const char *source, const char *func, const char *const *cfla
     }
     ok = ok && build_preamble(&p, tu, e);
     if (tu)
-        clang_disposeTranslationUnit(tu);
-    clang_disposeIndex(idx);
+        LC->clang_disposeTranslationUnit(tu);
+    LC->clang_disposeIndex(idx);
     ctg_free(p.rec_decl);
     ctg_free(p.en_decl);
     ctg_free(p.marks);
