@@ -53,6 +53,7 @@ typedef struct build_result {
     int sym_owner;  /* the process that started it (--jobs workers share
                        it through fork: they watch it, only this one stops
                        it)                                                */
+    char sym_error[1024]; /* why prog.sym could not be built, or ""    */
 } build_result;
 
 /* Instructions in a function above which its module's code generation runs

@@ -352,8 +352,11 @@ static void add_optional_sym(const ctg_options *o, build_opts *bo, build_result 
         r2.stage.sym_largest = sl, r2.stage.sym_spared = ss;
         build_result_release(br);
         *br = r2;
-    } else if (!o->ui.quiet) {
-        fprintf(stderr, "ctestgen: concolic execution disabled for this program: %s\n", e2.msg);
+    } else {
+        snprintf(br->sym_error, sizeof br->sym_error, "%s", e2.msg); /* into stats.json */
+        if (!o->ui.quiet)
+            fprintf(stderr, "ctestgen: concolic execution disabled for this program: %s\n",
+                    e2.msg);
     }
 }
 

@@ -589,8 +589,16 @@ bool ctx_sym_pending(search_ctx *c)
         stats_set(c->stats, "build.sym_ready_s", ctx_elapsed(c));
         if (c->opts->ui.verbose)
             ctx_log(c, "prog.sym is built (%.1fs): concolic execution can start", ctx_elapsed(c));
-    } else if (!c->opts->ui.quiet)
-        fprintf(stderr, "ctestgen: concolic execution disabled for this program: %s\n", why);
+    } else {
+        /* in stats.json whatever -q says: a run without concolic execution
+         * must say why */
+        snprintf(c->build->sym_error, sizeof c->build->sym_error, "%s",
+                 why[0] ? why : "the build of prog.sym failed");
+        stats_set_info(c->stats, "build.sym_error", c->build->sym_error);
+        if (!c->opts->ui.quiet)
+            fprintf(stderr, "ctestgen: concolic execution disabled for this program: %s\n",
+                    c->build->sym_error);
+    }
     return false;
 }
 
@@ -882,6 +890,8 @@ bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
     if (ok) {
         c->t0 = fs_now() - b->secs; /* --time counts the build */
         stats_set(c->stats, "build.seconds", b->secs);
+        if (b->sym_error[0])
+            stats_set_info(c->stats, "build.sym_error", b->sym_error);
         if (o->out.resume)
             ok = resumed = eng_resume_run(c, e);
         stats_set_info(c->stats, "strategy", st->name);

@@ -150,6 +150,9 @@ static void take_counters(search_ctx *c, int j, uint64_t *execs)
     snprintf(name, sizeof name, "jobs.w%d.sym_ready_s", j);
     if (stats_get(w, "build.sym_ready_s") > 0)
         stats_set(c->stats, name, stats_get(w, "build.sym_ready_s"));
+    const char *why = stats_get_info(w, "build.sym_error");
+    if (why && *why)
+        stats_set_info(c->stats, "build.sym_error", why);
     *execs += (uint64_t)stats_get(w, "execs");
     for (int k = 0; k < EXEC__COUNT; k++)
         c->kinds[k] += (uint64_t)stats_get(w, eng_runs_counter(name, sizeof name, k));

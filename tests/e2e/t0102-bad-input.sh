@@ -47,4 +47,28 @@ check "replay: nothing in the output directory changed" \
   bash -c "cd '$T/r' && find . -type f -exec md5sum {} + | sort | cmp -s - '$T/r.before'"
 expect_fail "replay: missing directory" "nosuchdir" "$CTESTGEN" replay "$T/nosuchdir" "$EX/triangle.c"
 check "stderr is one line per failure" [ "$(grep -c '^ctestgen:' "$T/err")" = 1 ]
+
+# a program that takes a name the symbolic runtime reserves: prog.cov builds,
+# prog.sym does not; the run goes on without concolic execution and says why,
+# in stats.json even with -q (built first, and in the background); an
+# explicit --strategy concolic fails
+cat >"$T/reserved.c" <<'EOF'
+extern int __VERIFIER_nondet_int(void);
+int __ctg_sym_live;
+int main(void) { return __VERIFIER_nondet_int() == 7 ? 1 : 0; }
+EOF
+sym_error() { jq -r '.info["build.sym_error"] // ""' "$1/stats.json"; }
+expect_fail "reserved name: --strategy concolic cannot run" "__ctg_sym_live, a name ctestgen reserves" \
+  "$CTESTGEN" run "$T/reserved.c" --strategy concolic --max-execs 20 -q -o "$T/rs0" --no-replay-check
+"$CTESTGEN" run "$T/reserved.c" --max-execs 200 -q -o "$T/rs1" --no-replay-check >"$T/rs1.out" 2>&1
+check "reserved name: auto goes on without concolic" [ $? = 0 ]
+check "reserved name: -q prints nothing" [ ! -s "$T/rs1.out" ]
+check "reserved name: stats.json says why prog.sym is missing" \
+  sh -c "echo '$(sym_error "$T/rs1")' | grep -q __ctg_sym_live"
+"$CTESTGEN" run "$T/reserved.c" --time 3 -q -o "$T/rs2" --no-replay-check >"$T/rs2.out" 2>&1
+check "reserved name, background build: the run ends well" [ $? = 0 ]
+check "reserved name, background build: stats.json says why" \
+  sh -c "echo '$(sym_error "$T/rs2")' | grep -q __ctg_sym_live"
+"$CTESTGEN" run "$EX/triangle.c" --strategy concolic --max-execs 20 -q -o "$T/rs3" --no-replay-check
+check "a program prog.sym builds for: no build.sym_error" [ -z "$(sym_error "$T/rs3")" ]
 finish
