@@ -3,7 +3,8 @@
  * arrays, floats, named variables, timeouts), folding against Z3, each layer
  * of the chain changing the number of back-end calls in a hand-checked way,
  * a few hundred generated path queries answered identically with the chain
- * on and off, and allocation failure.
+ * on and off, the incremental back end against enumeration, and allocation
+ * failure.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -624,6 +625,86 @@ static void test_eval_matches_z3(void **st)
     solver_free(s);
 }
 
+/* ---- the incremental back end --------------------------------------------------- */
+
+/* Whether some a (byte 0) and b (byte 1, low 4 bits) satisfy all of cs:
+ * the answer by enumeration. */
+static bool brute_sat(expr **cs, size_t n)
+{
+    uint8_t bytes[2];
+    expr_env env = {bytes, 2, NULL, NULL, 0};
+    expr_u128 out[16];
+    for (unsigned a = 0; a < 256; a++)
+        for (unsigned b = 0; b < 16; b++) {
+            bytes[0] = (uint8_t)a, bytes[1] = (uint8_t)b;
+            assert_true(expr_eval(C, cs, n, &env, out));
+            size_t i = 0;
+            while (i < n && out[i])
+                i++;
+            if (i == n)
+                return true;
+        }
+    return false;
+}
+
+/* The back end keeps one Z3 solver and pushes and pops the constraints
+ * queries share (solver_z3.c, check_inc).  A random walk of queries grows
+ * a prefix, drops part of it, starts over and changes the focus, as
+ * concolic expansions do; with the caches off every query reaches the back
+ * end, and each answer is the one enumeration gives (a stale assertion
+ * left on the solver would make a sat query unsat), with a model that
+ * satisfies the query. */
+static void test_incremental_matches_enumeration(void **st)
+{
+    (void)st;
+    solver *s = mk_solver(false, false, false, false);
+    solver_model m = SOLVER_MODEL_INIT;
+    rng r;
+    rng_seed(&r, 23);
+    expr *a = in(0), *b = bin(EXPR_AND, in(1), k(8, 15)), *pool[24];
+    static const unsigned preds[] = {32, 33, 34, 35, 36, 37, 38, 39, 40, 41};
+    for (int i = 0; i < 24; i++) {
+        expr *t = i % 3 == 0 ? a : i % 3 == 1 ? bin(EXPR_ADD, a, b) : bin(EXPR_XOR, a, bin(EXPR_SHL, b, k(8, 2)));
+        pool[i] = expr_icmp(C, preds[rng_below(&r, 10)], t, k(8, rng_below(&r, 256)));
+    }
+    expr *q[16] = {0};
+    size_t n = 0; /* the prefix q[0..n) */
+    int sat = 0, unsat = 0;
+    for (int it = 0; it < 300; it++) {
+        double u = rng_double(&r);
+        if (u < 0.55 && n < 12)
+            q[n++] = pool[rng_below(&r, 24)];
+        else if (u < 0.85 && n)
+            n -= 1 + rng_below(&r, n);
+        else
+            n = rng_below(&r, 4);
+        for (size_t i = 0; i < n; i++)
+            if (!q[i])
+                q[i] = pool[rng_below(&r, 24)];
+        if (it % 7 == 0) /* now and then a prefix from scratch */
+            for (size_t i = 0; i < n; i++)
+                q[i] = pool[rng_below(&r, 24)];
+        q[n] = rng_chance(&r, 0.5) ? pool[rng_below(&r, 24)] : expr_not(C, pool[rng_below(&r, 24)]);
+        ctg_err e = {{0}};
+        solver_result res = solver_solve(s, C, q, n + 1, n, &ZERO, &m, &e);
+        bool want = brute_sat(q, n + 1);
+        if (res != (want ? SOLVER_SAT : SOLVER_UNSAT))
+            fail_msg("query %d (%zu constraints): solver says %d, enumeration %s", it, n + 1, res,
+                     want ? "sat" : "unsat");
+        if (want) {
+            sat++;
+            assert_true(model_satisfies(C, q, n + 1, zero_bytes, 2, &m));
+        } else {
+            unsat++;
+        }
+    }
+    assert_int_equal(solver_get_stats(s)->backend_calls, 300);
+    if (sat < 60 || unsat < 60)
+        fail_msg("sat %d unsat %d: the walk does not exercise both answers", sat, unsat);
+    solver_model_release(&m);
+    solver_free(s);
+}
+
 /* ---- allocation failure --------------------------------------------------------------- */
 
 static void test_alloc_failure(void **st)
@@ -686,6 +767,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cex_cache_counts, setup, teardown),
         cmocka_unit_test(test_chain_same_answers),
         cmocka_unit_test(test_eval_matches_z3),
+        cmocka_unit_test_setup_teardown(test_incremental_matches_enumeration, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alloc_failure, setup, teardown),
     };
     if (getenv("CMOCKA_FILTER"))
