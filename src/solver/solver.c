@@ -308,6 +308,19 @@ static solver_result from_backend(solver *s, expr_ctx *c, const squery *q, solve
     return SOLVER_SKIP;
 }
 
+/* The input length a model should keep to when it can: twice the base
+ * run's, at least SOLVER_LEN_SOFT_MIN.  Z3 answers "size >= 8" with any
+ * size, 16 MB as well, and a test that long is a 670 MB file. */
+static uint64_t len_soft(const expr_env *base)
+{
+    uint64_t len = base ? base->n_bytes : 0;
+    for (size_t i = 0; base && i < base->n_named; i++)
+        if (base->named_ids[i] == 0)
+            len = base->named_vals[i];
+    len = len > UINT64_MAX / 4 ? UINT64_MAX / 2 : 2 * len;
+    return len < SOLVER_LEN_SOFT_MIN ? SOLVER_LEN_SOFT_MIN : len;
+}
+
 solver_result solver_solve(solver *s, expr_ctx *c, expr *const *cs, size_t n, size_t focus,
                            const expr_env *base, solver_model *m, ctg_err *e)
 {
@@ -328,6 +341,7 @@ solver_result solver_solve(solver *s, expr_ctx *c, expr *const *cs, size_t n, si
         r = SOLVER_FAIL;
         break;
     default:
+        q.len_soft = len_soft(base);
         r = from_caches(s, c, &q, base, m);
         if (r == SOLVER_FAIL && s->o.fp_relax && has_fp(&q) &&
             from_fp_relaxation(s, c, &q, base, m)) {

@@ -7,6 +7,11 @@
 #ifndef CTG_SOLVER_INT_H
 #define CTG_SOLVER_INT_H
 
+/* Named variable 0 is the input's length (CTG_SYMVAR_LEN of the runtime);
+ * a model keeps it within twice the base run's length, and at least this,
+ * when the query allows (squery.len_soft, solver_z3.c). */
+#define SOLVER_LEN_SOFT_MIN 4096u
+
 #include "../base/hmap.h"
 #include "solver.h"
 
@@ -24,6 +29,8 @@ typedef struct squery {
     uint64_t *set;    /* sorted distinct hashes (cex cache view)            */
     size_t n_set;
     uint64_t sig;     /* or of 1 << (h & 63) over set: subset pre-filter     */
+    uint64_t len_soft; /* a model prefers named variable 0 (the input's
+                          length) at most this (0: no preference)           */
 } squery;
 
 typedef enum prep_result { PREP_OK, PREP_TRUE, PREP_FALSE, PREP_OOM } prep_result;

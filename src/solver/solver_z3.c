@@ -632,6 +632,29 @@ static bool inc_sync(sbackend *b, Z3_ast *a, const bool *focus, size_t n, uint32
     return ok && Z3_get_error_code(b->z) == Z3_OK;
 }
 
+/* After a sat check of s whose model m gives the input length (named
+ * variable 0) more than q->len_soft: asks again with the length at most
+ * that (an assumption, so the assertions stay); its model when sat, else
+ * m as it is. */
+static sb_result shorter(tr *t, Z3_solver s, const squery *q, Z3_ast *vars, solver_model *m)
+{
+    size_t k = 0;
+    while (k < q->n_keys && q->keys[k] != EXPR_VKEY_NAMED)
+        k++;
+    if (!q->len_soft || k == q->n_keys || !vars[k] || k >= m->n || m->v[k].val <= q->len_soft)
+        return SB_SAT;
+    Z3_context z = t->z;
+    unsigned w = Z3_get_bv_sort_size(z, Z3_get_sort(z, vars[k]));
+    if (Z3_get_error_code(z) != Z3_OK || w < 1 || w > 64 ||
+        (w < 64 && q->len_soft >> w))
+        return SB_SAT;
+    Z3_ast lim = K(Z3_mk_unsigned_int64(z, q->len_soft, Z3_get_sort(z, vars[k])));
+    Z3_ast a = lim ? K(Z3_mk_bvule(z, vars[k], lim)) : NULL;
+    if (!a || Z3_solver_check_assumptions(z, s, 1, &a) != Z3_L_TRUE)
+        return SB_SAT; /* m holds the first model */
+    return read_model(t, s, q, vars, m);
+}
+
 static sb_result check_inc(tr *t, const squery *q, Z3_ast *vars, uint32_t timeout_ms,
                            solver_model *m)
 {
@@ -652,6 +675,8 @@ static sb_result check_inc(tr *t, const squery *q, Z3_ast *vars, uint32_t timeou
         default: r = classify_unknown(t->z, b->inc.s); break;
         }
     }
+    if (r == SB_SAT)
+        r = shorter(t, b->inc.s, q, vars, m);
     if (b->oom)
         r = SB_OOM;
     else if (Z3_get_error_code(t->z) != Z3_OK)

@@ -705,6 +705,35 @@ static void test_incremental_matches_enumeration(void **st)
     solver_free(s);
 }
 
+/* A model keeps the input's length (named variable 0) within twice the
+ * base run's, at least SOLVER_LEN_SOFT_MIN, when the query allows: "size
+ * > 8" must not become a 16 MB input (solver_z3.c, shorter). */
+static void test_length_kept_short(void **st)
+{
+    (void)st;
+    solver *s = mk_solver(true, true, false, false);
+    solver_model m = SOLVER_MODEL_INIT;
+    expr *len = expr_var(C, 0, 64);
+    uint32_t ids[1] = {0};
+    uint64_t vals[1] = {10};
+    expr_env base = {zero_bytes, 10, ids, vals, 1};
+    ctg_err e = {{0}};
+    /* the length's top bits feed a product the query only bounds below */
+    expr *cs[3] = {bin(EXPR_ULT, k(64, 8), len),
+                   bin(EXPR_ULT, k(64, 1000), bin(EXPR_MUL, len, k(64, 0x100000001ull))),
+                   bin(EXPR_NE, len, k(64, 9))};
+    assert_int_equal(solver_solve(s, C, cs, 3, 2, &base, &m, &e), SOLVER_SAT);
+    uint64_t v = model_val(&m, EXPR_VKEY_NAMED | 0);
+    if (v <= 8 || v == 9 || v > 4096)
+        fail_msg("length %llu: not in (8, 4096] or 9", (unsigned long long)v);
+    /* a query that needs a long input still gets one */
+    cs[2] = bin(EXPR_ULT, k(64, 100000), len);
+    assert_int_equal(solver_solve(s, C, cs, 3, 2, &base, &m, &e), SOLVER_SAT);
+    assert_true(model_val(&m, EXPR_VKEY_NAMED | 0) > 100000);
+    solver_model_release(&m);
+    solver_free(s);
+}
+
 /* ---- allocation failure --------------------------------------------------------------- */
 
 static void test_alloc_failure(void **st)
@@ -768,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_chain_same_answers),
         cmocka_unit_test(test_eval_matches_z3),
         cmocka_unit_test_setup_teardown(test_incremental_matches_enumeration, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_length_kept_short, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alloc_failure, setup, teardown),
     };
     if (getenv("CMOCKA_FILTER"))
