@@ -23,6 +23,7 @@
 
 #include <z3.h>
 
+#include "../base/hmap.h"
 #include "../base/mem.h"
 
 /* The incremental solver (see check_inc): the asserted terms in the order
@@ -550,20 +551,20 @@ static bool in_sorted(Z3_ast a, Z3_ast *set, size_t n)
 }
 
 /* Pushes a level asserting the terms a[i] with focus[i] == want that are
- * not asserted yet (old, sorted: the terms asserted before this query).
- * False when out of memory. */
+ * not asserted yet (old, sorted: the terms asserted before this query;
+ * mine: the ones this query asserted, a term may come twice).  False when
+ * out of memory. */
 static bool inc_push(sbackend *b, Z3_ast *a, const bool *focus, size_t n, bool want,
-                     Z3_ast *old, size_t n_old)
+                     Z3_ast *old, size_t n_old, hmap *mine)
 {
     inc_state *in = &b->inc;
-    bool pushed = false;
+    bool pushed = false, added;
     for (size_t i = 0; i < n; i++) {
         if (focus[i] != want || in_sorted(a[i], old, n_old))
             continue;
-        bool dup = false; /* a term twice in the query */
-        for (size_t j = pushed ? in->level[in->levels - 1] : in->n; j < in->n && !dup; j++)
-            dup = in->ast[j] == a[i];
-        if (dup)
+        if (!hmap_add(mine, (uint64_t)(uintptr_t)a[i], &added))
+            return false;
+        if (!added)
             continue;
         if (ctg_grow((void **)&in->ast, &in->cap, in->n + 1, sizeof *in->ast))
             return false;
@@ -617,7 +618,10 @@ static bool inc_sync(sbackend *b, Z3_ast *a, const bool *focus, size_t n, uint32
             qsort(old, in->n, sizeof *old, cmp_ptr);
         }
         size_t n_old = in->n;
-        ok = inc_push(b, a, focus, n, false, old, n_old) && inc_push(b, a, focus, n, true, old, n_old);
+        hmap mine = HMAP_SET;
+        ok = inc_push(b, a, focus, n, false, old, n_old, &mine) &&
+             inc_push(b, a, focus, n, true, old, n_old, &mine);
+        hmap_release(&mine);
     }
     ctg_free(old);
     ctg_free(set);
