@@ -34,6 +34,7 @@ typedef struct inc_state {
     size_t n, cap;
     size_t *level;    /* level[j]: index in ast of level j's first term */
     size_t levels, cap_levels;
+    uint32_t timeout; /* Z3's timeout parameter as set on s (0: not set) */
 } inc_state;
 
 struct sbackend {
@@ -537,6 +538,7 @@ static void inc_reset(sbackend *b)
     Z3_solver_dec_ref(b->z, in->s);
     in->s = NULL;
     in->n = in->levels = 0;
+    in->timeout = 0;
 }
 
 static int cmp_ptr(const void *x, const void *y)
@@ -551,18 +553,17 @@ static bool in_sorted(Z3_ast a, Z3_ast *set, size_t n)
 }
 
 /* Pushes a level asserting the terms a[i] with focus[i] == want that are
- * not asserted yet (old, sorted: the terms asserted before this query;
- * mine: the ones this query asserted, a term may come twice).  False when
- * out of memory. */
+ * not asserted yet (asserted: the set of the solver's terms, which this
+ * adds to; a query may hold a term twice).  False when out of memory. */
 static bool inc_push(sbackend *b, Z3_ast *a, const bool *focus, size_t n, bool want,
-                     Z3_ast *old, size_t n_old, hmap *mine)
+                     hmap *asserted)
 {
     inc_state *in = &b->inc;
     bool pushed = false, added;
     for (size_t i = 0; i < n; i++) {
-        if (focus[i] != want || in_sorted(a[i], old, n_old))
+        if (focus[i] != want)
             continue;
-        if (!hmap_add(mine, (uint64_t)(uintptr_t)a[i], &added))
+        if (!hmap_add(asserted, (uint64_t)(uintptr_t)a[i], &added))
             return false;
         if (!added)
             continue;
@@ -609,29 +610,23 @@ static bool inc_sync(sbackend *b, Z3_ast *a, const bool *focus, size_t n, uint32
         if (i < end)
             break;
     }
-    inc_pop_to(b, keep);
-    Z3_ast *old = ctg_malloc((in->n + 1) * sizeof *old);
-    bool ok = old != NULL;
-    if (ok) {
-        if (in->n) {
-            memcpy(old, in->ast, in->n * sizeof *old);
-            qsort(old, in->n, sizeof *old, cmp_ptr);
-        }
-        size_t n_old = in->n;
-        hmap mine = HMAP_SET;
-        ok = inc_push(b, a, focus, n, false, old, n_old, &mine) &&
-             inc_push(b, a, focus, n, true, old, n_old, &mine);
-        hmap_release(&mine);
-    }
-    ctg_free(old);
     ctg_free(set);
-    if (ok) {
+    inc_pop_to(b, keep);
+    hmap asserted = HMAP_SET;
+    bool ok = true, added;
+    for (size_t i = 0; i < in->n && ok; i++)
+        ok = hmap_add(&asserted, (uint64_t)(uintptr_t)in->ast[i], &added);
+    ok = ok && inc_push(b, a, focus, n, false, &asserted) &&
+         inc_push(b, a, focus, n, true, &asserted);
+    hmap_release(&asserted);
+    uint32_t z3_timeout = timeout_ms ? timeout_ms : UINT32_MAX;
+    if (ok && z3_timeout != in->timeout) { /* parameters only when they change */
         Z3_params p = Z3_mk_params(b->z);
         Z3_params_inc_ref(b->z, p);
-        Z3_params_set_uint(b->z, p, Z3_mk_string_symbol(b->z, "timeout"),
-                           timeout_ms ? timeout_ms : UINT32_MAX);
+        Z3_params_set_uint(b->z, p, Z3_mk_string_symbol(b->z, "timeout"), z3_timeout);
         Z3_solver_set_params(b->z, in->s, p);
         Z3_params_dec_ref(b->z, p);
+        in->timeout = z3_timeout;
     }
     return ok && Z3_get_error_code(b->z) == Z3_OK;
 }
