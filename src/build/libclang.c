@@ -13,8 +13,7 @@
 #endif
 
 static ctg_libclang lc;
-static const char *lc_fail; /* what went wrong at the first load, or NULL */
-static char lc_what[512];
+static char lc_what[512]; /* what went wrong at the first load, or "" */
 static pthread_once_t lc_once = PTHREAD_ONCE_INIT;
 
 static void lc_open(void)
@@ -23,15 +22,12 @@ static void lc_open(void)
     void *h = dlopen(CTG_LIBCLANG_PATH, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *d = dlerror();
-        snprintf(lc_what, sizeof lc_what, "%s", d ? d : CTG_LIBCLANG_PATH);
-        lc_fail = lc_what;
+        snprintf(lc_what, sizeof lc_what, "%s", d && *d ? d : CTG_LIBCLANG_PATH);
         return;
     }
 #define CTG_LIBCLANG_SYM(f)                                              \
-    if (!lc_fail && !(*(void **)&lc.f = dlsym(h, #f))) {                 \
-        snprintf(lc_what, sizeof lc_what, "%s: no function %s", CTG_LIBCLANG_PATH, #f); \
-        lc_fail = lc_what;                                               \
-    }
+    if (!lc_what[0] && !(*(void **)&lc.f = dlsym(h, #f)))                \
+        snprintf(lc_what, sizeof lc_what, "%s: no function %s", CTG_LIBCLANG_PATH, #f);
     CTG_LIBCLANG_FUNCS(CTG_LIBCLANG_SYM)
 #undef CTG_LIBCLANG_SYM
 }
@@ -39,8 +35,8 @@ static void lc_open(void)
 const ctg_libclang *libclang_load(ctg_err *e)
 {
     pthread_once(&lc_once, lc_open);
-    if (lc_fail) {
-        err_set(e, "libclang could not be loaded (%s); install Debian's libclang1-14", lc_fail);
+    if (lc_what[0]) {
+        err_set(e, "libclang could not be loaded (%s); install Debian's libclang1-14", lc_what);
         return NULL;
     }
     return &lc;
