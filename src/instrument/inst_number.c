@@ -235,6 +235,63 @@ static bool has_const_operand(LLVMValueRef inst, unsigned n)
     return false;
 }
 
+/* The bytes of a constant C string v points at (a global constant with a
+ * string initializer, reached through a constant GEP or cast): up to its
+ * first NUL, at most `limit` bytes (memcmp: up to limit, NULs included).
+ * Returns the count, 0 when v is no such constant. */
+static size_t const_bytes(LLVMValueRef v, const char **bytes, size_t limit, bool nul_ends)
+{
+    while (v && LLVMIsAConstantExpr(v) &&
+           (LLVMGetConstOpcode(v) == LLVMGetElementPtr || LLVMGetConstOpcode(v) == LLVMBitCast)) {
+        if (LLVMGetConstOpcode(v) == LLVMGetElementPtr) /* only the start of the array */
+            for (int k = 1; k < LLVMGetNumOperands(v); k++) {
+                LLVMValueRef ix = LLVMGetOperand(v, (unsigned)k);
+                if (!LLVMIsAConstantInt(ix) || LLVMConstIntGetZExtValue(ix) != 0)
+                    return 0;
+            }
+        v = LLVMGetOperand(v, 0);
+    }
+    if (!v || !LLVMIsAGlobalVariable(v) || !LLVMIsGlobalConstant(v))
+        return 0;
+    LLVMValueRef init = LLVMGetInitializer(v);
+    if (!init || !LLVMIsAConstantDataSequential(init) || !LLVMIsConstantString(init))
+        return 0;
+    size_t len = 0;
+    const char *s = LLVMGetAsString(init, &len);
+    size_t n = 0;
+    while (n < len && n < limit && !(nul_ends && s[n] == '\0'))
+        n++;
+    *bytes = s;
+    return n;
+}
+
+/* The hex digits of a string compare's constant operand (pdb_cmp.token),
+ * interned; NULL when neither pointer is a constant string. */
+static const char *str_token(numberer *N, const inst_site *s)
+{
+    LLVMValueRef call = s->inst;
+    size_t limit = PDB_TOKEN_MAX;
+    bool nul_ends = s->str != STR_MEMCMP; /* memcmp compares NULs too */
+    if (s->str != STR_STRCMP) { /* strncmp, memcmp: a constant length bounds it */
+        LLVMValueRef n = LLVMGetNumArgOperands(call) > 2 ? LLVMGetOperand(call, 2) : NULL;
+        if (n && LLVMIsAConstantInt(n) && LLVMConstIntGetZExtValue(n) < limit)
+            limit = (size_t)LLVMConstIntGetZExtValue(n);
+        else if (!nul_ends)
+            return NULL; /* memcmp of an unknown length */
+    }
+    for (unsigned i = 0; i < 2; i++) {
+        const char *b = NULL;
+        size_t n = const_bytes(LLVMGetOperand(call, i), &b, limit, nul_ends);
+        if (n == 0)
+            continue;
+        char hex[2 * PDB_TOKEN_MAX + 1];
+        for (size_t k = 0; k < n; k++)
+            snprintf(hex + 2 * k, 3, "%02x", (unsigned char)b[k]);
+        return intern(N, hex);
+    }
+    return NULL;
+}
+
 /* Fills the branch of a br or switch site and its edges. */
 static void fill_branch(numberer *N, const inst_site *s)
 {
@@ -285,6 +342,7 @@ static void fill_call_site(numberer *N, const inst_site *s)
         c->kind = intern(N, str_names[s->str]);
         c->loc = loc_of(N, s->inst);
         c->konst = has_const_operand(s->inst, 2);
+        c->token = str_token(N, s);
     } else if (s->kind == SITE_ERROR) {
         pdb_error *er = &N->db->errors[s->error_site];
         er->func = s->func;

@@ -241,6 +241,8 @@ static json_object *db_to_json(const progdb *db, file_tab *t)
         put_loc(c, t, db->cmps[i].loc);
         if (db->cmps[i].konst)
             json_object_object_add(c, "const", json_object_new_boolean(1));
+        if (db->cmps[i].token)
+            put_str(c, "token", db->cmps[i].token);
         json_object_array_add(a, c);
     }
     json_object_object_add(o, "cmps", a);
@@ -497,6 +499,9 @@ static void load_arrays(loader *L, json_object *root)
         db->cmps[i].loc = get_loc(L, o);
         json_object *k; /* optional: absent means no constant operand */
         db->cmps[i].konst = json_object_object_get_ex(o, "const", &k) && json_object_get_boolean(k);
+        db->cmps[i].token = NULL; /* optional */
+        if (json_object_object_get_ex(o, "token", &k) && json_object_is_type(k, json_type_string))
+            db->cmps[i].token = progdb_intern(db, json_object_get_string(k));
     }
     a = get_array(L, root, "errors");
     for (uint32_t i = 0; !L->bad && i < db->n_errors; i++) {

@@ -90,7 +90,12 @@ typedef struct pdb_cmp {
     pdb_loc loc;
     bool konst;           /* an operand is a constant (a literal, a
                              global such as a string constant)       */
+    const char *token;    /* a string compare's constant operand, its
+                             compared bytes (at most PDB_TOKEN_MAX) in
+                             hex digit pairs; NULL when none          */
 } pdb_cmp;
+
+#define PDB_TOKEN_MAX 32 /* bytes of a string compare's constant kept */
 
 /* Whether the tests of a program are plain bytes (libFuzzer, stdin or @@
  * targets) rather than typed values. */

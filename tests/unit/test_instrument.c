@@ -352,7 +352,7 @@ static const char hooks_src[] =
     "    if (!buf) return 1;\n"
     "    if (d < 1.5) x++;\n"
     "    if (strcmp(argv[0], \"abc\") == 0) x++;\n"
-    "    if (!strncmp(argv[0], \"ab\", 2)) x++;\n"
+    "    if (!strncmp(argv[0], \"abcdef\", 2)) x++;\n"
     "    if (memcmp(argv[0], \"zz\", 2) > 0) x++;\n"
     "    if (cmp_ptr(&x, &argc)) x++;\n"
     "    __int128 w = (__int128)x << 70;\n"
@@ -436,6 +436,18 @@ static void test_cov_hooks(void **state)
         seen = seen || strcmp(db->branches[i].cond, "strcmp eq") == 0;
     assert_true(seen);
     assert_int_equal(db->cmps[db->n_cmp - 1].kind[0], 'i');
+    /* a string compare's constant operand is kept (its compared bytes, in
+     * hex) for the fuzzer's dictionary; an integer compare has none */
+    const char *want[][2] = {{"strcmp", "616263"}, {"strncmp", "6162"}, {"memcmp", "7a7a"}};
+    for (int k = 0; k < 3; k++) {
+        const char *got = NULL;
+        for (uint32_t i = 0; i < db->n_cmp; i++)
+            if (strcmp(db->cmps[i].kind, want[k][0]) == 0)
+                got = db->cmps[i].token;
+        assert_non_null(got);
+        assert_string_equal(got, want[k][1]);
+    }
+    assert_null(db->cmps[db->n_cmp - 1].token);
     /* a second pass over the same db refuses a module that does not match */
     ctg_err e = {{0}};
     LLVMModuleRef other = compile(ctx, "other.c", numbering_src, 64);

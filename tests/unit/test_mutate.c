@@ -96,6 +96,39 @@ static void test_i2s_text(void **state)
     assert_int_equal(mut_i2s_text(&r, small, 6, 6, &s), 0); /* "4242" does not fit in 6 */
 }
 
+/* Hex text: a percent escape whose decoded byte is compared with '+'
+ * becomes the escape of '+', in the case it was written in; a value with
+ * no hex digits in buf is not replaced. */
+static void test_i2s_hex(void **state)
+{
+    (void)state;
+    mut_cmp c = {0x5f, '+', 32, false, true};
+    mut_src s = {.cmps = &c, .n_cmps = 1};
+    const char *in[] = {"data=a%5Fb", "data=a%5fb"}, *out[] = {"data=a%2Bb", "data=a%2bb"};
+    for (int k = 0; k < 2; k++) {
+        int hits = 0;
+        for (uint64_t seed = 1; seed <= 64; seed++) {
+            rng r;
+            rng_seed(&r, seed);
+            uint8_t buf[32];
+            memcpy(buf, in[k], 10);
+            size_t n = mut_i2s_text(&r, buf, 10, sizeof buf, &s);
+            if (!n)
+                continue;
+            hits++;
+            assert_int_equal(n, 10);
+            assert_memory_equal(buf, out[k], 10);
+        }
+        assert_true(hits > 5);
+    }
+    for (uint64_t seed = 1; seed <= 64; seed++) {
+        rng r;
+        rng_seed(&r, seed);
+        uint8_t buf[16] = "data=a_b";
+        assert_int_equal(mut_i2s_text(&r, buf, 8, sizeof buf, &s), 0);
+    }
+}
+
 /* A char widened to 32 bits before the compare is still found as a byte. */
 static void test_i2s_narrow(void **state)
 {
@@ -301,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_i2s_wide),   cmocka_unit_test(test_i2s_narrow),
         cmocka_unit_test(test_i2s_string), cmocka_unit_test(test_i2s_string_lengths), cmocka_unit_test(test_havoc_bounds),
         cmocka_unit_test(test_i2s_exact),  cmocka_unit_test(test_i2s_text),
+        cmocka_unit_test(test_i2s_hex),
         cmocka_unit_test(test_havoc_typed), cmocka_unit_test(test_splice),
         cmocka_unit_test(test_dict),       cmocka_unit_test(test_dict_file),
     };

@@ -95,7 +95,8 @@ static progdb *sample_db(void)
     static const uint32_t owner[] = {0, 0, 1, 1, 1}, target[] = {1, 2, 2, 3, 4};
     for (int k = 0; k < 5; k++)
         db->edges[k] = (pdb_edge){owner[k], target[k], progdb_intern(db, labels[k])};
-    db->cmps[0] = (pdb_cmp){0, progdb_intern(db, "icmp"), {file, 12, 11}, true};
+    db->cmps[0] = (pdb_cmp){0, progdb_intern(db, "icmp"), {file, 12, 11}, true,
+                            progdb_intern(db, "726f6f74")};
     db->errors[0] = (pdb_error){0, 3, {file, 16, 9}, progdb_intern(db, "reach_error")};
     db->extra = json_object_new_string("analysis");
     return db;
@@ -171,6 +172,7 @@ static void test_round_trip(void **state)
     assert_string_equal(ld->cmps[0].kind, "icmp");
     assert_loc_equal(ld->cmps[0].loc, db->cmps[0].loc);
     assert_true(ld->cmps[0].konst);
+    assert_string_equal(ld->cmps[0].token, "726f6f74");
     assert_int_equal(ld->errors[0].block, 3);
     assert_string_equal(ld->errors[0].callee, "reach_error");
     assert_loc_equal(ld->errors[0].loc, db->errors[0].loc);

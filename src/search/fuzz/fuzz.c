@@ -390,6 +390,25 @@ static void switch_tokens(fuzz *F)
     }
 }
 
+/* The constant operands of the program's string compares (pdb_cmp.token,
+ * found at build time, as AFL++'s autodictionary) as dictionary tokens:
+ * a run's comparison log holds only a string's first 8 bytes, so
+ * "root shell" would never be written whole. */
+static void string_tokens(fuzz *F)
+{
+    const progdb *db = ctx_db(F->ctx);
+    for (uint32_t i = 0; i < db->n_cmp; i++) {
+        const char *h = db->cmps[i].token;
+        uint8_t tok[MUT_TOKEN_MAX];
+        size_t n = 0;
+        unsigned v;
+        while (h && n < MUT_TOKEN_MAX && sscanf(h + 2 * n, "%2x", &v) == 1)
+            tok[n++] = (uint8_t)v;
+        if (n)
+            mut_dict_add(F->dict, tok, n);
+    }
+}
+
 /* Mutants of a round: F->batch, or while the rounds grow, a 16th of the
  * executions so far, at least FUZZ_FIRST_ROUND. */
 static long round_len(const fuzz *F)
@@ -857,7 +876,9 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     if (dict && !fuzz_dict_load(F->dict, dict, e))
         goto fail;
     switch_tokens(F);
-    mut_dict_fix(F->dict); /* the user's and the switches' tokens stay; learned ones rotate */
+    string_tokens(F);
+    mut_dict_fix(F->dict); /* the user's, the switches' and the strings' tokens stay;
+                              learned ones rotate */
     if (o->search.input_dir && !corpus_seeds(F, o->search.input_dir, e))
         goto fail;
     run_initial(F, NULL, 0, run_flags(F, false));

@@ -638,6 +638,22 @@ static size_t fmt_i64(char *buf, int64_t v)
     return k;
 }
 
+/* v in hexadecimal, as many digit pairs as the larger of v and w needs
+ * (at least one pair: "%2B", "0x0a"), into buf (17 bytes); the digit
+ * count.  upper: A-F, else a-f. */
+static size_t fmt_hex(char *buf, uint64_t v, uint64_t w, bool upper)
+{
+    const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    uint64_t m = v > w ? v : w;
+    size_t n = 2;
+    while (n < 16 && (m >> (4 * n)) != 0)
+        n += 2;
+    for (size_t k = 0; k < n; k++)
+        buf[k] = dig[(v >> (4 * (n - 1 - k))) & 15];
+    buf[n] = '\0';
+    return n;
+}
+
 /* find_wrapped's test for a number of n characters at i: no digit on
  * either side (whole_unsigned: no minus sign before it either). */
 static bool whole_number(const uint8_t *buf, size_t len, size_t i, size_t n)
@@ -663,13 +679,29 @@ size_t mut_i2s_text(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src 
         int64_t to = signed_of(swap ? c->a : c->b, c->bits);
         if (!c->exact)
             to += (int64_t)rng_below(r, 3) - 1;
+        bool hex = from >= 0 && to >= 0 && from <= UINT32_MAX && to <= UINT32_MAX &&
+                   rng_chance(r, 0.5);
         char pf[24], pt[24];
-        size_t nf = fmt_i64(pf, from), nt = fmt_i64(pt, to);
+        size_t nf, nt;
+        if (hex) {
+            size_t digits = fmt_hex(pf, (uint64_t)from, (uint64_t)to, false);
+            fmt_hex(pt, (uint64_t)to, (uint64_t)from, false);
+            nf = nt = digits;
+        } else {
+            nf = fmt_i64(pf, from);
+            nt = fmt_i64(pt, to);
+        }
         if (nf > len || len - nf + nt > max)
             continue;
         size_t slots = len - nf + 1, start = (size_t)rng_below(r, slots);
-        size_t i = find_wrapped(buf, len, (const uint8_t *)pf, nf, start,
-                                from >= 0 ? whole_unsigned : whole_number, nf);
+        size_t i = hex ? find_wrapped(buf, len, (const uint8_t *)pf, nf, start, NULL, 0)
+                       : find_wrapped(buf, len, (const uint8_t *)pf, nf, start,
+                                      from >= 0 ? whole_unsigned : whole_number, nf);
+        if (i == SIZE_MAX && hex) { /* the same digits in upper case */
+            fmt_hex(pf, (uint64_t)from, (uint64_t)to, true);
+            fmt_hex(pt, (uint64_t)to, (uint64_t)from, true);
+            i = find_wrapped(buf, len, (const uint8_t *)pf, nf, start, NULL, 0);
+        }
         if (i == SIZE_MAX)
             continue;
         memmove(buf + i + nt, buf + i + nf, len - i - nf);

@@ -86,8 +86,12 @@ bool mut_i2s(rng *r, uint8_t *buf, size_t *len, size_t max, const mut_src *s);
  * integer comparison, finds one operand written in decimal as a whole
  * number in buf (not inside a longer run of digits) and writes the other
  * operand there, in decimal (+-1 for an ordering); the length changes with
- * the digits, up to max.  Returns the new length, 0 when nothing was
- * replaced.  This is how scanf("%d")'s comparisons reach stdin's text. */
+ * the digits, up to max.  This is how scanf("%d")'s comparisons reach
+ * stdin's text.  Half of the time (operands 0..2^32-1) the encoding is
+ * hexadecimal instead: the operand's digit pairs, lower or upper case,
+ * anywhere in buf, become the other's ("%5F" -> "%2B" when a decoded
+ * escape is compared with '+').  Returns the new length, 0 when nothing
+ * was replaced. */
 size_t mut_i2s_text(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s);
 
 /* Splice: the first part of buf (up to a random point) followed by the rest
