@@ -239,6 +239,34 @@ static void test_havoc_bounds(void **state)
     mut_dict_free(d);
 }
 
+/* Havoc copies parts of another input (s->other) in: with one, some
+ * mutants hold three of its bytes in a row; without, none does. */
+static void test_havoc_other_part(void **state)
+{
+    (void)state;
+    static const uint8_t other[] = "QRSTUVWX";
+    for (int with = 0; with < 2; with++) {
+        mut_src s = {.other = with ? other : NULL, .other_len = with ? 8 : 0};
+        int hits = 0;
+        for (uint64_t seed = 1; seed <= 400; seed++) {
+            rng r;
+            rng_seed(&r, seed);
+            uint8_t buf[64] = {0};
+            size_t len = mut_havoc(&r, buf, 16, sizeof buf, &s, 4);
+            for (size_t i = 0; i + 3 <= len; i++)
+                if (buf[i] >= 'Q' && buf[i] <= 'V' && buf[i + 1] == buf[i] + 1 &&
+                    buf[i + 2] == buf[i] + 2) {
+                    hits++;
+                    break;
+                }
+        }
+        if (with)
+            assert_true(hits > 10);
+        else
+            assert_int_equal(hits, 0);
+    }
+}
+
 /* Typed mutation of a Test-Comp input: with only value operators in play
  * (a stack of one, many draws) the int value changes and bytes outside
  * the values stay; a bool stays 0 or 1. */
@@ -335,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_i2s_string), cmocka_unit_test(test_i2s_string_lengths), cmocka_unit_test(test_havoc_bounds),
         cmocka_unit_test(test_i2s_exact),  cmocka_unit_test(test_i2s_text),
         cmocka_unit_test(test_i2s_hex),
+        cmocka_unit_test(test_havoc_other_part),
         cmocka_unit_test(test_havoc_typed), cmocka_unit_test(test_splice),
         cmocka_unit_test(test_dict),       cmocka_unit_test(test_dict_file),
     };

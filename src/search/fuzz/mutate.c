@@ -256,6 +256,27 @@ static size_t op_overwrite(rng *r, uint8_t *buf, size_t len, size_t max, const m
     return len;
 }
 
+/* A block of another input (s->other) inserted at a random position or
+ * written over the bytes there: how two structures that each cover
+ * nothing new together ("[x]" and "k=v" of an INI file, each kept for
+ * its own lines) meet in one input. */
+static size_t op_other_part(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s)
+{
+    if (!s->other || !s->other_len)
+        return len;
+    size_t n = block_len(r, s->other_len), from = rng_below(r, s->other_len - n + 1);
+    if (len > n && rng_chance(r, 0.5)) {
+        memcpy(buf + rng_below(r, len - n + 1), s->other + from, n);
+        return len;
+    }
+    if (len >= max)
+        return len;
+    size_t pos = rng_below(r, len + 1);
+    n = open_gap(buf, &len, max, pos, n);
+    memcpy(buf + pos, s->other + from, n);
+    return len;
+}
+
 static size_t op_dict_insert(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s)
 {
     size_t n = mut_dict_size(s->dict), tl;
@@ -432,33 +453,42 @@ typedef struct op_entry {
     unsigned weight;
     bool typed;       /* needs the value log            */
     bool keeps_shape; /* leaves offsets of values alone */
+    bool other;       /* needs another input (s->other) */
 } op_entry;
 
 static const op_entry ops[] = {
-    {op_flip, 4, false, true},
-    {op_interesting, 4, false, true},
-    {op_arith, 4, false, true},
-    {op_random_byte, 3, false, true},
-    {op_delete, 3, false, false},
-    {op_insert, 2, false, false},
-    {op_overwrite, 2, false, true},
-    {op_dict_insert, 2, false, false},
-    {op_dict_overwrite, 3, false, true},
-    {op_i2s, 3, false, true},
-    {op_value, 10, true, true},
-    {op_value_shape, 2, true, false},
+    {op_flip, 4, false, true, false},
+    {op_interesting, 4, false, true, false},
+    {op_arith, 4, false, true, false},
+    {op_random_byte, 3, false, true, false},
+    {op_delete, 3, false, false, false},
+    {op_insert, 2, false, false, false},
+    {op_overwrite, 2, false, true, false},
+    {op_dict_insert, 2, false, false, false},
+    {op_dict_overwrite, 3, false, true, false},
+    {op_i2s, 3, false, true, false},
+    {op_value, 10, true, true, false},
+    {op_value_shape, 2, true, false, false},
+    {op_other_part, 2, false, false, true}, /* last: without another input the
+                                               draws are those of the others */
 };
 #define N_OPS (sizeof ops / sizeof *ops)
 
+/* The weight of op: 0 when it needs what this mutation lacks. */
+static unsigned op_weight(const op_entry *op, bool typed, bool other)
+{
+    return (op->typed && !typed) || (op->other && !other) ? 0 : op->weight;
+}
+
 /* A random operator by weight; typed ones only when allowed. */
-static const op_entry *pick_op(rng *r, bool typed)
+static const op_entry *pick_op(rng *r, bool typed, bool other)
 {
     unsigned total = 0;
     for (size_t i = 0; i < N_OPS; i++)
-        total += ops[i].typed && !typed ? 0 : ops[i].weight;
+        total += op_weight(&ops[i], typed, other);
     unsigned x = (unsigned)rng_below(r, total);
     for (size_t i = 0; i < N_OPS; i++) {
-        unsigned w = ops[i].typed && !typed ? 0 : ops[i].weight;
+        unsigned w = op_weight(&ops[i], typed, other);
         if (x < w)
             return &ops[i];
         x -= w;
@@ -473,7 +503,7 @@ size_t mut_havoc(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s,
     if (len > max)
         len = max;
     for (unsigned k = 0; k < stack; k++) {
-        const op_entry *op = pick_op(r, typed);
+        const op_entry *op = pick_op(r, typed, s->other && s->other_len);
         size_t before = len;
         len = op->fn(r, buf, len, max, s);
         if (typed && (!op->keeps_shape || len != before))

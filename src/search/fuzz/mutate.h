@@ -66,6 +66,10 @@ typedef struct mut_src {
     size_t n_cmps;
     const uint8_t *splice;     /* another input to splice with, or NULL     */
     size_t splice_len;
+    const uint8_t *other;      /* another input whose parts havoc may copy
+                                  in (AFL++'s splice insert/overwrite), or
+                                  NULL                                      */
+    size_t other_len;
 } mut_src;
 
 /* Applies `stack` randomly chosen operators to buf[0..len) (room for max
