@@ -274,10 +274,12 @@ static const char *str_token(numberer *N, const inst_site *s)
     bool nul_ends = s->str != STR_MEMCMP; /* memcmp compares NULs too */
     if (s->str != STR_STRCMP) { /* strncmp, memcmp: a constant length bounds it */
         LLVMValueRef n = LLVMGetNumArgOperands(call) > 2 ? LLVMGetOperand(call, 2) : NULL;
-        if (n && LLVMIsAConstantInt(n) && LLVMConstIntGetZExtValue(n) < limit)
-            limit = (size_t)LLVMConstIntGetZExtValue(n);
-        else if (!nul_ends)
+        if (n && LLVMIsAConstantInt(n)) {
+            if (LLVMConstIntGetZExtValue(n) < limit)
+                limit = (size_t)LLVMConstIntGetZExtValue(n);
+        } else if (!nul_ends) {
             return NULL; /* memcmp of an unknown length */
+        }
     }
     for (unsigned i = 0; i < 2; i++) {
         const char *b = NULL;

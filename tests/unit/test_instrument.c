@@ -353,7 +353,7 @@ static const char hooks_src[] =
     "    if (d < 1.5) x++;\n"
     "    if (strcmp(argv[0], \"abc\") == 0) x++;\n"
     "    if (!strncmp(argv[0], \"abcdef\", 2)) x++;\n"
-    "    if (memcmp(argv[0], \"zz\", 2) > 0) x++;\n"
+    "    if (memcmp(argv[0], \"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\", 40) > 0) x++;\n"
     "    if (cmp_ptr(&x, &argc)) x++;\n"
     "    __int128 w = (__int128)x << 70;\n"
     "    if (w > 5) x++;\n"
@@ -438,7 +438,10 @@ static void test_cov_hooks(void **state)
     assert_int_equal(db->cmps[db->n_cmp - 1].kind[0], 'i');
     /* a string compare's constant operand is kept (its compared bytes, in
      * hex) for the fuzzer's dictionary; an integer compare has none */
-    const char *want[][2] = {{"strcmp", "616263"}, {"strncmp", "6162"}, {"memcmp", "7a7a"}};
+    /* (memcmp: 40 bytes compared, the first 32 kept) */
+    const char *want[][2] = {{"strcmp", "616263"}, {"strncmp", "6162"},
+                             {"memcmp", "7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a"
+                                        "7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a"}};
     for (int k = 0; k < 3; k++) {
         const char *got = NULL;
         for (uint32_t i = 0; i < db->n_cmp; i++)
