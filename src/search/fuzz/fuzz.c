@@ -457,7 +457,7 @@ static size_t make_mutant(fuzz *F, const fz_seed *s, bool *i2s_only)
             return n ? n : len;
         }
     }
-    if (F->n_seeds > 1 && PROGDB_BYTE_INPUT(ctx_db(F->ctx))) {
+    if (F->n_seeds > 1 && F->libfuzzer) { /* byte inputs (libFuzzer, stdin, @@) */
         /* a part of another seed for havoc's op_other_part; not for typed
          * Test-Comp values, whose layout it breaks (bmp at 20,000
          * executions: 83.9 -> 71.2 % with it) */

@@ -259,11 +259,10 @@ static size_t op_overwrite(rng *r, uint8_t *buf, size_t len, size_t max, const m
 /* A block of another input (s->other) inserted at a random position or
  * written over the bytes there: how two structures that each cover
  * nothing new together ("[x]" and "k=v" of an INI file, each kept for
- * its own lines) meet in one input. */
+ * its own lines) meet in one input.  pick_op chooses it only when there
+ * is another input (op_entry.other). */
 static size_t op_other_part(rng *r, uint8_t *buf, size_t len, size_t max, const mut_src *s)
 {
-    if (!s->other || !s->other_len)
-        return len;
     size_t n = block_len(r, s->other_len), from = rng_below(r, s->other_len - n + 1);
     if (len > n && rng_chance(r, 0.5)) {
         memcpy(buf + rng_below(r, len - n + 1), s->other + from, n);
