@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../base/hmap.h"
 #include "../base/mem.h"
 #include "../instrument/instrument.h"
 
@@ -155,18 +156,66 @@ static unsigned char *plan_parts(LLVMModuleRef m)
     return part;
 }
 
-/* Gives every local (internal, private) definition of m a global, hidden
- * name of its own, so that the part without it can refer to it. */
-static void promote_locals(LLVMModuleRef m)
+/* The part of defined function f (fparts: function -> part), -1 if none. */
+static int fn_part(const hmap *fparts, LLVMValueRef f)
 {
+    uint64_t v;
+    return f && hmap_get(fparts, (uint64_t)(uintptr_t)f, &v) ? (int)v : -1;
+}
+
+/* Whether a use of v lies outside part k: in a function of another part,
+ * in the initializer of a variable when variables live in another part
+ * (vars), or in a constant used so; anything else counts as outside. */
+static bool used_outside(LLVMValueRef v, int k, const hmap *fparts, int vars, int depth)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        int p;
+        if (LLVMIsAInstruction(user))
+            p = fn_part(fparts, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)));
+        else if (LLVMIsAGlobalVariable(user))
+            p = vars;
+        else if (LLVMIsAFunction(user)) /* its personality, prefix or prologue */
+            p = fn_part(fparts, user);
+        else if (LLVMIsAConstant(user) && !LLVMIsAGlobalValue(user) && depth < 16) {
+            if (used_outside(user, k, fparts, vars, depth + 1))
+                return true;
+            continue;
+        } else
+            return true;
+        if (p != k)
+            return true;
+    }
+    return false;
+}
+
+/* Makes visible to the other part every definition of m that the other
+ * part uses and that it could not name or that its own part's optimiser
+ * could drop: a local (internal, private) one gets a global, hidden name
+ * of its own, a linkonce one external linkage.  part: of every defined
+ * function in module order; vars: the part that keeps the variables. */
+static void promote_shared(LLVMModuleRef m, const unsigned char *part, int vars)
+{
+    hmap fparts = HMAP_MAP;
+    size_t i = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f))
+            hmap_put(&fparts, (uint64_t)(uintptr_t)f, part[i++]); /* out of memory: all outside */
     unsigned anon = 0;
     LLVMValueRef first[2] = {LLVMGetFirstFunction(m), LLVMGetFirstGlobal(m)};
     for (int kind = 0; kind < 2; kind++)
         for (LLVMValueRef g = first[kind]; g;
              g = kind ? LLVMGetNextGlobal(g) : LLVMGetNextFunction(g)) {
             LLVMLinkage l = LLVMGetLinkage(g);
-            if (LLVMIsDeclaration(g) || (l != LLVMInternalLinkage && l != LLVMPrivateLinkage))
+            bool local = l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
+            if (LLVMIsDeclaration(g) || l == LLVMAppendingLinkage ||
+                (!local && l != LLVMLinkOnceAnyLinkage && l != LLVMLinkOnceODRLinkage) ||
+                !used_outside(g, kind ? vars : fn_part(&fparts, g), &fparts, vars, 0))
                 continue;
+            if (!local) {
+                LLVMSetLinkage(g, LLVMExternalLinkage);
+                continue;
+            }
             size_t len;
             const char *name = LLVMGetValueName2(g, &len);
             char buf[512];
@@ -179,6 +228,7 @@ static void promote_locals(LLVMModuleRef m)
             LLVMSetLinkage(g, LLVMExternalLinkage);
             LLVMSetVisibility(g, LLVMHiddenVisibility);
         }
+    hmap_release(&fparts);
 }
 
 /* Replaces definition g (a function or a variable) by a declaration of the
@@ -211,9 +261,9 @@ static void to_declaration(LLVMModuleRef m, LLVMValueRef g)
     ctg_free(name);
 }
 
-/* In a child: keeps the functions of part k (part 0 also keeps every
+/* In a child: keeps the functions of part k (part vars also keeps every
  * variable), declares the rest. */
-static void keep_part(LLVMModuleRef m, const unsigned char *part, int k)
+static void keep_part(LLVMModuleRef m, const unsigned char *part, int k, int vars)
 {
     size_t i = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
@@ -223,7 +273,7 @@ static void keep_part(LLVMModuleRef m, const unsigned char *part, int k)
         if (part[i++] != k)
             to_declaration(m, f);
     }
-    if (k == 0)
+    if (k == vars)
         return;
     for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g; g = next) {
         next = LLVMGetNextGlobal(g);
@@ -238,18 +288,44 @@ static void keep_part(LLVMModuleRef m, const unsigned char *part, int k)
 
 /* ==== jobs ================================================================== */
 
-/* Forks a child writing part k of m (whole when part is NULL) to path. */
-static pid_t start_child(LLVMModuleRef m, const unsigned char *part, int k, const char *path,
-                         int level)
+/* Forks a child writing part k of m (whole when part is NULL; vars: the
+ * part that keeps the variables) to path at level. */
+static pid_t start_child(LLVMModuleRef m, const unsigned char *part, int k, int vars,
+                         const char *path, int level)
 {
     pid_t pid = fork();
     if (pid == 0) {
         if (part)
-            keep_part(m, part, k);
+            keep_part(m, part, k, vars);
         ctg_err ignored = {{0}};
         _exit(emit_object(m, path, level, &ignored) ? 0 : 1);
     }
     return pid;
+}
+
+/* For an -O2 build whose module has optnone functions (build.c marks the
+ * large ones so) and others: part 0 the optnone ones, generated at -O0,
+ * part 1 the rest at -O2.  The -O2 code generator would take its slow
+ * register allocator and machine passes through the optnone functions
+ * too, and they cannot be inlined anyway.  NULL when one part would be
+ * empty. */
+static unsigned char *plan_optnone(LLVMModuleRef m)
+{
+    unsigned on = LLVMGetEnumAttributeKindForName("optnone", 7);
+    size_t n = 0, spared = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f)) {
+            n++;
+            spared += LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, on) != NULL;
+        }
+    if (!spared || spared == n)
+        return NULL;
+    unsigned char *part = ctg_calloc(n, 1);
+    size_t i = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); part && f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f))
+            part[i++] = !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, on);
+    return part;
 }
 
 void emit_start(emit_job *j, LLVMModuleRef m, int level, char *const paths[EMIT_MAX_PARTS],
@@ -258,12 +334,20 @@ void emit_start(emit_job *j, LLVMModuleRef m, int level, char *const paths[EMIT_
     memset(j, 0, sizeof *j);
     j->level = level;
     fflush(NULL);
-    /* -O2 inlines across functions: one part */
-    unsigned char *part = !level && usable_cpus() >= 2 && splittable(m) ? plan_parts(m) : NULL;
+    /* -O0: two even parts on two CPUs; -O2 (which inlines across
+     * functions): its optnone functions apart, when it has some */
+    int lv[EMIT_MAX_PARTS] = {level, level}, vars = 0;
+    unsigned char *part = NULL;
+    if (splittable(m)) {
+        if (!level)
+            part = usable_cpus() >= 2 ? plan_parts(m) : NULL;
+        else if ((part = plan_optnone(m)) != NULL)
+            lv[0] = 0, vars = 1; /* -O2 sees the initializers of constants */
+    }
     if (part) {
-        promote_locals(m);
-        j->pid[0] = start_child(m, part, 0, paths[0], level);
-        j->pid[1] = j->pid[0] > 0 ? start_child(m, part, 1, paths[1], level) : -1;
+        promote_shared(m, part, vars);
+        j->pid[0] = start_child(m, part, 0, vars, paths[0], lv[0]);
+        j->pid[1] = j->pid[0] > 0 ? start_child(m, part, 1, vars, paths[1], lv[1]) : -1;
         ctg_free(part);
         if (j->pid[0] > 0 && j->pid[1] > 0) {
             j->n = 2;
@@ -276,7 +360,7 @@ void emit_start(emit_job *j, LLVMModuleRef m, int level, char *const paths[EMIT_
         j->pid[0] = j->pid[1] = 0;
     }
     j->n = 1;
-    j->pid[0] = start_child(m, NULL, 0, paths[0], level);
+    j->pid[0] = start_child(m, NULL, 0, 0, paths[0], level);
     if (j->pid[0] < 0) {
         j->pid[0] = 0;
         j->ok = emit_object(m, paths[0], level, e);
@@ -313,7 +397,7 @@ bool emit_finish(emit_job *j, bool cancel, LLVMModuleRef m, char *const paths[EM
         return true;
     if (j->n == 2) { /* a part failed: the whole module as one object */
         j->n = 1;
-        pid_t pid = start_child(m, NULL, 0, paths[0], j->level);
+        pid_t pid = start_child(m, NULL, 0, 0, paths[0], j->level);
         if (pid < 0)
             return emit_object(m, paths[0], j->level, e);
         reap(pid, &st[0]);

@@ -7,7 +7,12 @@
  * of the generator is reported, not suffered.  With two CPUs or more, a
  * module whose functions split evenly is generated as two objects at once,
  * each child keeping the definitions of its part (the generated state
- * machines of Test-Comp have several huge functions).
+ * machines of Test-Comp have several huge functions).  At -O2, the
+ * functions build.c marked optnone are generated apart, at -O0: the -O2
+ * code generator's register allocator and machine passes would go through
+ * them too.  A definition one part uses and the other holds becomes
+ * visible (a local one gets a hidden global name); the rest stays as it
+ * was, so -O2 still sees its own part's locals.
  */
 #ifndef CTG_BUILD_EMIT_H
 #define CTG_BUILD_EMIT_H
@@ -34,9 +39,10 @@ bool emit_object(LLVMModuleRef m, const char *path, int level, ctg_err *e);
 
 /* Starts writing m's objects (at level, as emit_object) to paths[0 ..
  * j->n - 1] in children (in this process when fork fails).  At level 0
- * a module whose functions split evenly is written as two objects;
- * splitting gives m's local symbols hidden global names; m must not change
- * otherwise until emit_finish. */
+ * a module whose functions split evenly is written as two objects; at
+ * level 2 one with optnone functions and others as two, the optnone part
+ * at -O0.  Splitting gives the local symbols that both parts use hidden
+ * global names; m must not change otherwise until emit_finish. */
 void emit_start(emit_job *j, LLVMModuleRef m, int level, char *const paths[EMIT_MAX_PARTS],
                 ctg_err *e);
 

@@ -4,7 +4,9 @@
  * as the same program built by clang alone (locals shared by both parts,
  * string constants, function-pointer tables, a constructor); a module that
  * one function dominates, or that takes a block's address in a global, is
- * not split; a cancelled job reports failure.
+ * not split; at -O2 the optnone functions are generated apart, and only
+ * what the other part uses becomes visible to it; a cancelled job reports
+ * failure.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -231,6 +233,71 @@ static void test_optimised(void **state)
     ctg_free(src);
 }
 
+/* Marks function name of m optnone and noinline (as build.c's
+ * spare_large does). */
+static void spare(LLVMModuleRef m, const char *name)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(m, name);
+    assert_non_null(f);
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    const char *kinds[] = {"optnone", "noinline"};
+    for (int k = 0; k < 2; k++) {
+        unsigned id = LLVMGetEnumAttributeKindForName(kinds[k], strlen(kinds[k]));
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, id, 0));
+    }
+}
+
+/* Linkage of global value name of m (a function or a variable), with the
+ * name it has now. */
+static LLVMLinkage linkage_of(LLVMModuleRef m, const char *name)
+{
+    LLVMValueRef g = LLVMGetNamedFunction(m, name);
+    if (!g)
+        g = LLVMGetNamedGlobal(m, name);
+    assert_non_null(g);
+    return LLVMGetLinkage(g);
+}
+
+/* At -O2, big0 and big1 marked optnone: two objects (the optnone part at
+ * -O0), clang's behaviour.  The static helper they call and the static
+ * string both parts read get hidden global names; `counter` and `inited`,
+ * which only the -O2 part uses, stay local. */
+static void test_optnone_apart(void **state)
+{
+    (void)state;
+    char *src = program(300, 260, false);
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = module_of(ctx, src);
+    const char *ref = clang_run();
+    spare(m, "big0"), spare(m, "big1");
+    int parts;
+    assert_string_equal(emit_and_run(m, 2, &parts), ref);
+    assert_int_equal(parts, 2);
+    assert_null(LLVMGetNamedFunction(m, "helper"));
+    assert_int_equal(linkage_of(m, "helper.ctg0"), LLVMExternalLinkage);
+    assert_int_equal(LLVMGetVisibility(LLVMGetNamedFunction(m, "helper.ctg0")),
+                     LLVMHiddenVisibility);
+    assert_int_equal(linkage_of(m, "tag.ctg1"), LLVMExternalLinkage);
+    assert_int_equal(linkage_of(m, "counter"), LLVMInternalLinkage);
+    assert_int_equal(linkage_of(m, "inited"), LLVMInternalLinkage);
+    assert_int_equal(linkage_of(m, "init"), LLVMInternalLinkage);
+    LLVMDisposeModule(m);
+
+    /* nothing optnone, or everything: one object */
+    for (int k = 0; k < 2; k++) {
+        m = module_of(ctx, src);
+        if (k)
+            for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+                if (!LLVMIsDeclaration(f))
+                    spare(m, LLVMGetValueName2(f, &(size_t){0}));
+        assert_string_equal(emit_and_run(m, 2, &parts), ref);
+        assert_int_equal(parts, 1);
+        LLVMDisposeModule(m);
+    }
+    LLVMContextDispose(ctx);
+    ctg_free(src);
+}
+
 /* A cancelled job fails and leaves no child behind. */
 static void test_cancel(void **state)
 {
@@ -258,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_no_split),
         cmocka_unit_test(test_optimised),
+        cmocka_unit_test(test_optnone_apart),
         cmocka_unit_test(test_cancel),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
