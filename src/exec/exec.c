@@ -328,7 +328,7 @@ static void prepare(exec_t *x, const uint8_t *input, size_t len, uint32_t flags,
     h->rng_state = seed;
     h->extend_max = x->extend_max;
     ctg_hdr_clear_run(h);
-    memset(x->shm + x->lay.cov, 0, (size_t)x->n_edges + 1u);
+    memset(x->shm + x->lay.cov, 0, (size_t)ctg_cov_len(x->n_edges, x->n_cmp));
     if (flags & CTG_FL_DIST)
         memset(x->shm + x->lay.dist, 0, ((size_t)x->n_edges + 1u) * sizeof(double));
     if (flags & CTG_FL_CMPLOG)
@@ -512,7 +512,7 @@ static uint32_t batch_prepare(exec_t *x, const uint8_t *const *in, const size_t 
     }
     b->pos = b->stop = b->done = 0;
     b->start_ns = 0;
-    memcpy(x->shm + x->lay.known, known, x->n_edges);
+    memcpy(x->shm + x->lay.known, known, (size_t)ctg_cov_len(x->n_edges, x->n_cmp));
     return k;
 }
 

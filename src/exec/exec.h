@@ -85,7 +85,8 @@ bool exec_run(exec_t *x, const uint8_t *input, size_t len, uint32_t flags, uint6
  * runs the inputs one after another and stops after the first interesting
  * one: a status other than a normal return (crash, timeout, error, ...) or
  * an edge counter whose hit-count bucket (ctg_bucket) is not among the bits
- * of known[edge] (n_edges bytes).  The others ran normally and found
+ * of known[edge] (n_edges bytes, then the spare counter and the features:
+ * ctg_cov_len bytes, rt_protocol.h).  The others ran normally and found
  * nothing new; they leave no trace.  Per input, results and maps are what
  * exec_run would give for it alone. */
 typedef struct exec_batch {
@@ -126,7 +127,8 @@ bool exec_run_batch(exec_t *x, const uint8_t *const *in, const size_t *len, uint
 
 /* Maps of the last run.  exec_dist is reset (and meaningful) only for runs
  * with CTG_FL_DIST, exec_cmp only for runs with CTG_FL_CMPLOG. */
-const uint8_t *exec_cov(const exec_t *x);       /* n_edges hit counters           */
+const uint8_t *exec_cov(const exec_t *x);       /* n_edges hit counters, a spare
+                                                   one, the features (ctg_cov_len) */
 const double *exec_dist(const exec_t *x);       /* n_edges; 0 = none, else 1 + d  */
 const ctg_cmp_rec *exec_cmp(const exec_t *x);   /* n_cmp records                  */
 /* The input as the run consumed it: the given bytes plus any random extension.

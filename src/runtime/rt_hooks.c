@@ -294,10 +294,20 @@ static void rt_cmplog_bytes(uint32_t site, const void *a, size_t na, const void 
     rt_cmplog(site, x, y, CTG_CMP_STRING | (uint32_t)(8u * m));
 }
 
+/* Counts string compare site's feature (ctg_cov_len in rt_protocol.h) when
+ * both operands are non-empty (first bytes a0, b0; a compare of n = 0
+ * bytes passes 0). */
+static inline void rt_str_feature(uint32_t site, int a0, int b0)
+{
+    if (a0 && b0 && site < __ctg_n_cmp)
+        rt_count((uint32_t)CTG_FEAT_AT(__ctg_n_edges, site));
+}
+
 int __ctg_strcmp(uint32_t site, const char *a, const char *b);
 int __ctg_strcmp(uint32_t site, const char *a, const char *b)
 {
     int r = strcmp(a, b);
+    rt_str_feature(site, a[0], b[0]);
     if (rt_g.flags & CTG_FL_CMPLOG) {
         size_t la = strlen(a) + 1u, lb = strlen(b) + 1u;
         rt_cmplog_bytes(site, a, la, b, lb, (la < lb ? lb : la) - 1u);
@@ -314,6 +324,7 @@ int __ctg_strncmp(uint32_t site, const char *a, const char *b, size_t n);
 int __ctg_strncmp(uint32_t site, const char *a, const char *b, size_t n)
 {
     int r = strncmp(a, b, n);
+    rt_str_feature(site, n ? a[0] : 0, n ? b[0] : 0);
     if (rt_g.flags & CTG_FL_CMPLOG) {
         size_t la = strnlen(a, n), lb = strnlen(b, n);
         rt_cmplog_bytes(site, a, la < n ? la + 1u : n, b, lb < n ? lb + 1u : n, la < lb ? lb : la);
@@ -330,6 +341,7 @@ int __ctg_memcmp(uint32_t site, const void *a, const void *b, size_t n);
 int __ctg_memcmp(uint32_t site, const void *a, const void *b, size_t n)
 {
     int r = memcmp(a, b, n);
+    rt_str_feature(site, n != 0, n != 0);
     if (rt_g.flags & CTG_FL_CMPLOG)
         rt_cmplog_bytes(site, a, n, b, n, n);
     if (rt_g.flags & CTG_FL_DIST)

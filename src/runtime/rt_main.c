@@ -87,9 +87,10 @@ extern int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
  * binary has more than RT_DUMMY_EDGES edges. */
 __attribute__((constructor(101))) static void rt_early_init(void)
 {
-    if (__ctg_n_edges + 1u <= RT_DUMMY_EDGES)
+    uint64_t len = ctg_cov_len(__ctg_n_edges, __ctg_n_cmp);
+    if (len <= RT_DUMMY_EDGES)
         return;
-    void *m = mmap(NULL, (size_t)__ctg_n_edges + 1u, PROT_READ | PROT_WRITE,
+    void *m = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m != MAP_FAILED)
         __ctg_cov_ptr = m;
@@ -404,20 +405,20 @@ static uint64_t rt_now_ns(void)
 }
 
 /* Whether the run just ended is news for CTG_CMD_BATCH: a status bit other
- * than STARTED, or an edge in a bucket the known map lacks (eight counters
- * at a time; most words of a small run are zero). */
+ * than STARTED, or an edge or feature in a bucket the known map lacks
+ * (eight counters at a time; most words of a small run are zero). */
 static int rt_interesting(void)
 {
     if (rt_g.hdr->status & ~CTG_ST_STARTED)
         return 1;
     const uint8_t *cov = __ctg_cov_ptr;
-    uint32_t n = __ctg_n_edges, i = 0;
+    uint64_t n = ctg_cov_len(__ctg_n_edges, __ctg_n_cmp), i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, cov + i, 8);
         if (!w)
             continue;
-        for (uint32_t j = i; j < i + 8; j++)
+        for (uint64_t j = i; j < i + 8; j++)
             if (ctg_bucket(cov[j]) & ~rt_known[j])
                 return 1;
     }
@@ -472,7 +473,7 @@ static uint32_t rt_run_batch(void)
         memcpy(rt_g.input, data + lo, len);
         h->input_len = len;
         ctg_hdr_clear_run(h);
-        memset(__ctg_cov_ptr, 0, (size_t)__ctg_n_edges + 1u);
+        memset(__ctg_cov_ptr, 0, (size_t)ctg_cov_len(__ctg_n_edges, __ctg_n_cmp));
         b->start_ns = rt_now_ns();
         b->pos = i;
         rt_begin_run();

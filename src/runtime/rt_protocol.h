@@ -43,7 +43,7 @@
 
 #define CTG_HELLO_MAGIC 0x43544731u /* "CTG1" */
 #define CTG_SHM_MAGIC 0x43544753u   /* "CTGS" */
-#define CTG_PROTOCOL_VERSION 5u
+#define CTG_PROTOCOL_VERSION 6u
 
 /* Fork-server commands (executor -> server). */
 #define CTG_CMD_RUN 1u
@@ -298,17 +298,32 @@ typedef struct ctg_batch_hdr {
 typedef struct ctg_shm_layout {
     uint64_t input;  /* uint8_t[CTG_MAX_INPUT]                   */
     uint64_t values; /* ctg_value_rec[CTG_MAX_VALUES]            */
-    uint64_t cov;    /* uint8_t[n_edges] hit counters            */
+    uint64_t cov;    /* uint8_t[ctg_cov_len]: n_edges hit counters,
+                        a spare one, then n_cmp feature counters
+                        (CTG_FEAT_AT)                             */
     uint64_t dist;   /* double[n_edges]: 0 = not recorded, else
                         1 + smallest raw branch distance seen     */
     uint64_t cmp;    /* ctg_cmp_rec[n_cmp]                        */
-    uint64_t known;  /* uint8_t[n_edges]: (E) bucket bits that are
-                        not news for CTG_CMD_BATCH                 */
+    uint64_t known;  /* uint8_t[ctg_cov_len]: (E) bucket bits that
+                        are not news for CTG_CMD_BATCH             */
     uint64_t batch;  /* ctg_batch_hdr, then CTG_BATCH_BYTES       */
     uint64_t size;   /* total bytes                               */
 } ctg_shm_layout;
 
 static inline uint64_t ctg_align64(uint64_t x) { return (x + 63u) & ~(uint64_t)63u; }
+
+/* Length of the coverage map: the edges, a spare counter, then one
+ * feature counter per comparison site.  A feature is coverage that is not
+ * an edge: the fuzzer keeps an input that sets a new one, and nothing
+ * else reads them.  Comparison site s's feature (CTG_FEAT_AT) counts the
+ * string compares of s whose two operands were both non-empty: a
+ * compared string that came from the input, ready for input-to-state
+ * (an INI section name before a key line, which adds no edge). */
+static inline uint64_t ctg_cov_len(uint32_t n_edges, uint32_t n_cmp)
+{
+    return (uint64_t)n_edges + 1u + n_cmp;
+}
+#define CTG_FEAT_AT(n_edges, site) ((uint64_t)(n_edges) + 1u + (site))
 
 /* Layout of the shared memory for a binary with the given counts. */
 static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp)
@@ -317,10 +332,10 @@ static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp
     l.input = CTG_SHM_HDR_SIZE;
     l.values = ctg_align64(l.input + CTG_MAX_INPUT);
     l.cov = ctg_align64(l.values + (uint64_t)CTG_MAX_VALUES * sizeof(ctg_value_rec));
-    l.dist = ctg_align64(l.cov + (uint64_t)n_edges + 1u);
+    l.dist = ctg_align64(l.cov + ctg_cov_len(n_edges, n_cmp));
     l.cmp = ctg_align64(l.dist + (uint64_t)(n_edges + 1u) * sizeof(double));
     l.known = ctg_align64(l.cmp + (uint64_t)(n_cmp + 1u) * sizeof(ctg_cmp_rec));
-    l.batch = ctg_align64(l.known + (uint64_t)n_edges + 1u);
+    l.batch = ctg_align64(l.known + ctg_cov_len(n_edges, n_cmp));
     l.size = ctg_align64(l.batch + sizeof(ctg_batch_hdr) + CTG_BATCH_BYTES);
     return l;
 }

@@ -429,14 +429,19 @@ static bool run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint
 
 /* The known map of a batch: the strategy's bucket bits of every edge the
  * archive holds, nothing for the others (a run that covers one is news to
- * the engine whatever the strategy knows). */
+ * the engine whatever the strategy knows); of the features (after the
+ * edges and the spare counter, rt_protocol.h), the strategy's bits, all
+ * when it keeps none. */
 static bool batch_known(search_ctx *c, const uint8_t *seen)
 {
     uint32_t n = c->db->n_edges;
-    if (!c->known && !(c->known = ctg_malloc((size_t)n + 1)))
+    size_t len = (size_t)ctg_cov_len(n, c->db->n_cmp);
+    if (!c->known && !(c->known = ctg_malloc(len)))
         return false;
     for (uint32_t j = 0; j < n; j++)
         c->known[j] = archive_edge_covered(c->archive, j) ? (seen ? seen[j] : 0xff) : 0;
+    for (size_t j = n; j < len; j++)
+        c->known[j] = seen ? seen[j] : 0xff;
     return true;
 }
 

@@ -6,7 +6,8 @@
 # validates against the DTDs; bad options fail with one line.  --fuzz-trim
 # on trims new seeds (bytes removed, the same coverage by gcc's replay,
 # reproducible for a seed); repair fixes a checksum and leaves comparisons
-# with a constant to input-to-state.
+# with a constant to input-to-state; a string compare's feature keeps an
+# input that no edge tells apart (a key after a section).
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 
@@ -64,6 +65,16 @@ check "trim: gcc's replay covers what it covers untrimmed ($(stat replay.branche
 check "trim: the same seed gives the same corpus" diff -r "$T/trim-on/corpus" "$T/trim-on2/corpus"
 "$CTESTGEN" run "$L" --strategy fuzz --fuzz-trim maybe --max-execs 10 -o "$T/trim-bad" 2>"$T/trim-bad.err"
 check "trim: a bad value is one line" bash -c "[ \$(wc -l <'$T/trim-bad.err') = 1 ] && grep -q 'fuzz-trim' '$T/trim-bad.err'"
+
+# features: a key line after a section line adds no edge to the two
+# lines apart; the string compare's feature (both operands non-empty)
+# keeps the first such input, and input-to-state writes "server" into it
+mkdir -p "$T/sec-in" && printf '[abc]' >"$T/sec-in/a" && printf 'k=v' >"$T/sec-in/b"
+for s in 1 2 3; do
+    "$CTESTGEN" run "$PROGS/sections.c" --strategy fuzz -i "$T/sec-in" --max-execs 20000 --seed $s \
+        -o "$T/sec-$s" -q 2>/dev/null
+    check "feature: seed $s reaches the key in [server]" sh -c "ls '$T/sec-$s/crashes/' | grep -q abort"
+done
 
 # auto on a libFuzzer target: the fuzzer runs alone (in batches) until it
 # stalls for --auto-stall executions, then the other members join

@@ -430,6 +430,8 @@ static void test_persistent(void **state)
 /* ==== batches ================================================================ */
 
 #define BATCH_EDGES 4
+#define BATCH_CMPS 3
+#define BATCH_KNOWN (BATCH_EDGES + 1 + BATCH_CMPS) /* ctg_cov_len */
 #define BATCH_N 300
 
 /* Whether the counters of a run hold a bucket known lacks; merges them. */
@@ -476,8 +478,8 @@ static void test_batch_classifies_as_single_runs(void **state)
     static uint8_t ref_cov[BATCH_N][BATCH_EDGES];
     bool ref_news[BATCH_N] = {0};
     batch_inputs(in, len);
-    exec_t *x = fx_exec("batch64", BATCH_EDGES, 2, 1000);
-    uint8_t known[BATCH_EDGES] = {0};
+    exec_t *x = fx_exec("batch64", BATCH_EDGES, BATCH_CMPS, 1000);
+    uint8_t known[BATCH_KNOWN] = {0};
     int n_news = 0;
     for (int i = 0; i < BATCH_N; i++) {
         exec_result r = fx_run(x, in[i], len[i], 0, 0);
@@ -533,10 +535,10 @@ static void test_batch_classifies_as_single_runs(void **state)
 static void test_batch_crash_and_timeout(void **state)
 {
     (void)state;
-    exec_t *x = fx_exec("batch64", BATCH_EDGES, 2, 200);
+    exec_t *x = fx_exec("batch64", BATCH_EDGES, BATCH_CMPS, 200);
     int overlaps = 0;
     exec_set_overlap(x, slow_call, &overlaps);
-    uint8_t known[BATCH_EDGES];
+    uint8_t known[BATCH_KNOWN];
     memset(known, 0xff, sizeof known); /* every normal run is plain */
     static const char *const in[] = {"a", "x", "C", "xc", "H", "b", "ccc"};
     const uint8_t *ptrs[7];
@@ -579,7 +581,7 @@ static void test_batch_crash_and_timeout(void **state)
 static void test_batch_watch(void **state)
 {
     (void)state;
-    exec_t *x = fx_exec("batch64", BATCH_EDGES, 2, 1000);
+    exec_t *x = fx_exec("batch64", BATCH_EDGES, BATCH_CMPS, 1000);
     static const char *const in[] = {"ak", "abc", "", "xkx", "q", "zz", "abk", "xk"};
     enum { N = sizeof in / sizeof *in };
     const uint8_t *ptrs[N];
@@ -588,7 +590,7 @@ static void test_batch_watch(void **state)
     for (int i = 0; i < N; i++)
         ptrs[i] = (const uint8_t *)in[i], len[i] = strlen(in[i]), log[i] = i != 5;
     static const uint32_t sites[] = {1, 0}; /* the length first */
-    uint8_t known[BATCH_EDGES];
+    uint8_t known[BATCH_KNOWN];
     memset(known, 0xff, sizeof known); /* every normal run is plain */
     exec_set_watch(x, sites, 2, log);
     exec_batch b;
@@ -630,6 +632,46 @@ static void test_batch_watch(void **state)
     exec_free(x);
 }
 
+/* A run whose string compare had two non-empty operands sets the site's
+ * feature, after the edges and the spare counter; in a batch it is news
+ * until the known map has the feature's bucket. */
+static void test_batch_feature(void **state)
+{
+    (void)state;
+    exec_t *x = fx_exec("batch64", BATCH_EDGES, BATCH_CMPS, 1000);
+    const uint64_t feat = CTG_FEAT_AT(BATCH_EDGES, 2);
+    assert_int_equal(ctg_cov_len(BATCH_EDGES, BATCH_CMPS), BATCH_KNOWN);
+    fx_run(x, "=", 1, 0, 0);
+    assert_int_equal(exec_cov(x)[feat], 0);
+    fx_run(x, "=ke", 3, 0, 0);
+    assert_int_equal(exec_cov(x)[feat], 1);
+    for (uint64_t j = BATCH_EDGES + 1; j < BATCH_KNOWN; j++)
+        assert_int_equal(exec_cov(x)[j], j == feat);
+
+    static const char *const in[] = {"a", "=", "b", "=x", "c"};
+    const uint8_t *ptrs[5];
+    size_t len[5];
+    for (int i = 0; i < 5; i++)
+        ptrs[i] = (const uint8_t *)in[i], len[i] = strlen(in[i]);
+    uint8_t known[BATCH_KNOWN];
+    memset(known, 0xff, BATCH_EDGES + 1); /* every edge is known */
+    memset(known + BATCH_EDGES + 1, 0, BATCH_CMPS);
+    exec_batch b;
+    exec_result r;
+    ctg_err e = {{0}};
+    if (!exec_run_batch(x, ptrs, len, 5, known, 0, &b, &r, &e))
+        fail_msg("exec_run_batch: %s", e.msg);
+    assert_true(b.stopped);
+    assert_int_equal(b.ran, 4); /* "=x" */
+    assert_int_equal(exec_cov(x)[feat], 1);
+    known[feat] = ctg_bucket(1);
+    if (!exec_run_batch(x, ptrs, len, 5, known, 0, &b, &r, &e))
+        fail_msg("exec_run_batch: %s", e.msg);
+    assert_false(b.stopped);
+    assert_int_equal(b.ran, 5);
+    exec_free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -648,6 +690,7 @@ int main(void)
         cmocka_unit_test(test_batch_classifies_as_single_runs),
         cmocka_unit_test(test_batch_crash_and_timeout),
         cmocka_unit_test(test_batch_watch),
+        cmocka_unit_test(test_batch_feature),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     fx_out_clear();

@@ -108,7 +108,8 @@ typedef struct fuzz {
     fz_seed *seeds;
     size_t n_seeds, cap_seeds;
     uint32_t n_edges;
-    uint8_t *virgin;     /* AFL bucket bits seen per edge                  */
+    uint32_t cov_len;    /* the map: edges, spare, features (ctg_cov_len)   */
+    uint8_t *virgin;     /* AFL bucket bits seen per edge and feature       */
     uint32_t *trace;     /* scratch: edges of the last run                 */
     mut_dict *dict;
     uint8_t *buf;        /* the mutant                                     */
@@ -157,8 +158,10 @@ typedef struct fuzz {
 
 /* Collects the edges of the last run into F->trace and, unless the run
  * failed an assumption (its coverage does not count, as for the engine),
- * merges their buckets into the virgin map; returns the number of edges,
- * with *fresh set when some edge or bucket was never seen before. */
+ * merges their buckets and those of the features into the virgin map;
+ * returns the number of edges, with *fresh set when some edge, feature or
+ * bucket was never seen before (a feature is not a trace entry: the tree
+ * and the seeds' traces hold edges). */
 static size_t scan_run(fuzz *F, const uint8_t *cov, const exec_result *r, bool *fresh)
 {
     uint8_t keep = r->kind == EXEC_ASSUME ? 0 : 0xff;
@@ -184,6 +187,12 @@ static size_t scan_run(fuzz *F, const uint8_t *cov, const exec_result *r, bool *
             news |= !(F->virgin[i] & b);
             F->virgin[i] |= b & keep;
             F->trace[k++] = i;
+        }
+    for (i = F->n_edges + 1u; i < F->cov_len; i++)
+        if (cov[i]) {
+            uint8_t b = ctg_bucket(cov[i]);
+            news |= !(F->virgin[i] & b);
+            F->virgin[i] |= b & keep;
         }
     *fresh = news && keep;
     return k;
@@ -859,7 +868,8 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     F->tree = mcts_new(F->n_edges, opt_get_double(o, "mcts-c"));
     if (F->tree)
         mcts_set_policy(F->tree, F->policy);
-    F->virgin = ctg_calloc((size_t)F->n_edges + 8, 1);
+    F->cov_len = (uint32_t)ctg_cov_len(F->n_edges, ctx_db(ctx)->n_cmp);
+    F->virgin = ctg_calloc((size_t)F->cov_len + 8, 1);
     F->trace = ctg_malloc(((size_t)F->n_edges + 1) * sizeof *F->trace);
     F->dict = mut_dict_new(FUZZ_DICT_CAP);
     F->buf = ctg_malloc(F->max_len);
