@@ -7,7 +7,9 @@
  *                 __ctg_cmp / __ctg_fcmp / __ctg_cmp_str / __ctg_br by what
  *                 feeds %c; in a function over INST_LEAN_FUNCTION
  *                 instructions __ctg_cmp / __ctg_br count the edge
- *                 themselves (CTG_CMP_COUNT) and there is no inline counter;
+ *                 themselves (CTG_CMP_COUNT) and there is no inline counter,
+ *                 and a compare with a constant calls __ctg_cmpc(k, a),
+ *                 the rest in a table (CTG_SYM_CMPC_TAB);
  *   switch        __ctg_switch with a constant array of the case values
  *                 (wider than 64 bits: inline coverage of the taken edge);
  *   strcmp ...    replaced by the __ctg_ wrapper with the site id;
@@ -32,6 +34,8 @@ typedef struct cov_pass {
     LLVMBuilderRef b;
     inst_stats *st;
     bool *lean; /* per function of the walk: over INST_LEAN_FUNCTION */
+    ctg_cmpc *tab; /* the compact compares' constants (CTG_HOOK_CMPC) */
+    size_t n_tab, cap_tab;
 } cov_pass;
 
 static LLVMValueRef c32(cov_pass *P, uint64_t v) { return LLVMConstInt(P->h.t_i32, v, 0); }
@@ -89,12 +93,66 @@ static void hook(cov_pass *P, inst_hook id, LLVMValueRef *args, bool count)
         inst_hook_call_guarded(&P->h, P->b, id, args);
 }
 
+/* The compact form of a counting compare c with a constant right operand
+ * of at most 64 bits (CTG_HOOK_CMPC): its constants go to the table;
+ * false (nothing emitted) when c has no such operand or memory is short. */
+static bool compact_cmp(cov_pass *P, const inst_site *s, LLVMValueRef c)
+{
+    LLVMValueRef a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
+    if (!LLVMIsAConstantInt(b) || LLVMGetIntTypeWidth(LLVMTypeOf(b)) > 64)
+        return false;
+    if (P->n_tab == P->cap_tab) {
+        size_t cap = P->cap_tab ? 2 * P->cap_tab : 256;
+        ctg_cmpc *t = ctg_realloc(P->tab, cap * sizeof *t);
+        if (!t)
+            return false;
+        P->tab = t, P->cap_tab = cap;
+    }
+    P->tab[P->n_tab] = (ctg_cmpc){LLVMConstIntGetZExtValue(b), s->first_edge,
+                                  (uint32_t)LLVMGetICmpPredicate(c), width_of(P, a) | CTG_CMP_COUNT,
+                                  (uint32_t)s->cmp_site};
+    bool narrow = fits32(P, a);
+    LLVMValueRef args[2] = {c32(P, (uint32_t)P->n_tab++), hook_int(P, a, narrow, false)};
+    inst_hook_call(&P->h, P->b, narrow ? HOOK_CMPC32 : HOOK_CMPC, args);
+    return true;
+}
+
+/* Defines CTG_SYM_CMPC_TAB, the compact compares' table, when there are
+ * any.  False with e set when the program has the name already. */
+static bool define_cmpc_tab(cov_pass *P, ctg_err *e)
+{
+    if (LLVMGetNamedGlobal(P->h.m, CTG_SYM_CMPC_TAB) || LLVMGetNamedFunction(P->h.m, CTG_SYM_CMPC_TAB))
+        return err_set(e, "program defines %s, a name ctestgen reserves; rename it",
+                       CTG_SYM_CMPC_TAB);
+    if (!P->n_tab)
+        return true;
+    LLVMTypeRef f[5] = {P->h.t_i64, P->h.t_i32, P->h.t_i32, P->h.t_i32, P->h.t_i32};
+    LLVMTypeRef t = LLVMStructTypeInContext(P->h.ctx, f, 5, 0);
+    LLVMValueRef *rows = ctg_calloc(P->n_tab, sizeof *rows);
+    if (!rows)
+        return err_set(e, "out of memory");
+    for (size_t i = 0; i < P->n_tab; i++) {
+        const ctg_cmpc *c = &P->tab[i];
+        LLVMValueRef v[5] = {LLVMConstInt(P->h.t_i64, c->b, 0), c32(P, c->base), c32(P, c->pred),
+                             c32(P, c->bits), c32(P, c->site)};
+        rows[i] = LLVMConstNamedStruct(t, v, 5);
+    }
+    LLVMValueRef init = LLVMConstArray(t, rows, (unsigned)P->n_tab);
+    ctg_free(rows);
+    LLVMValueRef g = LLVMAddGlobal(P->h.m, LLVMTypeOf(init), CTG_SYM_CMPC_TAB);
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    return true;
+}
+
 /* Distance hook of a br whose condition is c; with `count` the hook also
  * counts the taken edge. */
 static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c, bool count)
 {
     LLVMValueRef base = c32(P, s->first_edge);
-    if (s->cond == COND_ICMP) {
+    if (s->cond == COND_ICMP && count && compact_cmp(P, s, c)) {
+        P->st->cmp_hooks++;
+    } else if (s->cond == COND_ICMP) {
         LLVMValueRef a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
         bool narrow = fits32(P, a);
         LLVMValueRef args[6] = {base,
@@ -282,8 +340,9 @@ bool inst_cov(LLVMModuleRef m, const progdb *db, inst_stats *st, ctg_err *e)
         LLVMDisposeBuilder(P.b);
         inst_hooks_redirect(&P.h);
         unsigned counts[4] = {w.n_edges, w.n_cmp, w.n_errors, (unsigned)db->harness};
-        ok = inst_hooks_define_counts(&P.h, counts, e);
+        ok = inst_hooks_define_counts(&P.h, counts, e) && define_cmpc_tab(&P, e);
     }
+    ctg_free(P.tab);
     inst_walk_release(&w);
     return ok;
 }

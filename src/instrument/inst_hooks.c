@@ -31,6 +31,8 @@ static const hook_spec hook_table[HOOK__COUNT] = {
     [HOOK_CMP32] = {CTG_HOOK_CMP32, 'v', "iiiiii"},
     [HOOK_SWITCH32] = {CTG_HOOK_SWITCH32, 'v', "iiiqi"},
     [HOOK_CMP_STR32] = {CTG_HOOK_CMP_STR32, 'v', "iiiii"},
+    [HOOK_CMPC] = {CTG_HOOK_CMPC, 'v', "iL"},
+    [HOOK_CMPC32] = {CTG_HOOK_CMPC32, 'v', "ii"},
 };
 
 /* Library functions whose calls go to a runtime wrapper of the same type. */

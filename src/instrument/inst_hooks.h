@@ -28,6 +28,10 @@ typedef enum inst_hook {
     HOOK_CMP32,    /* void (i32 base, i32 pred, i32 a, i32 b, i32 bits, i32 site) */
     HOOK_SWITCH32, /* void (i32 base, i32 v, i32 ncases, i64 *cases, i32 bits)    */
     HOOK_CMP_STR32,/* void (i32 base, i32 pred, i32 res, i32 rhs, i32 site)       */
+    /* a lean function's counting compare with a constant: the rest from
+     * the pass's table (CTG_HOOK_CMPC) */
+    HOOK_CMPC,     /* void (i32 k, i64 a)                                         */
+    HOOK_CMPC32,   /* void (i32 k, i32 a)                                         */
     HOOK__COUNT
 } inst_hook;
 

@@ -170,6 +170,25 @@ void __ctg_cmp(uint32_t base, uint32_t pred, uint64_t a, uint64_t b, uint32_t bi
     rt_int_dist(base, rel, sgn, a, b);
 }
 
+/* The compact counting compares (rt_protocol.h, CTG_HOOK_CMPC): their
+ * constant arguments from the table the pass defined (weak: a binary
+ * without such compares defines none and calls neither). */
+extern const ctg_cmpc __ctg_cmpc_tab[] __attribute__((weak));
+
+void __ctg_cmpc(uint32_t k, uint64_t a);
+void __ctg_cmpc(uint32_t k, uint64_t a)
+{
+    const ctg_cmpc *c = &__ctg_cmpc_tab[k];
+    __ctg_cmp(c->base, c->pred, a, c->b, c->bits, c->site);
+}
+
+void __ctg_cmpc32(uint32_t k, uint32_t a);
+void __ctg_cmpc32(uint32_t k, uint32_t a)
+{
+    const ctg_cmpc *c = &__ctg_cmpc_tab[k];
+    __ctg_cmp(c->base, c->pred, a, c->b, c->bits, c->site);
+}
+
 /* Distances of a real comparison.  A nan operand makes every ordered
  * predicate false and every unordered one true; the side it cannot reach
  * gets the largest distance (a nan is no nearer to any value than the

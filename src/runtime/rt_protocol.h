@@ -416,6 +416,20 @@ static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp
 #define CTG_HOOK_CMP32 "__ctg_cmp32"
 #define CTG_HOOK_SWITCH32 "__ctg_switch32"
 #define CTG_HOOK_CMP_STR32 "__ctg_cmp_str32"
+/* void __ctg_cmpc(uint32_t k, uint64_t a)
+ * void __ctg_cmpc32(uint32_t k, uint32_t a)
+ * __ctg_cmp(c->base, c->pred, a, c->b, c->bits, c->site) for c =
+ * &__ctg_cmpc_tab[k], a table the pass defines: the counting compare of a
+ * lean function (CTG_CMP_COUNT in bits) with a constant right operand, in
+ * two arguments instead of six (a generated state machine has thousands:
+ * the -O0 code generator's time went with them). */
+#define CTG_HOOK_CMPC "__ctg_cmpc"
+#define CTG_HOOK_CMPC32 "__ctg_cmpc32"
+#define CTG_SYM_CMPC_TAB "__ctg_cmpc_tab"
+typedef struct ctg_cmpc {
+    uint64_t b;                     /* the constant, zero-extended   */
+    uint32_t base, pred, bits, site; /* as __ctg_cmp's arguments     */
+} ctg_cmpc;
 /* Notes on the hooks as the runtime implements them:
  * - __ctg_cmp on == and != uses the wrap-around distance modulo 2^bits (no
  *   signedness); orderings use the predicate's signedness.

@@ -16,13 +16,22 @@
  *                                     hook counts the edge, as in a lean
  *                                     function): edges 80 + 2k, 81 + 2k
  *   c again                           __ctg_br with CTG_BR_COUNT: 100, 101
+ *   a again                           __ctg_cmpc32 and __ctg_cmpc, a == 9
+ *                                     counted by row 0 / 1 of the table:
+ *                                     edges 102, 103 / 104, 105
  * Coverage of each other cmp branch is counted as the instrumenter would.
  */
 #include <string.h>
 
 #include "prog.h"
 
-PROG_COUNTS(102, 16, 0);
+PROG_COUNTS(106, 16, 0);
+
+/* What the pass defines for a lean function's compare with a constant. */
+const ctg_cmpc __ctg_cmpc_tab[] = {{9, 102, 32, 32 | CTG_CMP_COUNT, 100},
+                                   {9, 104, 32, 64 | CTG_CMP_COUNT, 100}};
+void __ctg_cmpc(uint32_t k, uint64_t a);
+void __ctg_cmpc32(uint32_t k, uint32_t a);
 
 int __ctg_user_main(int argc, char **argv, char **envp)
 {
@@ -57,5 +66,7 @@ int __ctg_user_main(int argc, char **argv, char **envp)
     for (uint32_t k = 0; k < 10; k++)
         __ctg_cmp(80 + 2 * k, 32 + k, a, b, bits | CTG_CMP_COUNT, 100); /* no site */
     __ctg_br(100, (uint32_t)c | CTG_BR_COUNT);
+    __ctg_cmpc32(0, (uint32_t)a);
+    __ctg_cmpc(1, a);
     return 0;
 }

@@ -501,7 +501,8 @@ static void test_cov_switch_m32(void **state)
 
 /* In function fn of m: loads of the coverage map pointer (one per inline
  * counter), and calls of __ctg_cmp32 / __ctg_br whose flag argument (bits,
- * cond) carries the hook's count flag. */
+ * cond) carries the hook's count flag, and of __ctg_cmpc32 (which always
+ * counts: the flag is in its table row). */
 static void lean_census(LLVMModuleRef m, const char *fn, int *map_loads, int *counted, int *hooks,
                         int *guarded)
 {
@@ -522,6 +523,12 @@ static void lean_census(LLVMModuleRef m, const char *fn, int *map_loads, int *co
                 name += strlen(GUARD_PREFIX), len -= strlen(GUARD_PREFIX);
             bool cmp = len == strlen(CTG_HOOK_CMP32) && !memcmp(name, CTG_HOOK_CMP32, len);
             bool br = len == strlen(CTG_HOOK_BR) && !memcmp(name, CTG_HOOK_BR, len);
+            bool cmpc = len == strlen(CTG_HOOK_CMPC32) && !memcmp(name, CTG_HOOK_CMPC32, len);
+            if (cmpc) {
+                (*hooks)++, (*counted)++;
+                *guarded += via_guard;
+                continue;
+            }
             if (!cmp && !br)
                 continue;
             (*hooks)++;
@@ -535,8 +542,10 @@ static void lean_census(LLVMModuleRef m, const char *fn, int *map_loads, int *co
 }
 
 /* A function over INST_LEAN_FUNCTION instructions has no inline counters: its
- * integer compares and boolean branches pass the count flag to their hooks;
- * a small function of the same module keeps its counters and plain hooks. */
+ * integer compares and boolean branches pass the count flag to their hooks
+ * (a compare with a constant calls __ctg_cmpc32 with its table row, which
+ * holds the constant, the predicate, the edge and the flag); a small
+ * function of the same module keeps its counters and plain hooks. */
 static void test_cov_lean(void **state)
 {
     (void)state;
@@ -562,6 +571,20 @@ static void test_cov_lean(void **state)
     assert_int_equal(hooks, 1001); /* the bool and the 1000 compares */
     assert_int_equal(counted, 1001);
     assert_int_equal(guarded, 0); /* a counting hook is always called */
+    LLVMValueRef tab = LLVMGetNamedGlobal(m, CTG_SYM_CMPC_TAB);
+    assert_non_null(tab);
+    LLVMValueRef rows = LLVMGetInitializer(tab);
+    assert_int_equal(LLVMGetArrayLength(LLVMTypeOf(rows)), 1000);
+    for (unsigned k = 0; k < 1000; k += 333) { /* row k: x == k */
+        LLVMValueRef row = LLVMGetOperand(rows, k);
+        uint64_t f[5];
+        for (unsigned j = 0; j < 5; j++)
+            f[j] = LLVMConstIntGetZExtValue(LLVMGetOperand(row, j));
+        assert_int_equal(f[0], k);
+        assert_int_equal(f[2], LLVMIntEQ);
+        assert_int_equal(f[3], 32u | CTG_CMP_COUNT);
+        assert_int_equal(db->branches[db->cmps[f[4]].branch].first_edge, f[1]);
+    }
     lean_census(m, CTG_SYM_USER_MAIN, &loads, &counted, &hooks, &guarded);
     assert_int_equal(loads, 2); /* f and x > 5: inline */
     assert_int_equal(hooks, 2);

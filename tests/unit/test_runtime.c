@@ -248,7 +248,7 @@ static void test_log_and_input_limits(void **state)
 
 /* ==== dist.c: distances of every hook ====================================== */
 
-static exec_t *dist_exec(void) { return fx_exec("dist64", 102, 16, 1000); }
+static exec_t *dist_exec(void) { return fx_exec("dist64", 106, 16, 1000); }
 
 /* Input for dist.c. */
 static void dist_input(inbuf *in, uint32_t bits, uint64_t a, uint64_t b, double fx, double fy,
@@ -353,6 +353,30 @@ static void test_hook_counts(void **state)
             assert_int_equal(cov[100], i & 1);
             assert_int_equal(cov[101], !(i & 1));
         }
+    exec_free(x);
+}
+
+/* The compact hooks (__ctg_cmpc32, __ctg_cmpc: a == 9, the rest from
+ * their table rows) count and measure as __ctg_cmp with those arguments:
+ * the edge a == 9 takes, and with distances |a - 9| to the true side. */
+static void test_hook_compact(void **state)
+{
+    (void)state;
+    exec_t *x = dist_exec();
+    static const uint64_t as[] = {5, 9, 0x100000009ull};
+    for (size_t i = 0; i < 3; i++) {
+        inbuf in;
+        dist_input(&in, 32, as[i], 0, 0, 0, 0, 0, "");
+        fx_run(x, in.b, in.n, CTG_FL_DIST, 0);
+        const uint8_t *cov = exec_cov(x);
+        const double *d = exec_dist(x);
+        bool eq32 = (uint32_t)as[i] == 9, eq64 = as[i] == 9;
+        assert_int_equal(cov[102], eq32);
+        assert_int_equal(cov[103], !eq32);
+        assert_int_equal(cov[104], eq64);
+        assert_int_equal(cov[105], !eq64);
+        assert_dist2(d, 102, eq32 ? 0 : 4, eq32 ? 1 : 0);
+    }
     exec_free(x);
 }
 
@@ -673,7 +697,8 @@ int main(void)
         cmocka_unit_test(test_extend_random),
         cmocka_unit_test(test_log_and_input_limits),
         cmocka_unit_test(test_int_distances),
-        cmocka_unit_test(test_hook_counts), cmocka_unit_test(test_real_distances),
+        cmocka_unit_test(test_hook_counts), cmocka_unit_test(test_hook_compact),
+        cmocka_unit_test(test_real_distances),
         cmocka_unit_test(test_br_and_switch),
         cmocka_unit_test(test_string_distances),
         cmocka_unit_test(test_cmplog),
