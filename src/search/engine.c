@@ -442,6 +442,7 @@ static bool batch_known(search_ctx *c, const uint8_t *seen)
         c->known[j] = archive_edge_covered(c->archive, j) ? (seen ? seen[j] : 0xff) : 0;
     for (size_t j = n; j < len; j++)
         c->known[j] = seen ? seen[j] : 0xff;
+    c->known[n] = 0xff; /* the spare counter is never news */
     return true;
 }
 
