@@ -118,12 +118,10 @@ static bool compact_cmp(cov_pass *P, const inst_site *s, LLVMValueRef c)
 }
 
 /* Defines CTG_SYM_CMPC_TAB, the compact compares' table, when there are
- * any.  False with e set when the program has the name already. */
+ * any (inst_hooks_init refused a program with the name).  False with e
+ * set when out of memory. */
 static bool define_cmpc_tab(cov_pass *P, ctg_err *e)
 {
-    if (LLVMGetNamedGlobal(P->h.m, CTG_SYM_CMPC_TAB) || LLVMGetNamedFunction(P->h.m, CTG_SYM_CMPC_TAB))
-        return err_set(e, "program defines %s, a name ctestgen reserves; rename it",
-                       CTG_SYM_CMPC_TAB);
     if (!P->n_tab)
         return true;
     LLVMTypeRef f[5] = {P->h.t_i64, P->h.t_i32, P->h.t_i32, P->h.t_i32, P->h.t_i32};

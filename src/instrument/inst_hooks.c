@@ -125,6 +125,8 @@ bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e)
             return reserved(e, count_names[i]);
     if (LLVMGetNamedFunction(m, CTG_SYM_RUN_FLAGS) || var_named(m, CTG_SYM_RUN_FLAGS))
         return reserved(e, CTG_SYM_RUN_FLAGS);
+    if (LLVMGetNamedFunction(m, CTG_SYM_CMPC_TAB) || var_named(m, CTG_SYM_CMPC_TAB))
+        return reserved(e, CTG_SYM_CMPC_TAB); /* inst_cov defines it */
     h->cov_ptr = LLVMAddGlobal(m, h->t_ptr8, CTG_SYM_COV_PTR);
     return true;
 }

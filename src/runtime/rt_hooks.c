@@ -183,11 +183,7 @@ void __ctg_cmpc(uint32_t k, uint64_t a)
 }
 
 void __ctg_cmpc32(uint32_t k, uint32_t a);
-void __ctg_cmpc32(uint32_t k, uint32_t a)
-{
-    const ctg_cmpc *c = &__ctg_cmpc_tab[k];
-    __ctg_cmp(c->base, c->pred, a, c->b, c->bits, c->site);
-}
+void __ctg_cmpc32(uint32_t k, uint32_t a) { __ctg_cmpc(k, a); }
 
 /* Distances of a real comparison.  A nan operand makes every ordered
  * predicate false and every unordered one true; the side it cannot reach
