@@ -65,8 +65,10 @@ rt_state rt_g = {.hdr = &rt_dummy_hdr};
  * reported that run already; the counters in rt_pst (shared between server
  * and child) tell.  The child also reports its own pid for its first run,
  * so nothing it writes can overtake what the server writes.  prog.sym (which defines __ctg_sym_live) keeps one
- * process per run: its shadow state is per run. */
-#define RT_PERSIST_RUNS 1000u
+ * process per run: its shadow state is per run.  A child is replaced when
+ * worn (rt_persist_worn; CTG_PERSIST_* in rt_protocol.h): a fork and an
+ * exit cost as much as a few hundred runs of a small target, so a child
+ * that leaks nothing runs many inputs. */
 extern uint32_t __ctg_sym_live __attribute__((weak));
 typedef struct rt_persist {
     volatile uint32_t started;  /* runs whose command was read   */
@@ -496,16 +498,63 @@ static uint32_t rt_run_batch(void)
     return n;
 }
 
+/* What wears a persistent child: its resident pages (-1: unknown) and its
+ * lowest free descriptor (-1: unknown). */
+static void rt_wear(long *pages, long *fd)
+{
+    *pages = -1;
+    *fd = fcntl(CTG_FD_CTL, F_DUPFD, 0);
+    if (*fd >= 0)
+        close((int)*fd);
+    int f = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (f < 0)
+        return;
+    char buf[128];
+    ssize_t n = read(f, buf, sizeof buf - 1);
+    close(f);
+    if (n <= 0)
+        return;
+    buf[n] = 0;
+    long size, res;
+    if (sscanf(buf, "%ld %ld", &size, &res) == 2)
+        *pages = res;
+}
+
+/* Whether a persistent child that has run `ran` inputs makes way for a
+ * fresh one (CTG_PERSIST_* in rt_protocol.h).  The first call, after its
+ * first input or batch, takes the measures the later checks compare with;
+ * when they cannot be taken, the child ends at the first check. */
+static int rt_persist_worn(uint32_t ran)
+{
+    static long base_pages = -2, base_fd = -2;
+    static uint32_t next_check = CTG_PERSIST_CHECK;
+    if (base_pages == -2) {
+        rt_wear(&base_pages, &base_fd);
+        return 0;
+    }
+    if (ran >= CTG_PERSIST_MAX)
+        return 1;
+    if (ran < next_check)
+        return 0;
+    next_check = ran + CTG_PERSIST_CHECK;
+    long pages, fd, page = sysconf(_SC_PAGESIZE);
+    rt_wear(&pages, &fd);
+    if (pages < 0 || base_pages < 0 || fd < 0 || base_fd < 0 || page <= 0)
+        return 1;
+    return (pages - base_pages) * page > (long)CTG_PERSIST_GROW_MB << 20 ||
+           fd - base_fd > (long)CTG_PERSIST_GROW_FDS;
+}
+
 /* The rest of a persistent child's life (see rt_persist): reports the run
- * (or batch) that just ended, then runs what the executor sends; after
- * RT_PERSIST_RUNS inputs it makes way for a fresh child. */
+ * (or batch) that just ended, then runs what the executor sends, until it
+ * is worn (rt_persist_worn) and makes way for a fresh child. */
 _Noreturn static void rt_persist_loop(uint32_t ran)
 {
     for (;;) {
         rt_g.flags = 0;
         int32_t ok = 0; /* exit status 0 */
         rt_pst->reported = rt_pst->started; /* first: a death after it is no desync */
-        if (!rt_write_all(CTG_FD_ST, &ok, sizeof ok) || ran >= RT_PERSIST_RUNS)
+        if (!rt_write_all(CTG_FD_ST, &ok, sizeof ok) || rt_persist_worn(ran))
             _exit(0);
         uint32_t cmd;
         if (!rt_read_all(CTG_FD_CTL, &cmd, sizeof cmd) ||

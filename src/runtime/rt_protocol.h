@@ -262,6 +262,16 @@ static inline uint8_t ctg_bucket(uint8_t n)
     return n <= 127 ? 64 : 128;
 }
 
+/* Persistent mode (libFuzzer targets, rt_main.c): one forked child runs
+ * inputs until it has run CTG_PERSIST_MAX, or until a check (every
+ * CTG_PERSIST_CHECK inputs) finds it worn: its resident memory grew by
+ * more than CTG_PERSIST_GROW_MB, or its lowest free descriptor by more
+ * than CTG_PERSIST_GROW_FDS, since its first input (a leak per run). */
+#define CTG_PERSIST_MAX 20000u
+#define CTG_PERSIST_CHECK 1000u
+#define CTG_PERSIST_GROW_MB 64u
+#define CTG_PERSIST_GROW_FDS 32u
+
 #define CTG_BATCH_MAX 256u          /* inputs of one batch                  */
 #define CTG_BATCH_BYTES (1u << 20)  /* bytes of the inputs of one batch     */
 #define CTG_WATCH_MAX 64u           /* watched comparison sites of a batch  */

@@ -1,10 +1,12 @@
 /*
  * persist.c - a libFuzzer target for persistent mode: its first byte says
  * what the run does ('C' segfault, 'A' abort, 'H' hang, 'X' exit(7), 'E'
- * reach the error, anything else return); edge 0 counts every run, edge 1
- * a run that is not the first of its process, edge 2 the 1000th run of a
+ * reach the error, 'F' leak a descriptor, 'M' leak a touched MiB,
+ * anything else return); edge 0 counts every run, edge 1 a run that is
+ * not the first of its process, edge 2 the CTG_PERSIST_MAX-th run of a
  * process (which is then replaced).
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     __ctg_cov_ptr[0]++;
     if (runs++ > 0)
         __ctg_cov_ptr[1]++;
-    if (runs >= 1000)
+    if (runs >= CTG_PERSIST_MAX)
         __ctg_cov_ptr[2]++;
     switch (size ? data[0] : 0) {
     case 'C':
@@ -36,6 +38,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 'E':
         __ctg_error(0);
         break;
+    case 'F':
+        if (open("/dev/null", O_RDONLY) < 0)
+            abort();
+        break;
+    case 'M': {
+        char *leak = malloc(1u << 20);
+        if (!leak)
+            abort();
+        memset(leak, 1, 1u << 20);
+        __asm__ volatile("" : : "r"(leak) : "memory"); /* kept from the optimiser */
+        break;
+    }
     default:
         break;
     }

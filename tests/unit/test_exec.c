@@ -377,7 +377,8 @@ static void test_crash_sites_32(void **state)
 
 /* Persistent mode (libFuzzer targets): every kind of ending is reported
  * for the right run, normal runs after the first share a process, a child
- * is replaced after 1000 runs, and the channel never falls out of step. */
+ * is replaced after CTG_PERSIST_MAX runs or when it leaks, and the channel
+ * never falls out of step. */
 static void test_persistent(void **state)
 {
     (void)state;
@@ -411,19 +412,46 @@ static void test_persistent(void **state)
             if (*p != 'n')
                 assert_int_equal(exec_restarts(x), 0); /* the server survives */
         }
-    /* 1000 runs per process, then a fresh one */
+    /* CTG_PERSIST_MAX runs per process, then a fresh one: the process of
+     * the script's last two runs goes on, ends at its CTG_PERSIST_MAX-th
+     * run, and its successor at its own */
     uint8_t in = 'n';
-    int thousandth = 0, fresh = 0;
-    for (int i = 0; i < 2100; i++) {
+    int last = 0, fresh = 0;
+    for (uint32_t i = 0; i < 2 * CTG_PERSIST_MAX + 100; i++) {
         exec_result r = fx_run(x, &in, 1, 0, 0);
         assert_int_equal(r.kind, EXEC_NORMAL);
-        thousandth += exec_cov(x)[2];
+        last += exec_cov(x)[2];
         fresh += !exec_cov(x)[1];
     }
-    /* the process of the script's last two runs goes on, ends at its
-     * 1000th run, and its successor at its own 1000th */
-    assert_int_equal(thousandth, 2);
+    assert_int_equal(last, 2);
     assert_int_equal(fresh, 2);
+    /* a leak wears a child out: it is replaced at the first check
+     * (every CTG_PERSIST_CHECK runs) after it grew too much */
+    static const uint8_t leaks[] = {'F', 'M'};
+    static const uint32_t enough[] = {CTG_PERSIST_GROW_FDS + 8, CTG_PERSIST_GROW_MB + 16};
+    for (int k = 0; k < 2; k++) {
+        in = 'X'; /* a fresh process */
+        fx_run(x, &in, 1, 0, 0);
+        fresh = 0;
+        for (uint32_t i = 0; i < 2 * CTG_PERSIST_CHECK + enough[k]; i++) {
+            in = i < enough[k] ? leaks[k] : 'n';
+            exec_result r = fx_run(x, &in, 1, 0, 0);
+            assert_int_equal(r.kind, EXEC_NORMAL);
+            fresh += !exec_cov(x)[1];
+        }
+        if (fresh != 2) /* the one after 'X', and its replacement */
+            fail_msg("leak '%c': %d fresh processes in 2 checks, expected 2", leaks[k], fresh);
+    }
+    /* without a leak, a check keeps the child */
+    in = 'X';
+    fx_run(x, &in, 1, 0, 0);
+    fresh = 0;
+    in = 'n';
+    for (uint32_t i = 0; i < 3 * CTG_PERSIST_CHECK; i++) {
+        fx_run(x, &in, 1, 0, 0);
+        fresh += !exec_cov(x)[1];
+    }
+    assert_int_equal(fresh, 1); /* the one after 'X' */
     exec_free(x);
 }
 
