@@ -533,8 +533,10 @@ static int batch_once(exec_t *x, int *ws, bool *timed_out)
     const ctg_batch_hdr *b = batch_hdr(x);
     size_t got = 0, more;
     int rc;
+    bool reset = false; /* the receive timeout was changed: set it back */
     while ((rc = exec_os_recv(x->st_fd, (char *)&st + got, sizeof st - got, &more)) < 0) {
         got += more;
+        reset = true;
         double start_us = (double)b->start_ns / 1e3;
         double left_ms = x->timeout_ms - (exec_os_now_us() - start_us) / 1000.0;
         if (left_ms >= 1.0) {
@@ -547,7 +549,8 @@ static int batch_once(exec_t *x, int *ws, bool *timed_out)
         rc = exec_os_recv(x->st_fd, (char *)&st + got, sizeof st - got, &more);
         break;
     }
-    exec_os_set_timeout(x->st_fd, x->timeout_ms);
+    if (reset) /* one system call less per batch in the common case */
+        exec_os_set_timeout(x->st_fd, x->timeout_ms);
     if (rc != 1) {
         exec_os_kill_group(pid);
         return RUN_LOST;
