@@ -3,7 +3,9 @@
  * (DESIGN.md section 4, seed 001's branch distances computed by the runtime).
  *
  * For every site of the canonical walk (inst_sites.c):
- *   br i1 %c      inline  cov[base + !c] += 1 (saturating), then
+ *   br i1 %c      inline  cov[base + !c] += 1 (saturating) - in a call-free
+ *                 inner loop (inst_loops.h) two counters in registers,
+ *                 added to the map where the loop exits - then
  *                 __ctg_cmp / __ctg_fcmp / __ctg_cmp_str / __ctg_br by what
  *                 feeds %c; in a function over INST_LEAN_FUNCTION
  *                 instructions __ctg_cmp / __ctg_br count the edge
@@ -25,15 +27,28 @@
 #include "../base/mem.h"
 #include "../runtime/rt_protocol.h"
 #include "inst_hooks.h"
+#include "inst_loops.h"
 #include "inst_sites.h"
 #include "instrument.h"
+
+/* A branch counted in registers: its edges' counts since the last exit
+ * of its loop, in two allocas of the function's entry (SSA values after
+ * -O2's SROA). */
+typedef struct cov_reg {
+    uint32_t func, loop, edge;
+    LLVMValueRef count[2];
+} cov_reg;
 
 /* Pass state. */
 typedef struct cov_pass {
     inst_hooks h;
     LLVMBuilderRef b;
     inst_stats *st;
+    const inst_walk *w;
     bool *lean; /* per function of the walk: over INST_LEAN_FUNCTION */
+    inst_loops *loops; /* per function of the walk (NULL: none counts in registers) */
+    cov_reg *regs;
+    size_t n_regs, cap_regs;
     ctg_cmpc *tab; /* the compact compares' constants (CTG_HOOK_CMPC) */
     size_t n_tab, cap_tab;
 } cov_pass;
@@ -186,13 +201,77 @@ static void br_distance(cov_pass *P, const inst_site *s, LLVMValueRef c, bool co
     }
 }
 
+/* Counts the edges of br site s in registers when it is in a loop that may
+ * (the builder is before the br); false when it is not. */
+static bool cov_br_in_loop(cov_pass *P, const inst_site *s, LLVMValueRef c)
+{
+    const inst_loops *L = P->loops ? &P->loops[s->func] : NULL;
+    if (!L || !L->loop || s->block >= L->n_blocks || !L->loop[s->block] ||
+        ctg_grow((void **)&P->regs, &P->cap_regs, P->n_regs + 1, sizeof *P->regs) != 0)
+        return false;
+    cov_reg *r = &P->regs[P->n_regs++];
+    *r = (cov_reg){s->func, L->loop[s->block], s->first_edge, {NULL, NULL}};
+    LLVMValueRef zero = c32(P, 0);
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(P->h.ctx);
+    LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(P->w->fns[s->func].fn)));
+    for (int k = 0; k < 2; k++) {
+        r->count[k] = LLVMBuildAlloca(eb, P->h.t_i32, k ? "ctg.other" : "ctg.taken");
+        LLVMBuildStore(eb, zero, r->count[k]);
+    }
+    LLVMDisposeBuilder(eb);
+    LLVMValueRef taken = LLVMBuildZExt(P->b, c, P->h.t_i32, "");
+    LLVMValueRef step[2] = {taken, LLVMBuildXor(P->b, taken, c32(P, 1), "")};
+    for (int k = 0; k < 2; k++) {
+        LLVMValueRef n = LLVMBuildLoad2(P->b, P->h.t_i32, r->count[k], "");
+        LLVMBuildStore(P->b, LLVMBuildAdd(P->b, n, step[k], ""), r->count[k]);
+    }
+    P->st->loop_counters++;
+    return true;
+}
+
+/* Adds the register counts of loop k of function f to the map and clears
+ * them, at the start of every block the loop exits to (after its phis).
+ * Reached from outside the loop, the counts are 0 there: every exit
+ * cleared them. */
+static void flush_loop(cov_pass *P, uint32_t f, uint32_t k, uint32_t *exits)
+{
+    const inst_fn *fn = &P->w->fns[f];
+    uint32_t n = inst_loops_exits(fn, &P->loops[f], k, exits);
+    LLVMSetCurrentDebugLocation2(P->b, NULL);
+    for (uint32_t x = 0; x < n; x++) {
+        LLVMValueRef at = LLVMGetFirstInstruction(fn->blocks[exits[x]]);
+        while (at && LLVMIsAPHINode(at))
+            at = LLVMGetNextInstruction(at);
+        if (!at)
+            continue;
+        LLVMPositionBuilderBefore(P->b, at);
+        for (size_t i = 0; i < P->n_regs; i++) {
+            const cov_reg *r = &P->regs[i];
+            if (r->func != f || r->loop != k)
+                continue;
+            for (uint32_t e = 0; e < 2; e++) {
+                LLVMValueRef cnt = LLVMBuildLoad2(P->b, P->h.t_i32, r->count[e], "");
+                LLVMValueRef map = LLVMBuildLoad2(P->b, P->h.t_ptr8, P->h.cov_ptr, "ctg.map");
+                LLVMValueRef idx = c32(P, r->edge + e);
+                LLVMValueRef slot = LLVMBuildInBoundsGEP2(P->b, P->h.t_i8, map, &idx, 1, "ctg.slot");
+                LLVMValueRef old = LLVMBuildLoad2(P->b, P->h.t_i8, slot, "ctg.hits");
+                LLVMValueRef sum = LLVMBuildAdd(P->b, LLVMBuildZExt(P->b, old, P->h.t_i32, ""), cnt, "");
+                LLVMValueRef full = LLVMBuildICmp(P->b, LLVMIntUGT, sum, c32(P, 255), "");
+                LLVMValueRef sat = LLVMBuildSelect(P->b, full, c32(P, 255), sum, "");
+                LLVMBuildStore(P->b, LLVMBuildTrunc(P->b, sat, P->h.t_i8, ""), slot);
+                LLVMBuildStore(P->b, c32(P, 0), r->count[e]);
+            }
+        }
+    }
+}
+
 /* Inline coverage and the distance hook of a conditional br. */
 static void cov_br(cov_pass *P, const inst_site *s)
 {
     position(P, s->inst);
     LLVMValueRef c = LLVMGetCondition(s->inst);
     bool count = hook_counts(P, s);
-    if (!count) {
+    if (!count && !cov_br_in_loop(P, s, c)) {
         LLVMValueRef idx = LLVMBuildSelect(P->b, c, c32(P, s->first_edge),
                                            c32(P, s->first_edge + 1), "ctg.edge");
         inst_hook_cov(&P->h, P->b, idx);
@@ -308,6 +387,43 @@ static bool *lean_functions(const inst_walk *w, unsigned *n_lean)
     return lean;
 }
 
+/* The loops of every function that is not lean, and room for the exits
+ * of the largest (NULL on out of memory: every branch keeps its counter
+ * in memory). */
+static inst_loops *find_loops(const inst_walk *w, const bool *lean, uint32_t **exits)
+{
+    inst_loops *L = ctg_calloc(w->n_fns ? w->n_fns : 1, sizeof *L);
+    uint32_t most = 1;
+    for (size_t i = 0; L && lean && i < w->n_fns; i++) {
+        if (!lean[i] && !inst_loops_find(&w->fns[i], &L[i]))
+            inst_loops_release(&L[i]);
+        most = L[i].n_blocks > most ? L[i].n_blocks : most;
+    }
+    *exits = L ? ctg_malloc((size_t)most * sizeof **exits) : NULL;
+    if (*exits)
+        return L;
+    for (size_t i = 0; L && i < w->n_fns; i++)
+        inst_loops_release(&L[i]);
+    ctg_free(L);
+    return NULL;
+}
+
+/* flush_loop for every loop with a branch counted in registers. */
+static void flush_loops(cov_pass *P, uint32_t *exits)
+{
+    for (size_t f = 0; P->n_regs && f < P->w->n_fns; f++)
+        for (uint32_t k = 1; k <= P->loops[f].n_loops; k++)
+            flush_loop(P, (uint32_t)f, k, exits);
+}
+
+static void release_loops(cov_pass *P)
+{
+    for (size_t f = 0; P->loops && f < P->w->n_fns; f++)
+        inst_loops_release(&P->loops[f]);
+    ctg_free(P->loops);
+    ctg_free(P->regs);
+}
+
 /* Instruments every site of the walk. */
 static void instrument_sites(cov_pass *P, const inst_walk *w)
 {
@@ -329,11 +445,18 @@ bool inst_cov(LLVMModuleRef m, const progdb *db, inst_stats *st, ctg_err *e)
     cov_pass P = {.st = st ? st : &dummy};
     memset(P.st, 0, sizeof *P.st);
     inst_walk w = {0};
+    P.w = &w;
     bool ok = inst_walk_module(m, &w, e) && check_db(&w, db, e) && inst_hooks_init(&P.h, m, e);
     if (ok) {
         P.b = LLVMCreateBuilderInContext(P.h.ctx);
         P.lean = lean_functions(&w, &P.st->lean_functions);
+        uint32_t *exits;
+        P.loops = find_loops(&w, P.lean, &exits);
         instrument_sites(&P, &w);
+        if (P.loops)
+            flush_loops(&P, exits);
+        ctg_free(exits);
+        release_loops(&P);
         ctg_free(P.lean);
         LLVMDisposeBuilder(P.b);
         inst_hooks_redirect(&P.h);

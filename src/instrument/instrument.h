@@ -25,6 +25,7 @@ typedef struct inst_stats {
     unsigned branches, switches, cmp_hooks, str_hooks, error_sites;
     unsigned inline_asm; /* inline assembly left uninstrumented */
     unsigned lean_functions; /* functions over INST_LEAN_FUNCTION            */
+    unsigned loop_counters;  /* branches counted in registers (inst_loops.h) */
 } inst_stats;
 
 /* Instructions of a function (before instrumentation) above which inst_cov

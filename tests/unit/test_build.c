@@ -31,6 +31,7 @@
 #include "base/proc.h"
 #include "base/sbuf.h"
 #include "build/build.h"
+#include "exec/exec.h"
 #include "runtime/rt_protocol.h"
 
 static char tmpdir[256];
@@ -541,6 +542,89 @@ static void test_cache_concurrent(void **state)
     ctg_free(src);
 }
 
+/* ==== loops counting in registers ============================================ */
+
+static const char loop_src[] =
+    "#include <stddef.h>\n"                                 /* 1 */
+    "#include <stdint.h>\n"                                 /* 2 */
+    "volatile unsigned sink;\n"                             /* 3 */
+    "__attribute__((noinline)) int ext(int v) { return v & 3; }\n" /* 4 */
+    "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) {\n" /* 5 */
+    "  unsigned s = 0;\n"                                   /* 6 */
+    "  for (size_t i = 0; i < n; i++)\n"                    /* 7: registers */
+    "    if (d[i] & 1)\n"                                   /* 8: registers */
+    "      s += d[i];\n"                                    /* 9 */
+    "  for (int k = 0; k < 3; k++)\n"                       /* 10: memory (holds a loop) */
+    "    for (size_t i = 0; i < n; i++)\n"                  /* 11: registers */
+    "      s ^= d[i];\n"                                    /* 12 */
+    "  for (size_t i = 0; i < n; i++)\n"                    /* 13: memory (a call) */
+    "    s += (unsigned)ext(d[i]);\n"                       /* 14 */
+    "  sink = s;\n"                                         /* 15 */
+    "  return 0;\n"                                         /* 16 */
+    "}\n";
+
+/* Runs input d[i] = i, i < n, and checks the hit counts (taken, not
+ * taken) of the branches of lines 7, 8, 10, 11 and 13: a loop that counts
+ * in registers leaves the map a run in memory leaves, saturated at 255. */
+static void check_loop_counts(exec_t *x, const progdb *db, size_t n)
+{
+    uint8_t in[400];
+    for (size_t i = 0; i < n; i++)
+        in[i] = (uint8_t)i;
+    exec_result r;
+    ctg_err e = {{0}};
+    assert_true(exec_run(x, in, n, 0, 0, &r, &e));
+    assert_int_equal(r.kind, EXEC_NORMAL);
+    unsigned odd = (unsigned)(n / 2);
+    const struct {
+        int line;
+        unsigned taken, other;
+    } want[] = {{7, (unsigned)n, 1}, {8, odd, (unsigned)n - odd}, {10, 3, 1},
+                {11, 3 * (unsigned)n, 3}, {13, (unsigned)n, 1}};
+    const uint8_t *cov = exec_cov(x);
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        int seen = 0;
+        for (uint32_t b = 0; b < db->n_branches; b++) {
+            if (db->branches[b].loc.line != want[k].line)
+                continue;
+            seen++;
+            unsigned t = want[k].taken > 255 ? 255 : want[k].taken;
+            unsigned o = want[k].other > 255 ? 255 : want[k].other;
+            uint32_t at = db->branches[b].first_edge;
+            if (cov[at] != t || cov[at + 1] != o)
+                fail_msg("n = %zu, line %d: hits %u / %u, want %u / %u", n, want[k].line,
+                         cov[at], cov[at + 1], t, o);
+        }
+        assert_int_equal(seen, 1);
+    }
+}
+
+static void test_loop_counts(void **state)
+{
+    (void)state;
+    if (!runtime_ready(64))
+        skip();
+    char *src = write_src("loops.c", loop_src);
+    const char *srcs[] = {src};
+    build_opts o = opts_for(srcs, 1, 64);
+    build_result r;
+    ctg_err e = {{0}};
+    if (!build_program(&o, &r, &e))
+        fail_msg("build: %s", e.msg);
+    assert_int_equal(r.stage.cov_opt, 2);
+    exec_config c = {.binary = r.cov_bin, .n_edges = r.db->n_edges, .n_cmp = r.db->n_cmp,
+                     .timeout_ms = 2000};
+    exec_t *x = exec_new(&c, &e);
+    if (!x)
+        fail_msg("exec_new: %s", e.msg);
+    static const size_t sizes[] = {0, 1, 5, 84, 85, 86, 300};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        check_loop_counts(x, r.db, sizes[k]);
+    exec_free(x);
+    build_result_release(&r);
+    ctg_free(src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -552,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_two_sources_flags),
         cmocka_unit_test(test_undefined_function), cmocka_unit_test(test_cache),
         cmocka_unit_test(test_cache_broken_and_oom), cmocka_unit_test(test_cache_concurrent),
+        cmocka_unit_test(test_loop_counts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

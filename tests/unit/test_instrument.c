@@ -596,6 +596,79 @@ static void test_cov_lean(void **state)
     sbuf_release(&src);
 }
 
+/* ==== loops counting in registers ============================================ */
+
+static const char loops_src[] =
+    "extern int ext(int);\n"
+    "int simple(const unsigned char *d, int n) {\n" /* loop and if: 2 */
+    "  int s = 0;\n"
+    "  for (int i = 0; i < n; i++)\n"
+    "    if (d[i] & 1) s += d[i];\n"
+    "  return s;\n}\n"
+    "int nested(const unsigned char *d, int n) {\n" /* the inner loop: 1 */
+    "  int s = 0;\n"
+    "  for (int k = 0; k < 3; k++)\n"
+    "    for (int i = 0; i < n; i++) s ^= d[i];\n"
+    "  return s;\n}\n"
+    "int calls(const unsigned char *d, int n) {\n" /* a call: 0 */
+    "  int s = 0;\n"
+    "  for (int i = 0; i < n; i++) s += ext(d[i]);\n"
+    "  return s;\n}\n"
+    "int sw(const unsigned char *d, int n) {\n" /* a switch (its hook counts): 0 */
+    "  int s = 0;\n"
+    "  for (int i = 0; i < n; i++)\n"
+    "    switch (d[i]) { case 1: s++; break; case 2: s--; break; case 9: s *= 2; break; }\n"
+    "  return s;\n}\n"
+    "int cmp(const char *a, int n) {\n" /* a string compare (a call): 0 */
+    "  int s = 0;\n"
+    "  for (int i = 0; i < n; i++) s += __builtin_strcmp(a + i, \"x\") == 0;\n"
+    "  return s;\n}\n"
+    "int main(void) { return 0; }\n";
+
+/* Allocas named name in function fn of m. */
+static int allocas_named(LLVMModuleRef m, const char *fn, const char *name)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(m, fn);
+    assert_non_null(f);
+    int n = 0;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f)); i;
+         i = LLVMGetNextInstruction(i)) {
+        size_t len;
+        const char *s = LLVMIsAAllocaInst(i) ? LLVMGetValueName2(i, &len) : NULL;
+        n += s && len >= strlen(name) && memcmp(s, name, strlen(name)) == 0;
+    }
+    return n;
+}
+
+/* The branches of call-free inner loops count in registers (two allocas
+ * each, promoted by -O2); a loop with a call, a switch or an inner loop
+ * keeps its counters in memory.  (test_build's test_loop_counts checks the
+ * counts a run leaves.) */
+static void test_cov_loops(void **state)
+{
+    (void)state;
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef m = compile(ctx, "loops.c", loops_src, 64);
+    progdb *db = number(m, NULL);
+    inst_stats st;
+    cov(m, db, &st);
+    assert_int_equal(st.loop_counters, 3);
+    static const struct {
+        const char *fn;
+        int regs;
+    } want[] = {{"simple", 2}, {"nested", 1}, {"calls", 0}, {"sw", 0}, {"cmp", 0}};
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        if (allocas_named(m, want[k].fn, "ctg.taken") != want[k].regs ||
+            allocas_named(m, want[k].fn, "ctg.other") != want[k].regs)
+            fail_msg("%s: %d / %d register counters, want %d", want[k].fn,
+                     allocas_named(m, want[k].fn, "ctg.taken"),
+                     allocas_named(m, want[k].fn, "ctg.other"), want[k].regs);
+    }
+    progdb_free(db);
+    LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+}
+
 /* A program defining a hook name is refused with a one-line message. */
 static void test_reserved_name(void **state)
 {
@@ -620,6 +693,7 @@ int main(void)
         cmocka_unit_test(test_no_entry),       cmocka_unit_test(test_libfuzzer_harness),
         cmocka_unit_test(test_cov_hooks),      cmocka_unit_test(test_cov_switch_m32),
         cmocka_unit_test(test_reserved_name),  cmocka_unit_test(test_cov_lean),
+        cmocka_unit_test(test_cov_loops),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
