@@ -80,7 +80,11 @@ int main(int argc, char **argv)
     }
     exec_config c = {argv[1], (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), 1000, 0, NULL, NULL, 0, NULL, 0};
     double secs = atof(argv[4]);
-    bool files = argc > 6 && strcmp(argv[5], "--files") == 0;
+    bool files = argc > 5 && strcmp(argv[5], "--files") == 0;
+    if (files && argc == 6) {
+        fprintf(stderr, "exec_bench: --files needs at least one FILE\n");
+        return 2;
+    }
     uint32_t flags = argc > 5 && strcmp(argv[5], "dist") == 0 ? CTG_FL_DIST : 0;
     ctg_err e = {{0}};
     exec_t *x = exec_new(&c, &e);

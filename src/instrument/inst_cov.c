@@ -43,6 +43,7 @@ typedef struct cov_reg {
 typedef struct cov_pass {
     inst_hooks h;
     LLVMBuilderRef b;
+    LLVMBuilderRef eb; /* the register counters' allocas, in a function's entry */
     inst_stats *st;
     const inst_walk *w;
     bool *lean; /* per function of the walk: over INST_LEAN_FUNCTION */
@@ -212,13 +213,11 @@ static bool cov_br_in_loop(cov_pass *P, const inst_site *s, LLVMValueRef c)
     cov_reg *r = &P->regs[P->n_regs++];
     *r = (cov_reg){s->func, L->loop[s->block], s->first_edge, {NULL, NULL}};
     LLVMValueRef zero = c32(P, 0);
-    LLVMBuilderRef eb = LLVMCreateBuilderInContext(P->h.ctx);
-    LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(P->w->fns[s->func].fn)));
+    LLVMPositionBuilderBefore(P->eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(P->w->fns[s->func].fn)));
     for (int k = 0; k < 2; k++) {
-        r->count[k] = LLVMBuildAlloca(eb, P->h.t_i32, k ? "ctg.other" : "ctg.taken");
-        LLVMBuildStore(eb, zero, r->count[k]);
+        r->count[k] = LLVMBuildAlloca(P->eb, P->h.t_i32, k ? "ctg.other" : "ctg.taken");
+        LLVMBuildStore(P->eb, zero, r->count[k]);
     }
-    LLVMDisposeBuilder(eb);
     LLVMValueRef taken = LLVMBuildZExt(P->b, c, P->h.t_i32, "");
     LLVMValueRef step[2] = {taken, LLVMBuildXor(P->b, taken, c32(P, 1), "")};
     for (int k = 0; k < 2; k++) {
@@ -251,14 +250,7 @@ static void flush_loop(cov_pass *P, uint32_t f, uint32_t k, uint32_t *exits)
                 continue;
             for (uint32_t e = 0; e < 2; e++) {
                 LLVMValueRef cnt = LLVMBuildLoad2(P->b, P->h.t_i32, r->count[e], "");
-                LLVMValueRef map = LLVMBuildLoad2(P->b, P->h.t_ptr8, P->h.cov_ptr, "ctg.map");
-                LLVMValueRef idx = c32(P, r->edge + e);
-                LLVMValueRef slot = LLVMBuildInBoundsGEP2(P->b, P->h.t_i8, map, &idx, 1, "ctg.slot");
-                LLVMValueRef old = LLVMBuildLoad2(P->b, P->h.t_i8, slot, "ctg.hits");
-                LLVMValueRef sum = LLVMBuildAdd(P->b, LLVMBuildZExt(P->b, old, P->h.t_i32, ""), cnt, "");
-                LLVMValueRef full = LLVMBuildICmp(P->b, LLVMIntUGT, sum, c32(P, 255), "");
-                LLVMValueRef sat = LLVMBuildSelect(P->b, full, c32(P, 255), sum, "");
-                LLVMBuildStore(P->b, LLVMBuildTrunc(P->b, sat, P->h.t_i8, ""), slot);
+                inst_hook_cov_add(&P->h, P->b, c32(P, r->edge + e), cnt);
                 LLVMBuildStore(P->b, c32(P, 0), r->count[e]);
             }
         }
@@ -449,6 +441,7 @@ bool inst_cov(LLVMModuleRef m, const progdb *db, inst_stats *st, ctg_err *e)
     bool ok = inst_walk_module(m, &w, e) && check_db(&w, db, e) && inst_hooks_init(&P.h, m, e);
     if (ok) {
         P.b = LLVMCreateBuilderInContext(P.h.ctx);
+        P.eb = LLVMCreateBuilderInContext(P.h.ctx);
         P.lean = lean_functions(&w, &P.st->lean_functions);
         uint32_t *exits;
         P.loops = find_loops(&w, P.lean, &exits);
@@ -459,6 +452,7 @@ bool inst_cov(LLVMModuleRef m, const progdb *db, inst_stats *st, ctg_err *e)
         release_loops(&P);
         ctg_free(P.lean);
         LLVMDisposeBuilder(P.b);
+        LLVMDisposeBuilder(P.eb);
         inst_hooks_redirect(&P.h);
         unsigned counts[4] = {w.n_edges, w.n_cmp, w.n_errors, (unsigned)db->harness};
         ok = inst_hooks_define_counts(&P.h, counts, e) && define_cmpc_tab(&P, e);

@@ -193,10 +193,26 @@ LLVMValueRef inst_hook_call(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMV
     return LLVMBuildCall2(b, h->types[id], declared(h, id), args, n, "");
 }
 
-void inst_hook_cov(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx)
+/* The address of counter idx of the coverage map. */
+static LLVMValueRef cov_slot(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx)
 {
     LLVMValueRef map = LLVMBuildLoad2(b, h->t_ptr8, h->cov_ptr, "ctg.map");
-    LLVMValueRef slot = LLVMBuildInBoundsGEP2(b, h->t_i8, map, &idx, 1, "ctg.slot");
+    return LLVMBuildInBoundsGEP2(b, h->t_i8, map, &idx, 1, "ctg.slot");
+}
+
+void inst_hook_cov_add(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx, LLVMValueRef n)
+{
+    LLVMValueRef slot = cov_slot(h, b, idx);
+    LLVMValueRef old = LLVMBuildLoad2(b, h->t_i8, slot, "ctg.hits");
+    LLVMValueRef sum = LLVMBuildAdd(b, LLVMBuildZExt(b, old, h->t_i32, ""), n, "");
+    LLVMValueRef max = LLVMConstInt(h->t_i32, 255, 0);
+    LLVMValueRef full = LLVMBuildICmp(b, LLVMIntUGT, sum, max, "");
+    LLVMBuildStore(b, LLVMBuildTrunc(b, LLVMBuildSelect(b, full, max, sum, ""), h->t_i8, ""), slot);
+}
+
+void inst_hook_cov(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx)
+{
+    LLVMValueRef slot = cov_slot(h, b, idx);
     LLVMValueRef old = LLVMBuildLoad2(b, h->t_i8, slot, "ctg.hits");
     /* old + (old != 255), a saturating increment; not llvm.uadd.sat, which
      * -O0's fast instruction selector does not handle (every block of a

@@ -68,6 +68,9 @@ void inst_hook_call_guarded(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMV
 
 /* Emits the inline coverage increment cov[idx] (saturating), idx an i32. */
 void inst_hook_cov(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx);
+/* Emits cov[idx] = min(255, cov[idx] + n), idx and n i32 (a loop's counts
+ * kept in registers, added where it exits). */
+void inst_hook_cov_add(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx, LLVMValueRef n);
 
 /* Redirects every use of the declared fork/vfork/malloc/calloc/realloc to the
  * runtime's wrappers; returns how many functions were redirected. */
