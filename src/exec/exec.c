@@ -65,6 +65,7 @@ struct exec {
     uint32_t harness;
 
     uint64_t runs, restarts;
+    double batch_overlap_us, batch_wait_us; /* exec_batch_times         */
     void (*overlap)(void *); /* exec_set_overlap                        */
     void *overlap_arg;
     const uint32_t *watch;   /* exec_set_watch                          */
@@ -523,10 +524,13 @@ static int batch_once(exec_t *x, int *ws, bool *timed_out)
     uint32_t cmd = CTG_CMD_BATCH;
     int32_t pid = 0, st = 0;
     *timed_out = false;
+    double t0 = exec_os_now_us();
     if (!exec_os_send(x->ctl_fd, &cmd, sizeof cmd))
         return RUN_NO_SERVER;
     if (x->overlap) /* the caller's work while the batch runs */
         x->overlap(x->overlap_arg);
+    double t1 = exec_os_now_us();
+    x->batch_overlap_us += t1 - t0;
     if (exec_os_recv(x->st_fd, &pid, sizeof pid, NULL) != 1)
         return RUN_NO_SERVER;
     x->child = pid;
@@ -551,6 +555,7 @@ static int batch_once(exec_t *x, int *ws, bool *timed_out)
     }
     if (reset) /* one system call less per batch in the common case */
         exec_os_set_timeout(x->st_fd, x->timeout_ms);
+    x->batch_wait_us += exec_os_now_us() - t1;
     if (rc != 1) {
         exec_os_kill_group(pid);
         return RUN_LOST;
@@ -650,6 +655,12 @@ uint32_t exec_n_edges(const exec_t *x) { return x->n_edges; }
 uint32_t exec_n_cmp(const exec_t *x) { return x->n_cmp; }
 uint64_t exec_count(const exec_t *x) { return x->runs; }
 uint64_t exec_restarts(const exec_t *x) { return x->restarts; }
+
+void exec_batch_times(const exec_t *x, double *overlap_s, double *wait_s)
+{
+    *overlap_s = x->batch_overlap_us / 1e6;
+    *wait_s = x->batch_wait_us / 1e6;
+}
 uint32_t exec_harness(const exec_t *x) { return x->harness; }
 
 void exec_set_extend_max(exec_t *x, uint32_t bytes) { x->extend_max = bytes; }

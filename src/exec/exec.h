@@ -155,6 +155,10 @@ uint32_t exec_timeout(const exec_t *x);
 /* Statistics of this executor. */
 uint64_t exec_count(const exec_t *x);     /* runs so far                   */
 uint64_t exec_restarts(const exec_t *x);  /* fork-server restarts          */
+/* Wall time of the batches so far (exec_run_batch): from each command to
+ * the end of the caller's overlap work, and from there to the batch's
+ * status (the caller waiting for the program), in seconds. */
+void exec_batch_times(const exec_t *x, double *overlap_s, double *wait_s);
 /* enum ctg_harness the binary reported in its hello. */
 uint32_t exec_harness(const exec_t *x);
 

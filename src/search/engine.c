@@ -781,6 +781,15 @@ static void summarize(search_ctx *c, engine_summary *s)
         ctx_summary_line(c, "  cut at a cap      %.0f test%s took all %u bytes of input a run "
                             "holds; each ends there (\"ran out\") in its replay too",
                          cut, cut == 1 ? "" : "s", (unsigned)CTG_MAX_INPUT);
+    if (c->batches) { /* whether the program or ctestgen holds a batched run back */
+        double overlap_s, wait_s;
+        exec_batch_times(c->x, &overlap_s, &wait_s);
+        double out_s = s->secs - overlap_s - wait_s;
+        ctx_summary_line(c, "  batches           %llu of %.1f inputs: ctestgen worked %.2fs while they "
+                            "ran, then waited %.2fs for the program; %.2fs outside them",
+                         (unsigned long long)c->batches, (double)c->batched / (double)c->batches,
+                         overlap_s, wait_s, out_s > 0 ? out_s : 0.0);
+    }
     snprintf(s->notes, sizeof s->notes, "%s", sbuf_str(&c->notes));
     s->test_kinds = c->n_kept ? ctg_calloc(c->n_kept, sizeof *s->test_kinds) : NULL;
     for (size_t i = 0; s->test_kinds && i < c->n_kept; i++)
@@ -814,6 +823,10 @@ static void set_counters(search_ctx *c)
     stats_set(c->stats, "executor.restarts", (double)exec_restarts(c->x));
     stats_set(c->stats, "executor.batches", (double)c->batches);
     stats_set(c->stats, "executor.batched_runs", (double)c->batched);
+    double overlap_s, wait_s;
+    exec_batch_times(c->x, &overlap_s, &wait_s);
+    stats_set(c->stats, "executor.batch_overlap_s", overlap_s);
+    stats_set(c->stats, "executor.batch_wait_s", wait_s);
     stats_set(c->stats, "executor.timeout_ms", (double)exec_timeout(c->x));
     stats_set(c->stats, "executor.timeout_rechecks", (double)(c->cal[0].rechecks + c->cal[1].rechecks));
     stats_set(c->stats, "executor.timeout_recovered", (double)(c->cal[0].recovered + c->cal[1].recovered));

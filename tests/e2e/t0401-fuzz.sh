@@ -82,6 +82,16 @@ done
     fail "auto, tree_parse: run exits 0"
 check "auto: the fuzzer alone while it finds" [ "$(stat auto.slices.concolic "$T/auto-held")" = 0 ]
 check "auto: its runs go in batches" [ "$(stat executor.batched_runs "$T/auto-held")" -gt 10000 ]
+# where a batched run's time went: ctestgen's work while a batch ran and
+# its wait for the program, each within the run's time (the summary says it)
+bo=$(stat executor.batch_overlap_s "$T/auto-held")
+bw=$(stat executor.batch_wait_s "$T/auto-held")
+bs=$(stat seconds "$T/auto-held")
+check "batch times: work and wait measured, within the run's $bs s ($bo, $bw)" \
+    awk -v o="$bo" -v w="$bw" -v s="$bs" 'BEGIN { exit !(o > 0 && w > 0 && o + w <= s) }'
+"$CTESTGEN" run "$EX/tree_parse.c" --strategy fuzz --max-execs 5000 --seed 1 -o "$T/batch-sum" \
+    >"$T/batch-sum.log" 2>&1 || fail "fuzz, tree_parse: run exits 0"
+check "batch times: in the summary" grep -Eq 'batches +[0-9]+ of [0-9.]+ inputs: ctestgen worked' "$T/batch-sum.log"
 "$CTESTGEN" run "$EX/tree_parse.c" --max-execs 20000 --seed 1 --auto-stall 1000 -o "$T/auto-stall" -q ||
     fail "auto --auto-stall 1000, tree_parse: run exits 0"
 check "auto: concolic joins once the fuzzer stalled" [ "$(stat auto.slices.concolic "$T/auto-stall")" -gt 0 ]
