@@ -447,6 +447,7 @@ static int codegen_level(LLVMModuleRef m, unsigned *largest, unsigned *spared)
     if (*largest > BUILD_HUGE_FUNCTION)
         return 0;
     *spared = spare_large(m, total);
+    inst_hooks_fast_guards(m);
     return 2;
 }
 

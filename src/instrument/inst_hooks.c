@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../runtime/rt_protocol.h"
+#include "instrument.h"
 
 /* One runtime hook: name, return type and parameter types, one letter each:
  *   v void, i i32, L i64, d double, p i8*, q i64*, z intptr (size_t). */
@@ -141,6 +142,46 @@ static LLVMValueRef declared(inst_hooks *h, inst_hook id)
 
 /* The wrapper of hook id for inst_hook_call_guarded: calls it when the
  * run's flags have CTG_FL_DIST or CTG_FL_CMPLOG. */
+/* Defines the internal always-inline wrapper `name` of type `type`: calls
+ * `hook` (with calling convention cc) when the run's flags (`flags`, the
+ * global CTG_SYM_RUN_FLAGS) have CTG_FL_DIST or CTG_FL_CMPLOG. */
+static LLVMValueRef build_guard(LLVMModuleRef m, const char *name, LLVMTypeRef type,
+                                LLVMValueRef hook, unsigned cc, LLVMValueRef flags)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMTypeRef t_i32 = LLVMInt32TypeInContext(ctx);
+    LLVMValueRef f = LLVMAddFunction(m, name, type);
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    static const char *const attrs[] = {"alwaysinline", "nounwind"};
+    for (size_t k = 0; k < sizeof attrs / sizeof *attrs; k++) {
+        unsigned kind = LLVMGetEnumAttributeKindForName(attrs[k], strlen(attrs[k]));
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+    }
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, f, "entry");
+    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(ctx, f, "call");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx, f, "done");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef fl = LLVMBuildLoad2(b, t_i32, flags, "ctg.flags");
+    LLVMValueRef mask = LLVMConstInt(t_i32, CTG_FL_DIST | CTG_FL_CMPLOG, 0);
+    LLVMValueRef on = LLVMBuildAnd(b, fl, mask, "");
+    LLVMValueRef zero = LLVMConstInt(t_i32, 0, 0);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, zero, ""), call, done);
+    LLVMPositionBuilderAtEnd(b, call);
+    LLVMValueRef args[8];
+    unsigned n = LLVMCountParams(f);
+    for (unsigned k = 0; k < n && k < 8; k++)
+        args[k] = LLVMGetParam(f, k);
+    LLVMSetInstructionCallConv(LLVMBuildCall2(b, type, hook, args, n, ""), cc);
+    LLVMBuildBr(b, done);
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
+    return f;
+}
+
+/* The wrapper of hook id for inst_hook_call_guarded: calls it when the
+ * run's flags have CTG_FL_DIST or CTG_FL_CMPLOG. */
 static LLVMValueRef guard_fn(inst_hooks *h, inst_hook id)
 {
     if (h->guards[id])
@@ -149,36 +190,49 @@ static LLVMValueRef guard_fn(inst_hooks *h, inst_hook id)
     if (!h->run_flags)
         h->run_flags = LLVMAddGlobal(h->m, h->t_i32, CTG_SYM_RUN_FLAGS);
     char name[64];
-    snprintf(name, sizeof name, "ctg.guard.%s", hook_table[id].name);
-    LLVMValueRef f = LLVMAddFunction(h->m, name, h->types[id]);
-    LLVMSetLinkage(f, LLVMInternalLinkage);
-    static const char *const attrs[] = {"alwaysinline", "nounwind"};
-    for (size_t k = 0; k < sizeof attrs / sizeof *attrs; k++) {
-        unsigned kind = LLVMGetEnumAttributeKindForName(attrs[k], strlen(attrs[k]));
-        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                LLVMCreateEnumAttribute(h->ctx, kind, 0));
+    snprintf(name, sizeof name, CTG_GUARD_PREFIX "%s", hook_table[id].name);
+    return h->guards[id] =
+               build_guard(h->m, name, h->types[id], hook, LLVMCCallConv, h->run_flags);
+}
+
+unsigned inst_hooks_fast_guards(LLVMModuleRef m)
+{
+    if (strncmp(LLVMGetTarget(m), "x86_64", 6) != 0)
+        return 0;
+    LLVMValueRef flags = LLVMGetNamedGlobal(m, CTG_SYM_RUN_FLAGS);
+    unsigned on = LLVMGetEnumAttributeKindForName("optnone", 7), moved = 0;
+    for (int id = 0; id < HOOK__COUNT && flags; id++) {
+        char name[64], pm_name[64];
+        snprintf(name, sizeof name, CTG_GUARD_PREFIX "%s", hook_table[id].name);
+        LLVMValueRef g = LLVMGetNamedFunction(m, name);
+        if (!g)
+            continue;
+        LLVMValueRef pm = NULL;
+        LLVMUseRef u = LLVMGetFirstUse(g);
+        while (u) {
+            LLVMValueRef call = LLVMGetUser(u);
+            u = LLVMGetNextUse(u); /* before the use moves to the other wrapper */
+            if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != g ||
+                LLVMGetEnumAttributeAtIndex(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)),
+                                            LLVMAttributeFunctionIndex, on))
+                continue;
+            if (!pm) {
+                LLVMTypeRef type = LLVMGlobalGetValueType(g);
+                snprintf(pm_name, sizeof pm_name, "%s" CTG_HOOK_PM_SUFFIX, hook_table[id].name);
+                LLVMValueRef hook = LLVMGetNamedFunction(m, pm_name);
+                if (!hook) {
+                    hook = LLVMAddFunction(m, pm_name, type);
+                    LLVMSetFunctionCallConv(hook, LLVMPreserveMostCallConv);
+                }
+                snprintf(name, sizeof name, CTG_GUARD_PREFIX "%s" CTG_HOOK_PM_SUFFIX,
+                         hook_table[id].name);
+                pm = build_guard(m, name, type, hook, LLVMPreserveMostCallConv, flags);
+            }
+            LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, pm);
+            moved++;
+        }
     }
-    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(h->ctx, f, "entry");
-    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(h->ctx, f, "call");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(h->ctx, f, "done");
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(h->ctx);
-    LLVMPositionBuilderAtEnd(b, entry);
-    LLVMValueRef fl = LLVMBuildLoad2(b, h->t_i32, h->run_flags, "ctg.flags");
-    LLVMValueRef mask = LLVMConstInt(h->t_i32, CTG_FL_DIST | CTG_FL_CMPLOG, 0);
-    LLVMValueRef on = LLVMBuildAnd(b, fl, mask, "");
-    LLVMValueRef zero = LLVMConstInt(h->t_i32, 0, 0);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, zero, ""), call, done);
-    LLVMPositionBuilderAtEnd(b, call);
-    LLVMValueRef args[8];
-    unsigned n = LLVMCountParams(f);
-    for (unsigned k = 0; k < n && k < 8; k++)
-        args[k] = LLVMGetParam(f, k);
-    LLVMBuildCall2(b, h->types[id], hook, args, n, "");
-    LLVMBuildBr(b, done);
-    LLVMPositionBuilderAtEnd(b, done);
-    LLVMBuildRetVoid(b);
-    LLVMDisposeBuilder(b);
-    return h->guards[id] = f;
+    return moved;
 }
 
 void inst_hook_call_guarded(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMValueRef *args)

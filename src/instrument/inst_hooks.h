@@ -66,6 +66,10 @@ LLVMValueRef inst_hook_call(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMV
  * the optimiser leaves a load and a branch where a call was. */
 void inst_hook_call_guarded(inst_hooks *h, LLVMBuilderRef b, inst_hook id, LLVMValueRef *args);
 
+/* The name of inst_hook_call_guarded's wrapper of a hook: this prefix and
+ * the hook's name. */
+#define CTG_GUARD_PREFIX "ctg.guard."
+
 /* Emits the inline coverage increment cov[idx] (saturating), idx an i32. */
 void inst_hook_cov(inst_hooks *h, LLVMBuilderRef b, LLVMValueRef idx);
 /* Emits cov[idx] = min(255, cov[idx] + n), idx and n i32 (a loop's counts

@@ -53,6 +53,16 @@ bool inst_number(LLVMModuleRef m, progdb *db, ctg_err *e);
  * __ctg_n_* constants.  Warnings (inline assembly) go to *st. */
 bool inst_cov(LLVMModuleRef m, const progdb *db, inst_stats *st, ctg_err *e);
 
+/* For code generation at -O2 on x86-64, after inst_cov: the guarded calls
+ * (inst_hook_call_guarded) in functions that are optimised (not optnone)
+ * go to wrappers that call the hook's preserve_most entry point
+ * (CTG_HOOK_PM_SUFFIX, rt_hooks.c), so the code around such a call, a
+ * loop that holds its counters in registers, keeps them there across it.
+ * Optnone functions keep the plain call: the -O0 instruction selector has
+ * no fast path for that convention.  Returns how many calls moved; 0 on
+ * other targets (inst_hooks.c). */
+unsigned inst_hooks_fast_guards(LLVMModuleRef m);
+
 typedef struct inst_sym_stats {
     unsigned functions;   /* functions instrumented                         */
     unsigned shadowed;    /* instructions that got shadow code              */

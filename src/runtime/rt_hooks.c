@@ -410,3 +410,54 @@ void __ctg_cmp_str32(uint32_t base, uint32_t pred, int32_t result, int32_t rhs, 
 {
     __ctg_cmp_str(base, pred, result, rhs, str_site);
 }
+
+/* ==== the guarded calls' entry points (x86-64) ============================= */
+
+/* The instrumented code calls a hook through its guard (inst_hooks.c) only
+ * in runs that record distances or comparisons; on x86-64 the guard calls
+ * these preserve_most forms (CTG_HOOK_PM_SUFFIX, rt_protocol.h), which
+ * keep every general register, so code around the call, a loop holding
+ * its counters in registers, needs no spills for a call it rarely makes. */
+#if defined(__x86_64__)
+#define RT_PM __attribute__((preserve_most))
+RT_PM void __ctg_cmp_pm(uint32_t base, uint32_t pred, uint64_t a, uint64_t b, uint32_t bits,
+                        uint32_t cmp_site);
+RT_PM void __ctg_cmp_pm(uint32_t base, uint32_t pred, uint64_t a, uint64_t b, uint32_t bits,
+                        uint32_t cmp_site)
+{
+    __ctg_cmp(base, pred, a, b, bits, cmp_site);
+}
+
+RT_PM void __ctg_cmp32_pm(uint32_t base, uint32_t pred, uint32_t a, uint32_t b, uint32_t bits,
+                          uint32_t cmp_site);
+RT_PM void __ctg_cmp32_pm(uint32_t base, uint32_t pred, uint32_t a, uint32_t b, uint32_t bits,
+                          uint32_t cmp_site)
+{
+    __ctg_cmp(base, pred, a, b, bits, cmp_site);
+}
+
+RT_PM void __ctg_fcmp_pm(uint32_t base, uint32_t pred, double a, double b, uint32_t cmp_site);
+RT_PM void __ctg_fcmp_pm(uint32_t base, uint32_t pred, double a, double b, uint32_t cmp_site)
+{
+    __ctg_fcmp(base, pred, a, b, cmp_site);
+}
+
+RT_PM void __ctg_br_pm(uint32_t base, uint32_t cond);
+RT_PM void __ctg_br_pm(uint32_t base, uint32_t cond) { __ctg_br(base, cond); }
+
+RT_PM void __ctg_cmp_str_pm(uint32_t base, uint32_t pred, int64_t result, int64_t rhs,
+                            uint32_t str_site);
+RT_PM void __ctg_cmp_str_pm(uint32_t base, uint32_t pred, int64_t result, int64_t rhs,
+                            uint32_t str_site)
+{
+    __ctg_cmp_str(base, pred, result, rhs, str_site);
+}
+
+RT_PM void __ctg_cmp_str32_pm(uint32_t base, uint32_t pred, int32_t result, int32_t rhs,
+                              uint32_t str_site);
+RT_PM void __ctg_cmp_str32_pm(uint32_t base, uint32_t pred, int32_t result, int32_t rhs,
+                              uint32_t str_site)
+{
+    __ctg_cmp_str(base, pred, result, rhs, str_site);
+}
+#endif

@@ -426,6 +426,11 @@ static inline ctg_shm_layout ctg_shm_layout_for(uint32_t n_edges, uint32_t n_cmp
 #define CTG_HOOK_CMP32 "__ctg_cmp32"
 #define CTG_HOOK_SWITCH32 "__ctg_switch32"
 #define CTG_HOOK_CMP_STR32 "__ctg_cmp_str32"
+/* On x86-64 a guarded call (made only in runs with CTG_FL_DIST or
+ * CTG_FL_CMPLOG) of __ctg_cmp, __ctg_cmp32, __ctg_fcmp, __ctg_br,
+ * __ctg_cmp_str or __ctg_cmp_str32 goes to the same name with this suffix:
+ * the same hook with the preserve_most calling convention. */
+#define CTG_HOOK_PM_SUFFIX "_pm"
 /* void __ctg_cmpc(uint32_t k, uint64_t a)
  * void __ctg_cmpc32(uint32_t k, uint32_t a)
  * __ctg_cmp(c->base, c->pred, a, c->b, c->bits, c->site) for c =

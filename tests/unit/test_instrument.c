@@ -670,6 +670,75 @@ static void test_cov_loops(void **state)
 }
 
 /* A program defining a hook name is refused with a one-line message. */
+/* Calls in function fn of m whose callee is named name. */
+static int calls_in(LLVMModuleRef m, const char *fn, const char *name)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(m, fn);
+    assert_non_null(f);
+    int n = 0;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+            if (!LLVMIsACallInst(i))
+                continue;
+            size_t len;
+            const char *s = LLVMGetValueName2(LLVMGetCalledValue(i), &len);
+            n += len == strlen(name) && memcmp(s, name, len) == 0;
+        }
+    return n;
+}
+
+/* inst_hooks_fast_guards: on x86-64 the guarded calls of optimised
+ * functions go to the preserve_most entry points, those of optnone
+ * functions stay; on i386 nothing moves. */
+static void test_fast_guards(void **state)
+{
+    (void)state;
+    static const char src[] = "extern int __VERIFIER_nondet_int(void);\n"
+                              "int f(int x) { if (x > 3) return 1; return 0; }\n"
+                              "int g(int x) { if (x < 7) return 1; return 0; }\n"
+                              "int main(void) { int v = __VERIFIER_nondet_int();\n"
+                              "  return f(v) + g(v); }\n";
+    const char *plain = GUARD_PREFIX CTG_HOOK_CMP32, *pm = GUARD_PREFIX CTG_HOOK_CMP32 CTG_HOOK_PM_SUFFIX;
+    for (int bits = 64; bits >= 32; bits -= 32) {
+        LLVMContextRef ctx = LLVMContextCreate();
+        LLVMModuleRef m = compile(ctx, "fg.c", src, bits);
+        progdb *db = number(m, NULL);
+        inst_stats st;
+        cov(m, db, &st);
+        assert_int_equal(calls_in(m, "f", plain), 1);
+        assert_int_equal(calls_in(m, "g", plain), 1);
+        for (int k = 0; k < 2; k++) { /* as build.c's spare_large marks a function */
+            const char *a = k ? "noinline" : "optnone";
+            LLVMAddAttributeAtIndex(LLVMGetNamedFunction(m, "g"), LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(a, strlen(a)), 0));
+        }
+        unsigned moved = inst_hooks_fast_guards(m);
+        char *msg = NULL;
+        if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg))
+            fail_msg("invalid module: %s", msg);
+        LLVMDisposeMessage(msg);
+        if (bits == 64) {
+            assert_true(moved >= 1);
+            assert_int_equal(calls_in(m, "f", plain), 0);
+            assert_int_equal(calls_in(m, "f", pm), 1);
+            assert_int_equal(calls_in(m, "g", plain), 1); /* optnone: the plain call */
+            assert_int_equal(calls_in(m, "g", pm), 0);
+            /* the wrapper calls the entry point with its convention */
+            assert_int_equal(calls_in(m, pm, CTG_HOOK_CMP32 CTG_HOOK_PM_SUFFIX), 1);
+            LLVMValueRef hook = LLVMGetNamedFunction(m, CTG_HOOK_CMP32 CTG_HOOK_PM_SUFFIX);
+            assert_non_null(hook);
+            assert_int_equal(LLVMGetFunctionCallConv(hook), LLVMPreserveMostCallConv);
+        } else {
+            assert_int_equal(moved, 0);
+            assert_int_equal(calls_in(m, "f", plain), 1);
+            assert_null(LLVMGetNamedFunction(m, pm));
+        }
+        progdb_free(db);
+        LLVMDisposeModule(m);
+        LLVMContextDispose(ctx);
+    }
+}
+
 static void test_reserved_name(void **state)
 {
     (void)state;
@@ -693,7 +762,7 @@ int main(void)
         cmocka_unit_test(test_no_entry),       cmocka_unit_test(test_libfuzzer_harness),
         cmocka_unit_test(test_cov_hooks),      cmocka_unit_test(test_cov_switch_m32),
         cmocka_unit_test(test_reserved_name),  cmocka_unit_test(test_cov_lean),
-        cmocka_unit_test(test_cov_loops),
+        cmocka_unit_test(test_cov_loops),      cmocka_unit_test(test_fast_guards),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
