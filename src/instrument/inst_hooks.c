@@ -140,8 +140,6 @@ static LLVMValueRef declared(inst_hooks *h, inst_hook id)
     return h->fns[id];
 }
 
-/* The wrapper of hook id for inst_hook_call_guarded: calls it when the
- * run's flags have CTG_FL_DIST or CTG_FL_CMPLOG. */
 /* Defines the internal always-inline wrapper `name` of type `type`: calls
  * `hook` (with calling convention cc) when the run's flags (`flags`, the
  * global CTG_SYM_RUN_FLAGS) have CTG_FL_DIST or CTG_FL_CMPLOG. */
