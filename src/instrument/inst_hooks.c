@@ -12,26 +12,28 @@
 #include "instrument.h"
 
 /* One runtime hook: name, return type and parameter types, one letter each:
- *   v void, i i32, L i64, d double, p i8*, q i64*, z intptr (size_t). */
+ *   v void, i i32, L i64, d double, p i8*, q i64*, z intptr (size_t);
+ * pm: the runtime defines its preserve_most form (CTG_HOOK_PM_SUFFIX). */
 typedef struct hook_spec {
     const char *name;
     char ret;
     const char *params;
+    bool pm;
 } hook_spec;
 
 static const hook_spec hook_table[HOOK__COUNT] = {
-    [HOOK_CMP] = {CTG_HOOK_CMP, 'v', "iiLLii"},
-    [HOOK_FCMP] = {CTG_HOOK_FCMP, 'v', "iiddi"},
-    [HOOK_BR] = {CTG_HOOK_BR, 'v', "ii"},
+    [HOOK_CMP] = {CTG_HOOK_CMP, 'v', "iiLLii", true},
+    [HOOK_FCMP] = {CTG_HOOK_FCMP, 'v', "iiddi", true},
+    [HOOK_BR] = {CTG_HOOK_BR, 'v', "ii", true},
     [HOOK_SWITCH] = {CTG_HOOK_SWITCH, 'v', "iLiqi"},
     [HOOK_ERROR] = {CTG_HOOK_ERROR, 'v', "i"},
     [HOOK_STRCMP] = {CTG_HOOK_STRCMP, 'i', "ipp"},
     [HOOK_STRNCMP] = {CTG_HOOK_STRNCMP, 'i', "ippz"},
     [HOOK_MEMCMP] = {CTG_HOOK_MEMCMP, 'i', "ippz"},
-    [HOOK_CMP_STR] = {CTG_HOOK_CMP_STR, 'v', "iiLLi"},
-    [HOOK_CMP32] = {CTG_HOOK_CMP32, 'v', "iiiiii"},
+    [HOOK_CMP_STR] = {CTG_HOOK_CMP_STR, 'v', "iiLLi", true},
+    [HOOK_CMP32] = {CTG_HOOK_CMP32, 'v', "iiiiii", true},
     [HOOK_SWITCH32] = {CTG_HOOK_SWITCH32, 'v', "iiiqi"},
-    [HOOK_CMP_STR32] = {CTG_HOOK_CMP_STR32, 'v', "iiiii"},
+    [HOOK_CMP_STR32] = {CTG_HOOK_CMP_STR32, 'v', "iiiii", true},
     [HOOK_CMPC] = {CTG_HOOK_CMPC, 'v', "iL"},
     [HOOK_CMPC32] = {CTG_HOOK_CMPC32, 'v', "ii"},
 };
@@ -153,7 +155,8 @@ static LLVMValueRef build_guard(LLVMModuleRef m, const char *name, LLVMTypeRef t
     static const char *const attrs[] = {"alwaysinline", "nounwind"};
     for (size_t k = 0; k < sizeof attrs / sizeof *attrs; k++) {
         unsigned kind = LLVMGetEnumAttributeKindForName(attrs[k], strlen(attrs[k]));
-        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(ctx, kind, 0));
     }
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, f, "entry");
     LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(ctx, f, "call");
@@ -202,7 +205,7 @@ unsigned inst_hooks_fast_guards(LLVMModuleRef m)
     for (int id = 0; id < HOOK__COUNT && flags; id++) {
         char name[64], pm_name[64];
         snprintf(name, sizeof name, CTG_GUARD_PREFIX "%s", hook_table[id].name);
-        LLVMValueRef g = LLVMGetNamedFunction(m, name);
+        LLVMValueRef g = hook_table[id].pm ? LLVMGetNamedFunction(m, name) : NULL;
         if (!g)
             continue;
         LLVMValueRef pm = NULL;

@@ -669,7 +669,6 @@ static void test_cov_loops(void **state)
     LLVMContextDispose(ctx);
 }
 
-/* A program defining a hook name is refused with a one-line message. */
 /* Calls in function fn of m whose callee is named name. */
 static int calls_in(LLVMModuleRef m, const char *fn, const char *name)
 {
@@ -739,6 +738,7 @@ static void test_fast_guards(void **state)
     }
 }
 
+/* A program defining a hook name is refused with a one-line message. */
 static void test_reserved_name(void **state)
 {
     (void)state;
