@@ -115,6 +115,10 @@ bool inst_hooks_init(inst_hooks *h, LLVMModuleRef m, ctg_err *e)
         if ((f && LLVMGlobalGetValueType(f) != h->types[i]) || var_named(m, hook_table[i].name))
             return reserved(e, hook_table[i].name);
         h->fns[i] = f;
+        char pm[64]; /* the preserve_most form inst_hooks_fast_guards may call */
+        snprintf(pm, sizeof pm, "%s" CTG_HOOK_PM_SUFFIX, hook_table[i].name);
+        if (hook_table[i].pm && (LLVMGetNamedFunction(m, pm) || var_named(m, pm)))
+            return reserved(e, pm);
     }
     for (size_t i = 0; i < sizeof redirect_table / sizeof *redirect_table; i++)
         if (var_named(m, redirect_table[i].to) ||

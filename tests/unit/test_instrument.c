@@ -751,6 +751,15 @@ static void test_reserved_name(void **state)
     assert_non_null(strstr(e.msg, "__ctg_cmp"));
     progdb_free(db);
     LLVMDisposeModule(m);
+    /* so is the name of a hook's preserve_most form (inst_hooks_fast_guards) */
+    m = compile(ctx, "res2.c", "int __ctg_cmp32_pm(int x) { return x; }\n"
+                               "int main(void) { return __ctg_cmp32_pm(2) > 1; }\n", 64);
+    db = number(m, NULL);
+    e = (ctg_err){{0}};
+    assert_false(inst_cov(m, db, NULL, &e));
+    assert_non_null(strstr(e.msg, "__ctg_cmp32_pm"));
+    progdb_free(db);
+    LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
 }
 
