@@ -424,12 +424,14 @@ static int rt_interesting(void)
     const uint8_t *cov = __ctg_cov_ptr;
     uint64_t n = ctg_cov_len(__ctg_n_edges, __ctg_n_cmp), i = 0;
     for (; i + 8 <= n; i += 8) {
-        uint64_t w, k, b = 0;
+        uint64_t w, k, b;
         memcpy(&w, cov + i, 8);
         if (!w)
             continue;
+        uint8_t bk[8]; /* in memory order, as the known word is read */
         for (unsigned j = 0; j < 8; j++)
-            b |= (uint64_t)rt_buckets[cov[i + j]] << (8 * j);
+            bk[j] = rt_buckets[cov[i + j]];
+        memcpy(&b, bk, 8);
         memcpy(&k, rt_known + i, 8);
         if (b & ~k)
             return 1;
