@@ -438,7 +438,9 @@ static unsigned spare_large(LLVMModuleRef m, unsigned long long total)
 /* Readies an instrumented module for code generation: drops its debug
  * information (the binaries report sites by our ids, and crashes by return
  * address; prog.bc keeps the lines) and returns the -O level to build it at
- * (at -O2, the functions spare_large marks are not optimised). */
+ * (at -O2, the functions spare_large marks are not optimised, and the
+ * guarded hook calls of the others go to the hooks' preserve_most forms:
+ * inst_hooks_fast_guards). */
 static int codegen_level(LLVMModuleRef m, unsigned *largest, unsigned *spared)
 {
     LLVMStripModuleDebugInfo(m);

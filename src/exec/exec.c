@@ -517,14 +517,14 @@ static uint32_t batch_prepare(exec_t *x, const uint8_t *const *in, const size_t 
     return k;
 }
 
-/* Sends CTG_CMD_BATCH and waits for the wait status; the per-run timeout
- * counts from the start of the input running (the child writes it). */
-static int batch_once(exec_t *x, int *ws, bool *timed_out)
+/* Sends CTG_CMD_BATCH (at t0, exec_os_now_us) and waits for the wait
+ * status; the per-run timeout counts from the start of the input running
+ * (the child writes it). */
+static int batch_once(exec_t *x, double t0, int *ws, bool *timed_out)
 {
     uint32_t cmd = CTG_CMD_BATCH;
     int32_t pid = 0, st = 0;
     *timed_out = false;
-    double t0 = exec_os_now_us();
     if (!exec_os_send(x->ctl_fd, &cmd, sizeof cmd))
         return RUN_NO_SERVER;
     if (x->overlap) /* the caller's work while the batch runs */
@@ -581,7 +581,7 @@ bool exec_run_batch(exec_t *x, const uint8_t *const *in, const size_t *len, uint
     int ws = 0;
     bool timed_out;
     double t0 = exec_os_now_us();
-    int rc = batch_once(x, &ws, &timed_out);
+    int rc = batch_once(x, t0, &ws, &timed_out);
     const ctg_batch_hdr *b = batch_hdr(x);
     uint32_t pos = b->pos < placed ? b->pos : placed - 1;
     out->plain_max_us = (double)b->max_ns / 1e3;

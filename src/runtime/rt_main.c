@@ -77,6 +77,8 @@ typedef struct rt_persist {
 static rt_persist *rt_pst; /* NULL: one process per run */
 static uint32_t rt_cmd;    /* the command the child was forked for */
 static uint8_t *rt_known;  /* known bucket bits (CTG_CMD_BATCH)     */
+static uint8_t rt_buckets[256]; /* ctg_bucket of every count, for
+                                   rt_interesting (persistent mode)    */
 static ctg_batch_hdr *rt_batch;
 
 /* Harness entry points, whichever the program defines. */
@@ -238,6 +240,8 @@ static void rt_server_hello(int attach)
         void *m = mmap(NULL, sizeof *rt_pst, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                        -1, 0);
         rt_pst = m == MAP_FAILED ? NULL : m;
+        for (int c = 0; c < 256; c++) /* once, for every child's batches */
+            rt_buckets[c] = ctg_bucket((uint8_t)c);
     }
 }
 
@@ -406,8 +410,6 @@ static uint64_t rt_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* ctg_bucket of every count, for rt_interesting (filled on first use). */
-static uint8_t rt_buckets[256];
 
 /* Whether the run just ended is news for CTG_CMD_BATCH: a status bit other
  * than STARTED, or an edge or feature in a bucket the known map lacks.
@@ -418,9 +420,6 @@ static int rt_interesting(void)
 {
     if (rt_g.hdr->status & ~CTG_ST_STARTED)
         return 1;
-    if (!rt_buckets[1])
-        for (int c = 0; c < 256; c++)
-            rt_buckets[c] = ctg_bucket((uint8_t)c);
     const uint8_t *cov = __ctg_cov_ptr;
     uint64_t n = ctg_cov_len(__ctg_n_edges, __ctg_n_cmp), i = 0;
     for (; i + 8 <= n; i += 8) {
