@@ -36,6 +36,12 @@
 #define LEARN_MAX_LOG 100000
 #define LEARN_EVAL_SECS 60.0 /* safety cap of one evaluation */
 
+/* --search-restart auto: the restart is learned with the weights, drawn
+ * from these (never, param's default, CREST's CFDS) and refined to the
+ * values of the two best vectors of a round */
+static const unsigned learn_restarts[] = {0, CC_RESTART_PARAM, CC_RESTART_CFDS};
+#define LEARN_N_RESTARTS (sizeof learn_restarts / sizeof *learn_restarts)
+
 typedef struct logged {
     unsigned round, index, prog;
     char phase;
@@ -52,11 +58,14 @@ typedef struct learn {
     uint64_t execs;
     double eval_secs;     /* safety cap of one evaluation (--time)       */
     cc_scope scope;       /* --search-scope of the runs, and the weights'  */
-    char restart[16];     /* --search-restart of the runs (auto resolved)  */
+    long restart;         /* --search-restart of the runs; -1: learned     */
+    unsigned rset[LEARN_N_RESTARTS]; /* learned: the values drawn from     */
+    unsigned n_rset;
     logged *log;
     size_t n_log, cap_log;
     FILE *logf;
     double start_w[CC_N_FEATURES][4]; /* [feature][k]: start vector k       */
+    unsigned start_rs[4]; /* learned restart: start vector k's            */
     unsigned n_start;     /* evaluated first in round 1 (0: pure draw)  */
     unsigned done, total; /* for the progress line */
     bool tty;
@@ -65,9 +74,10 @@ typedef struct learn {
     unsigned remote_done; /* --mpi: evaluations the other ranks ran      */
 } learn;
 
-/* One evaluation to run: weights, seed and where its value goes. */
+/* One evaluation to run: weights, restart, seed and where its value goes. */
 typedef struct job {
     const double *w;
+    unsigned restart;     /* its runs' --search-restart                   */
     unsigned round, index;
     char phase;
     unsigned long long seed;
@@ -86,8 +96,11 @@ static char *setup_line(const learn *L)
 {
     const ctg_options *o = L->o;
     sbuf b = SBUF_INIT;
+    char rs[24] = "learned";
+    if (L->restart >= 0)
+        snprintf(rs, sizeof rs, "%ld", L->restart);
     sbuf_printf(&b, "setup scope %s, restart %s, %llu executions, %g s, arch %d, %s:",
-                cc_scope_name(L->scope), L->restart, (unsigned long long)L->execs,
+                cc_scope_name(L->scope), rs, (unsigned long long)L->execs,
                 L->eval_secs, o->build.arch_bits, L->nprog > 1 ? "each" : "one program");
     for (int i = 0; i < o->positional.n; i++)
         sbuf_printf(&b, " %s", o->positional.items[i]);
@@ -156,12 +169,13 @@ static bool logged_value(const learn *L, const job *j, double *cov)
 /* Child: writes the weights and runs ctestgen on them (exec; never returns). */
 static void run_child(const learn *L, const job *j)
 {
-    char wpath[4096], seed[32], execs[32], secs[32];
+    char wpath[4096], seed[32], execs[32], secs[32], restart[16];
     snprintf(wpath, sizeof wpath, "%s.weights", j->dir);
+    snprintf(restart, sizeof restart, "%u", j->restart);
     snprintf(seed, sizeof seed, "%llu", j->seed);
     snprintf(execs, sizeof execs, "%llu", (unsigned long long)L->execs);
     snprintf(secs, sizeof secs, "%g", L->eval_secs);
-    if (!cc_weights_save(wpath, j->w, NULL, L->scope, NULL))
+    if (!cc_weights_save(wpath, j->w, NULL, L->scope, j->restart, NULL))
         _exit(111);
     const ctg_options *o = L->o;
     int n = 0;
@@ -183,7 +197,7 @@ static void run_child(const learn *L, const job *j)
                            "--max-execs", execs, "--time", secs, "--seed", seed, "-q", "--force",
                            "--no-replay-check", /* an evaluation needs the edges only */
                            "--search-scope", cc_scope_name(L->scope),
-                           "--search-restart", L->restart, "-o", j->dir,
+                           "--search-restart", restart, "-o", j->dir,
                            o->build.arch_bits == 32 ? "--arch" : NULL, "32", NULL};
     for (int i = 0; fixed[i]; i++)
         argv[n++] = fixed[i];
@@ -300,6 +314,7 @@ typedef struct wire {
     unsigned long long seed;
     double cov;
     int ok;
+    unsigned restart;
     double w[CC_N_FEATURES];
 } wire;
 
@@ -310,7 +325,7 @@ static bool mpi_start(learn *L, job *jobs, size_t i)
         if (L->busy[r] >= 0)
             continue;
         wire m = {jobs[i].round, jobs[i].index, jobs[i].prog, jobs[i].phase, jobs[i].seed, 0, 0,
-                  {0}};
+                  jobs[i].restart, {0}};
         memcpy(m.w, jobs[i].w, sizeof m.w);
         MPI_Send(&m, sizeof m, MPI_BYTE, r, LTAG_JOB, MPI_COMM_WORLD);
         L->busy[r] = (int)i;
@@ -356,7 +371,7 @@ static void mpi_serve(learn *L)
         MPI_Recv(&m, sizeof m, MPI_BYTE, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
         if (st.MPI_TAG != LTAG_JOB)
             return;
-        job j = {m.w, m.round, m.index, m.phase, m.seed, &m.cov, 0, NULL, 0, m.prog};
+        job j = {m.w, m.restart, m.round, m.index, m.phase, m.seed, &m.cov, 0, NULL, 0, m.prog};
         ctg_err e = {{0}};
         int ws = 0;
         m.cov = 0;
@@ -439,31 +454,54 @@ static void mean_over_programs(const double *v, size_t n, size_t P, double *out)
     }
 }
 
+/* The restart of a vector drawn in round r: fixed, or drawn from the
+ * values left (after the weights, from the same generator). */
+static unsigned draw_restart(const learn *L, rng *g)
+{
+    if (L->restart >= 0)
+        return (unsigned)L->restart;
+    return L->rset[L->n_rset > 1 ? rng_below(g, L->n_rset) : 0];
+}
+
+/* Refine of the learned restart: the values of the two best vectors. */
+static void refine_restart(learn *L, unsigned r1, unsigned r2)
+{
+    if (L->restart >= 0)
+        return;
+    L->rset[0] = r1;
+    L->rset[1] = r2;
+    L->n_rset = r1 == r2 ? 1 : 2;
+}
+
 static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, double *best_w,
-                      ctg_err *e)
+                      unsigned *best_restart, ctg_err *e)
 {
     unsigned n = L->samples, k = L->top < n ? L->top : n, c = L->checks;
     size_t kk = (size_t)k + L->n_start; /* checked: the top k and round 1's given vectors */
     double (*w)[CC_N_FEATURES] = ctg_calloc(n, sizeof *w);
+    unsigned *rs = ctg_calloc(n, sizeof *rs);
     double *cov = ctg_calloc(n, sizeof *cov), *avg = ctg_calloc(kk, sizeof *avg);
     double *cc = ctg_calloc(kk * c, sizeof *cc);
     size_t P = L->nprog, *top = ctg_calloc(kk, sizeof *top), best2[2];
     /* per program: [vector * P + program] */
     double *covp = ctg_calloc(n * P, sizeof *covp), *ccp = ctg_calloc(kk * c * P, sizeof *ccp);
     job *jobs = ctg_calloc((n + kk * c) * P, sizeof *jobs);
-    bool ok = w && cov && avg && cc && top && jobs && covp && ccp;
+    bool ok = w && rs && cov && avg && cc && top && jobs && covp && ccp;
     if (!ok)
         err_set(e, "learn: out of memory");
     rng g;
     rng_seed(&g, L->o->search.seed * 1000003u + r);
     for (unsigned i = 0; ok && i < n; i++) { /* find */
         cc_learn_sample(&g, R, w[i]);
-        if (r == 1 && i < L->n_start) /* warm start; the others stay as drawn */
+        rs[i] = draw_restart(L, &g);
+        if (r == 1 && i < L->n_start) { /* warm start; the others stay as drawn */
             for (int f = 0; f < CC_N_FEATURES; f++)
                 w[i][f] = L->start_w[f][i];
+            rs[i] = L->restart >= 0 ? (unsigned)L->restart : L->start_rs[i];
+        }
         for (size_t p = 0; p < P; p++)
-            jobs[i * P + p] = (job){w[i], r, i, 'F', L->o->search.seed, &covp[i * P + p], 0,
-                                    NULL, 0, (unsigned)p};
+            jobs[i * P + p] = (job){w[i], rs[i], r, i, 'F', L->o->search.seed, &covp[i * P + p],
+                                    0, NULL, 0, (unsigned)p};
     }
     L->done = 0, L->total = (unsigned)(n * P);
     ok = ok && run_jobs(L, jobs, n * P, "find", e);
@@ -484,8 +522,8 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
         for (unsigned s = 0; s < c; s++)
             for (size_t p = 0; p < P; p++) {
                 size_t x = (t * c + s) * P + p;
-                cj[x] = (job){w[top[t]], r, (unsigned)top[t], 'C', L->o->search.seed + 1 + s,
-                              &ccp[x], 0, NULL, 0, (unsigned)p};
+                cj[x] = (job){w[top[t]], rs[top[t]], r, (unsigned)top[t], 'C',
+                              L->o->search.seed + 1 + s, &ccp[x], 0, NULL, 0, (unsigned)p};
             }
     L->done = 0, L->total = (unsigned)(nk * c * P);
     ok = ok && run_jobs(L, cj, nk * c * P, "check", e);
@@ -496,23 +534,26 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
     }
     size_t n2 = ok ? cc_learn_top(avg, nk, 2, best2) : 0;
     if (ok && n2 > 0) { /* refine, convergence */
-        const double *t1 = w[top[best2[0]]], *t2 = n2 > 1 ? w[top[best2[1]]] : t1;
+        size_t b1 = top[best2[0]], b2 = n2 > 1 ? top[best2[1]] : b1;
+        const double *t1 = w[b1], *t2 = w[b2];
         cc_learn_refine(R, t1, t2);
+        refine_restart(L, rs[b1], rs[b2]);
         if (L->tty && !L->o->ui.quiet)
             fputs("\r\033[K", stderr);
         if (!L->o->ui.quiet)
             fprintf(stderr, "ctestgen: learn: round %u: best average coverage %.2f (before %.2f)\n",
                     r, avg[best2[0]], *best_avg);
-        fprintf(L->logf, "round %u best %.6g\n", r, avg[best2[0]]);
+        fprintf(L->logf, "round %u best %.6g restart %u\n", r, avg[best2[0]], rs[b1]);
         fflush(L->logf);
         if (avg[best2[0]] > *best_avg) {
             *best_avg = avg[best2[0]];
             memcpy(best_w, t1, CC_N_FEATURES * sizeof *best_w);
+            *best_restart = rs[b1];
         } else {
             ok = false; /* converged: not an error */
         }
     }
-    ctg_free(w), ctg_free(cov), ctg_free(avg), ctg_free(cc), ctg_free(top), ctg_free(jobs);
+    ctg_free(w), ctg_free(rs), ctg_free(cov), ctg_free(avg), ctg_free(cc), ctg_free(top), ctg_free(jobs);
     ctg_free(covp), ctg_free(ccp);
     return ok;
 }
@@ -525,15 +566,22 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
  * path" (shallow first).  A sample of 16 rarely lands near any of them;
  * with them a learn keeps the best fixed order it can express or beats
  * it. */
-static void start_vectors(learn *L, const double *given)
+static void start_vectors(learn *L, const double *given, long given_restart)
 {
     memset(L->start_w, 0, sizeof L->start_w);
     for (int f = 0; f < CC_N_FEATURES; f++)
         L->start_w[f][0] = given[f];
+    /* with a learned restart, each as the order it stands for restarts:
+     * the given one as its file says (else param's default), DFS never
+     * (the paper's), CFDS as CREST's, shallow-first as param */
+    L->start_rs[0] = given_restart >= 0 ? (unsigned)given_restart : CC_RESTART_PARAM;
     /* [1]: all 0 */
+    L->start_rs[1] = 0;
     L->start_w[cc_feature_index("opposite_uncovered")][2] = 1.0;
     L->start_w[cc_feature_index("opposite_dist_1")][2] = 0.5;
+    L->start_rs[2] = CC_RESTART_CFDS;
     L->start_w[cc_feature_index("first_in_path")][3] = 1.0;
+    L->start_rs[3] = CC_RESTART_PARAM;
     L->n_start = 4;
 }
 
@@ -553,11 +601,14 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     /* a weight vector may send the solver after hard queries: an
      * evaluation is cut at --time (default LEARN_EVAL_SECS) seconds */
     L->eval_secs = o->search.time_s > 0 ? o->search.time_s : LEARN_EVAL_SECS;
-    /* restarts of param after a stall: the runs' and the log's */
+    /* restarts of param after a stall: given, or (auto) learned */
     uint32_t restart;
-    if (!cc_restart_option(opt_get_str(o, "search-restart"), CC_PARAM, &restart, e))
+    const char *ro = opt_get_str(o, "search-restart");
+    if (!cc_restart_option(ro, CC_PARAM, &restart, e))
         return false;
-    snprintf(L->restart, sizeof L->restart, "%u", restart);
+    L->restart = strcmp(ro, "auto") ? (long)restart : -1;
+    memcpy(L->rset, learn_restarts, sizeof L->rset);
+    L->n_rset = LEARN_N_RESTARTS;
     /* the scope: --search-scope, else the start file's, else the paper's */
     if (!cc_scope_option(opt_get_str(o, "search-scope"), &L->scope, e))
         return false;
@@ -568,11 +619,12 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     }
     double w[CC_N_FEATURES];
     cc_scope file_scope = CC_SCOPE_UNSET;
-    if (start && !cc_weights_load(start, w, &file_scope, e))
+    long file_restart = -1;
+    if (start && !cc_weights_load(start, w, &file_scope, &file_restart, e))
         return false;
     if (L->scope == CC_SCOPE_UNSET)
         L->scope = file_scope == CC_SCOPE_UNSET ? CC_SCOPE_LAST : file_scope;
-    start_vectors(L, start ? w : cc_default_weights);
+    start_vectors(L, start ? w : cc_default_weights, start ? file_restart : CC_RESTART_PARAM);
     return true;
 }
 
@@ -631,9 +683,9 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
     cc_range R[CC_N_FEATURES];
     cc_learn_init(R);
     double best = -1, best_w[CC_N_FEATURES] = {0};
-    unsigned r = 1;
+    unsigned r = 1, best_restart = CC_RESTART_PARAM;
     ctg_err re = {{0}};
-    while (ok && r <= L.rounds && one_round(&L, r, R, &best, best_w, &re))
+    while (ok && r <= L.rounds && one_round(&L, r, R, &best, best_w, &best_restart, &re))
         r++;
     if (ok && err_is_set(&re))
         ok = err_set(e, "%s", re.msg);
@@ -650,7 +702,7 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
                                     "over %u seeds, %u rounds, %llu executions a run",
                  on, best, L.nprog > 1 ? "% of branches (--each)" : "branches", L.checks,
                  r > L.rounds ? L.rounds : r, (unsigned long long)L.execs);
-        ok = cc_weights_save(L.weights_out, best_w, note, L.scope, e);
+        ok = cc_weights_save(L.weights_out, best_w, note, L.scope, best_restart, e);
         if (ok && !o->ui.quiet)
             printf("ctestgen: learn: %s\n  weights           %s\n  log               %s\n", note,
                    L.weights_out, L.log_path);

@@ -39,8 +39,28 @@ check "cfds with scope gen: refused" [ $? != 0 ]
 check "cfds with scope gen: one line naming the option" \
   [ "$(wc -l <"$T/cg.err")" = 1 -a -n "$(grep -- '--search-scope gen' "$T/cg.err")" ]
 
-check "learn: its runs restart as param does by default (10), recorded in the log" \
-  grep -q "^setup scope last, restart 10," "$T/w.txt.work/learn.log"
+# the restart after a stall is learned with the weights by default: drawn
+# from 0, 10 and 30, written to the weights file, used by a run with it
+check "learn: the restart is learned, as the log's setup says" \
+  grep -q "^setup scope last, restart learned," "$T/w.txt.work/learn.log"
+rs=$(sed -n 's/^restart \([0-9]*\)$/\1/p' "$T/w.txt")
+check "learn: the weights file says its restart (one of 0, 10, 30)" \
+  bash -c "case '$rs' in 0 | 10 | 30) true ;; *) false ;; esac"
+check "learn: the log's rounds name the best vector's restart" grep -q "^round 1 best .* restart [0-9]" "$T/w.txt.work/learn.log"
+check "param run: restarts as its weights file says" [ "$(jq -r .info.restart "$T/p/stats.json")" = "$rs" ]
+sed '/^restart /d; $a restart 0' "$T/w.txt" >"$T/w0.txt"
+"$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/w0.txt" --max-execs 50 -q -o "$T/p0" \
+  || fail "run with a restart 0 file failed"
+check "param run: a 'restart 0' file never restarts" [ "$(jq -r .info.restart "$T/p0/stats.json")" = 0 ]
+"$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/w0.txt" --search-restart 5 --max-execs 50 \
+  -q -o "$T/p5" || fail "run with --search-restart 5 failed"
+check "param run: --search-restart overrides the file's" [ "$(jq -r .info.restart "$T/p5/stats.json")" = 5 ]
+"$CTESTGEN" run "$P" --strategy concolic --search param --max-execs 20 -q -o "$T/pd" || fail "param run failed"
+check "param run, shipped weights: restarts after 10" [ "$(jq -r .info.restart "$T/pd/stats.json")" = 10 ]
+"$CTESTGEN" learn "$P" --max-execs 40 --samples 3 --top 1 --checks 1 --rounds 1 --search-restart 20 -o "$T/w20.txt" -q \
+  >/dev/null 2>&1 || fail "learn --search-restart 20 failed"
+check "learn --search-restart N: every run restarts after N, and the file says so" \
+  bash -c "grep -q '^setup scope last, restart 20,' '$T/w20.txt.work/learn.log' && grep -qx 'restart 20' '$T/w20.txt'"
 
 # the same command again: every evaluation comes from the log
 n=$(grep -c '^eval ' "$T/w.txt.work/learn.log")

@@ -377,35 +377,53 @@ static void test_weight_files(void **state)
         w[i] = (i - 20) / 8.0;
     ctg_err e = {{0}};
     cc_scope sc = CC_SCOPE_LAST;
-    assert_true(cc_weights_save(path, w, "test", CC_SCOPE_TREE, &e));
-    assert_true(cc_weights_load(path, r, &sc, &e));
+    long rs = 7;
+    assert_true(cc_weights_save(path, w, "test", CC_SCOPE_TREE, 30, &e));
+    assert_true(cc_weights_load(path, r, &sc, &rs, &e));
     assert_int_equal(sc, CC_SCOPE_TREE); /* the scope travels with the weights */
+    assert_int_equal(rs, 30);            /* and so does the restart */
     for (int i = 0; i < CC_N_FEATURES; i++)
         assert_true(r[i] == w[i]);
-    assert_true(cc_weights_save(path, w, NULL, CC_SCOPE_UNSET, &e));
-    assert_true(cc_weights_load(path, r, &sc, &e));
+    assert_true(cc_weights_save(path, w, NULL, CC_SCOPE_UNSET, -1, &e));
+    assert_true(cc_weights_load(path, r, &sc, &rs, &e));
     assert_int_equal(sc, CC_SCOPE_UNSET);
+    assert_int_equal(rs, -1);
+    assert_true(cc_weights_save(path, w, NULL, CC_SCOPE_UNSET, 0, &e)); /* 0: never */
+    assert_true(cc_weights_load(path, r, NULL, &rs, &e));
+    assert_int_equal(rs, 0);
     assert_true(fs_write_atomic(path, "# x\nin_main 1.5\n\nloop_exit -2\n", 29, &e));
-    assert_true(cc_weights_load(path, r, NULL, &e));
+    assert_true(cc_weights_load(path, r, NULL, NULL, &e));
     assert_true(r[0] == 1.5 && r[2] == -2.0 && r[1] == 0.0);
     assert_true(fs_write_atomic(path, "scope last\nin_main 1\n", 21, &e));
-    assert_true(cc_weights_load(path, r, &sc, &e));
+    assert_true(cc_weights_load(path, r, &sc, NULL, &e));
     assert_true(sc == CC_SCOPE_LAST && r[0] == 1.0);
     assert_true(fs_write_atomic(path, "in_main 1\nbogus 2\n", 18, &e));
-    assert_false(cc_weights_load(path, r, NULL, &e));
+    assert_false(cc_weights_load(path, r, NULL, NULL, &e));
     assert_non_null(strstr(e.msg, ":2: unknown feature 'bogus'"));
     err_clear(&e);
     assert_true(fs_write_atomic(path, "in_main lots\n", 13, &e));
-    assert_false(cc_weights_load(path, r, NULL, &e));
+    assert_false(cc_weights_load(path, r, NULL, NULL, &e));
     assert_non_null(strstr(e.msg, ":1: expected 'FEATURE WEIGHT'"));
     err_clear(&e);
     assert_true(fs_write_atomic(path, "scope wide\n", 11, &e));
-    assert_false(cc_weights_load(path, r, &sc, &e));
+    assert_false(cc_weights_load(path, r, &sc, NULL, &e));
     assert_non_null(strstr(e.msg, ":1: expected 'scope last', 'scope tree' or 'scope gen'"));
     err_clear(&e);
     assert_true(fs_write_atomic(path, "scope tree\nscope last\n", 22, &e));
-    assert_false(cc_weights_load(path, r, &sc, &e));
+    assert_false(cc_weights_load(path, r, &sc, NULL, &e));
     assert_non_null(strstr(e.msg, ":2: a second scope line"));
+    err_clear(&e);
+    static const char *const bad_restarts[] = {"restart -1\n", "restart 10x\n", "restart\t\n",
+                                               "restart 1000001\n", "restart 5 6\n"};
+    for (size_t i = 0; i < sizeof bad_restarts / sizeof *bad_restarts; i++) {
+        assert_true(fs_write_atomic(path, bad_restarts[i], strlen(bad_restarts[i]), &e));
+        assert_false(cc_weights_load(path, r, NULL, &rs, &e));
+        assert_non_null(strstr(e.msg, ":1: expected 'restart N'"));
+        err_clear(&e);
+    }
+    assert_true(fs_write_atomic(path, "restart 10\nin_main 1\nrestart 30\n", 32, &e));
+    assert_false(cc_weights_load(path, r, NULL, &rs, &e));
+    assert_non_null(strstr(e.msg, ":3: a second restart line"));
     fs_rm_rf(dir, NULL);
 }
 

@@ -74,14 +74,18 @@ bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e);
 bool cc_restart_option(const char *value, cc_order order, uint32_t *out, ctg_err *e);
 
 /* Weight files: one "NAME WEIGHT" a line (names of cc_feature_name, any
- * order, '#' comments) and at most one "scope last|tree|gen" line; a missing
- * feature weighs 0.  *scope (may be NULL) is CC_SCOPE_UNSET without a
- * scope line.  False with e naming the file and line on a bad line or an
+ * order, '#' comments), at most one "scope last|tree|gen" line and at most
+ * one "restart N" line (the --search-restart the weights were learned
+ * with); a missing feature weighs 0.  *scope (may be NULL) is
+ * CC_SCOPE_UNSET without a scope line, *restart (may be NULL) -1 without a
+ * restart line.  False with e naming the file and line on a bad line or an
  * unknown name. */
-bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope, ctg_err *e);
-/* Writes w in that format, with a comment line at the top (may be NULL)
- * and a scope line unless scope is CC_SCOPE_UNSET. */
+bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope, long *restart,
+                     ctg_err *e);
+/* Writes w in that format, with a comment line at the top (may be NULL), a
+ * scope line unless scope is CC_SCOPE_UNSET and a restart line unless
+ * restart < 0. */
 bool cc_weights_save(const char *path, const double w[CC_N_FEATURES], const char *comment,
-                     cc_scope scope, ctg_err *e);
+                     cc_scope scope, long restart, ctg_err *e);
 
 #endif

@@ -136,6 +136,7 @@ typedef struct cc_heuristic {
  * (docs/concolic.md). */
 #define CC_RESTART_CFDS 30
 #define CC_RESTART_PARAM 10
+#define CC_RESTART_MAX 1000000 /* the largest --search-restart */
 
 typedef struct cc_config {
     cc_order order;

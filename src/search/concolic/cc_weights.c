@@ -6,6 +6,7 @@
  */
 #include "cc_heur.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,17 +102,26 @@ bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e)
     return true;
 }
 
+/* A restart count of text s (0 .. CC_RESTART_MAX, the whole of s); -1 when
+ * it is none. */
+static long restart_parse(const char *s)
+{
+    char *end;
+    errno = 0;
+    long r = strtol(s, &end, 10);
+    return end == s || *end || errno || r < 0 || r > CC_RESTART_MAX ? -1 : r;
+}
+
 bool cc_restart_option(const char *value, cc_order order, uint32_t *out, ctg_err *e)
 {
     if (!strcmp(value, "auto")) {
         *out = order == CC_CFDS ? CC_RESTART_CFDS : CC_RESTART_PARAM;
         return true;
     }
-    char *end;
-    long r = strtol(value, &end, 10);
-    if (end == value || *end || r < 0 || r > 1000000)
-        return err_set(e, "--search-restart: '%s' is not a number of runs; give 0 .. 1000000 "
-                          "or auto", value);
+    long r = restart_parse(value);
+    if (r < 0)
+        return err_set(e, "--search-restart: '%s' is not a number of runs; give 0 .. %d or auto",
+                       value, CC_RESTART_MAX);
     *out = (uint32_t)r;
     return true;
 }
@@ -128,10 +138,12 @@ int cc_feature_index(const char *name)
 
 /* ==== weight files ================================================================= */
 
-bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope, ctg_err *e)
+bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope, long *restart,
+                     ctg_err *e)
 {
     char *text;
     cc_scope sc = CC_SCOPE_UNSET;
+    long rs = -1;
     if (!fs_read(path, &text, NULL, e))
         return false;
     memset(w, 0, CC_N_FEATURES * sizeof *w);
@@ -158,6 +170,18 @@ bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope,
                 sc = cc_scope_parse(name);
             continue;
         }
+        if (!strncmp(s, "restart", 7) && (s[7] == ' ' || s[7] == '\t')) {
+            long r = sscanf(s + 7, "%63s %7s", name, extra) == 1 ? restart_parse(name) : -1;
+            if (r < 0)
+                ok = err_set(e, "%s:%d: expected 'restart N' (runs without a new edge before a "
+                                "restart, 0 .. %d; 0: never); fix the line",
+                             path, line, CC_RESTART_MAX);
+            else if (rs >= 0)
+                ok = err_set(e, "%s:%d: a second restart line; keep one", path, line);
+            else
+                rs = r;
+            continue;
+        }
         int got = sscanf(s, "%63s %lf %7s", name, &v, extra);
         if (got != 2 || !isfinite(v)) {
             ok = err_set(e, "%s:%d: expected 'FEATURE WEIGHT'; fix the line", path, line);
@@ -173,11 +197,13 @@ bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope,
     ctg_free(text);
     if (ok && scope)
         *scope = sc;
+    if (ok && restart)
+        *restart = rs;
     return ok;
 }
 
 bool cc_weights_save(const char *path, const double w[CC_N_FEATURES], const char *comment,
-                     cc_scope scope, ctg_err *e)
+                     cc_scope scope, long restart, ctg_err *e)
 {
     sbuf b = SBUF_INIT;
     sbuf_printf(&b, "# ctestgen concolic search weights (--search param --weights FILE)\n");
@@ -185,6 +211,8 @@ bool cc_weights_save(const char *path, const double w[CC_N_FEATURES], const char
         sbuf_printf(&b, "# %s\n", comment);
     if (cc_scope_name(scope))
         sbuf_printf(&b, "scope %s\n", cc_scope_name(scope));
+    if (restart >= 0)
+        sbuf_printf(&b, "restart %ld\n", restart);
     for (int i = 0; i < CC_N_FEATURES; i++)
         sbuf_printf(&b, "%-22s %+.4f\n", feature_names[i], w[i]);
     bool ok = sbuf_ok(&b) ? fs_write_atomic(path, b.data, b.len, e)

@@ -63,7 +63,7 @@ static const opt_desc concolic_options[] = {
     {"search-restart", 0, OPT_STR, OPT_KV, "N", "auto",
      "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
      "kept path becomes the last one, as CREST's CFDS restarts (0: never; auto: 30 for cfds, "
-     "CREST's, and 10 for param)"},
+     "CREST's; for param the weights file's restart line, else 10)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
@@ -268,9 +268,15 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
         return true;
     double w[CC_N_FEATURES];
     cc_scope learned = cc_default_scope;
+    long restart = -1;
     memcpy(w, cc_default_weights, sizeof w);
-    if (file && !cc_weights_load(file, w, &learned, e))
+    if (file && !cc_weights_load(file, w, &learned, &restart, e))
         return false;
+    /* --search-restart auto (configure gave the order's default): param
+     * restarts as its weights were learned to */
+    if (cfg->order == CC_PARAM && restart >= 0 &&
+        !strcmp(opt_get_str(ctx_opts(S->ctx), "search-restart"), "auto"))
+        cfg->restart = (uint32_t)restart;
     /* --search-scope (checked by configure), else (auto) the weights' own */
     cc_scope given = cc_scope_parse(opt_get_str(ctx_opts(S->ctx), "search-scope"));
     cc_scope scope = given != CC_SCOPE_UNSET ? given
@@ -396,6 +402,9 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
         ctx_stat_info(ctx, "weights", cfg.order != CC_PARAM ? "-" : wf ? wf : "default");
         ctx_stat_info(ctx, "scope", cfg.order != CC_PARAM && cfg.order != CC_CFDS ? "-"
                                     : cfg.scope_tree ? "tree" : cfg.scope_gen ? "gen" : "last");
+        char rs[16];
+        snprintf(rs, sizeof rs, "%u", (unsigned)cfg.restart);
+        ctx_stat_info(ctx, "restart", cfg.order != CC_PARAM && cfg.order != CC_CFDS ? "-" : rs);
     }
     ok = ok &&
               ctx_sym_start(ctx, (uint32_t)nodes, CONCOLIC_PC_CAP, e) &&
