@@ -12,6 +12,9 @@
  * are given (start_vectors: --weights FILE or the shipped weights, then
  * the vectors that make the heuristic DFS, CFDS-like and shallow-first;
  * --weights none draws them all): a small sample rarely lands near them.
+ * With --search-restart auto (the default) the restart after a stall is a
+ * parameter too: each vector carries one (learn_restarts), the weights
+ * file gets the best vector's (docs/concolic.md).
  * Ctrl-C stops launching, lets the running evaluations finish and exits
  * 130; the same command continues.
  */
@@ -454,8 +457,8 @@ static void mean_over_programs(const double *v, size_t n, size_t P, double *out)
     }
 }
 
-/* The restart of a vector drawn in round r: fixed, or drawn from the
- * values left (after the weights, from the same generator). */
+/* The restart of a drawn vector: the fixed one, or one of the values left,
+ * drawn after the weights from the same generator. */
 static unsigned draw_restart(const learn *L, rng *g)
 {
     if (L->restart >= 0)

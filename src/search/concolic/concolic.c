@@ -63,7 +63,8 @@ static const opt_desc concolic_options[] = {
     {"search-restart", 0, OPT_STR, OPT_KV, "N", "auto",
      "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
      "kept path becomes the last one, as CREST's CFDS restarts (0: never; auto: 30 for cfds, "
-     "CREST's; for param the weights file's restart line, else 10)"},
+     "CREST's; for param the weights file's restart line, else 10; learn: learned with the "
+     "weights, from 0, 10 and 30)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
