@@ -62,13 +62,13 @@ typedef struct learn {
     double eval_secs;     /* safety cap of one evaluation (--time)       */
     cc_scope scope;       /* --search-scope of the runs, and the weights'  */
     long restart;         /* --search-restart of the runs; -1: learned     */
-    unsigned rset[LEARN_N_RESTARTS]; /* learned: the values drawn from     */
-    unsigned n_rset;
+    unsigned rset[LEARN_N_RESTARTS]; /* the restarts a vector draws from  */
+    unsigned n_rset;      /* (one: the given --search-restart)           */
     logged *log;
     size_t n_log, cap_log;
     FILE *logf;
     double start_w[CC_N_FEATURES][4]; /* [feature][k]: start vector k       */
-    unsigned start_rs[4]; /* learned restart: start vector k's            */
+    unsigned start_rs[4]; /* start vector k's restart                     */
     unsigned n_start;     /* evaluated first in round 1 (0: pure draw)  */
     unsigned done, total; /* for the progress line */
     bool tty;
@@ -457,20 +457,17 @@ static void mean_over_programs(const double *v, size_t n, size_t P, double *out)
     }
 }
 
-/* The restart of a drawn vector: the fixed one, or one of the values left,
- * drawn after the weights from the same generator. */
+/* The restart of a drawn vector: one of the values left, drawn after the
+ * weights from the same generator (no draw when one is left). */
 static unsigned draw_restart(const learn *L, rng *g)
 {
-    if (L->restart >= 0)
-        return (unsigned)L->restart;
     return L->rset[L->n_rset > 1 ? rng_below(g, L->n_rset) : 0];
 }
 
-/* Refine of the learned restart: the values of the two best vectors. */
+/* Refine of the restart: the values of the two best vectors (a given
+ * --search-restart stays the only one). */
 static void refine_restart(learn *L, unsigned r1, unsigned r2)
 {
-    if (L->restart >= 0)
-        return;
     L->rset[0] = r1;
     L->rset[1] = r2;
     L->n_rset = r1 == r2 ? 1 : 2;
@@ -500,7 +497,7 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
         if (r == 1 && i < L->n_start) { /* warm start; the others stay as drawn */
             for (int f = 0; f < CC_N_FEATURES; f++)
                 w[i][f] = L->start_w[f][i];
-            rs[i] = L->restart >= 0 ? (unsigned)L->restart : L->start_rs[i];
+            rs[i] = L->start_rs[i];
         }
         for (size_t p = 0; p < P; p++)
             jobs[i * P + p] = (job){w[i], rs[i], r, i, 'F', L->o->search.seed, &covp[i * P + p],
@@ -556,8 +553,8 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
             ok = false; /* converged: not an error */
         }
     }
-    ctg_free(w), ctg_free(rs), ctg_free(cov), ctg_free(avg), ctg_free(cc), ctg_free(top), ctg_free(jobs);
-    ctg_free(covp), ctg_free(ccp);
+    ctg_free(w), ctg_free(rs), ctg_free(cov), ctg_free(avg), ctg_free(cc), ctg_free(top);
+    ctg_free(jobs), ctg_free(covp), ctg_free(ccp);
     return ok;
 }
 
@@ -586,6 +583,9 @@ static void start_vectors(learn *L, const double *given, long given_restart)
     L->start_w[cc_feature_index("first_in_path")][3] = 1.0;
     L->start_rs[3] = CC_RESTART_PARAM;
     L->n_start = 4;
+    if (L->restart >= 0) /* a given --search-restart holds for all */
+        for (unsigned k = 0; k < L->n_start; k++)
+            L->start_rs[k] = (unsigned)L->restart;
 }
 
 /* Reads the learn options; false with e set on a bad value. */
@@ -612,6 +612,10 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     L->restart = strcmp(ro, "auto") ? (long)restart : -1;
     memcpy(L->rset, learn_restarts, sizeof L->rset);
     L->n_rset = LEARN_N_RESTARTS;
+    if (L->restart >= 0) {
+        L->rset[0] = restart;
+        L->n_rset = 1;
+    }
     /* the scope: --search-scope, else the start file's, else the paper's */
     if (!cc_scope_option(opt_get_str(o, "search-scope"), &L->scope, e))
         return false;

@@ -410,7 +410,6 @@ static uint64_t rt_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-
 /* Whether the run just ended is news for CTG_CMD_BATCH: a status bit other
  * than STARTED, or an edge or feature in a bucket the known map lacks.
  * Eight counters at a time (most words of a small run are zero): their

@@ -401,11 +401,12 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
         ctx_stat_info(ctx, "search", cc_order_name(cfg.order));
         const char *wf = opt_get_str(ctx_opts(ctx), "weights");
         ctx_stat_info(ctx, "weights", cfg.order != CC_PARAM ? "-" : wf ? wf : "default");
-        ctx_stat_info(ctx, "scope", cfg.order != CC_PARAM && cfg.order != CC_CFDS ? "-"
+        bool heur = cfg.order == CC_PARAM || cfg.order == CC_CFDS; /* scope and restart */
+        ctx_stat_info(ctx, "scope", !heur ? "-"
                                     : cfg.scope_tree ? "tree" : cfg.scope_gen ? "gen" : "last");
         char rs[16];
         snprintf(rs, sizeof rs, "%u", (unsigned)cfg.restart);
-        ctx_stat_info(ctx, "restart", cfg.order != CC_PARAM && cfg.order != CC_CFDS ? "-" : rs);
+        ctx_stat_info(ctx, "restart", heur ? rs : "-");
     }
     ok = ok &&
               ctx_sym_start(ctx, (uint32_t)nodes, CONCOLIC_PC_CAP, e) &&
