@@ -12,9 +12,10 @@
  * are given (start_vectors: --weights FILE or the shipped weights, then
  * the vectors that make the heuristic DFS, CFDS-like and shallow-first;
  * --weights none draws them all): a small sample rarely lands near them.
- * With --search-restart auto (the default) the restart after a stall is a
- * parameter too: each vector carries one (learn_restarts), the weights
- * file gets the best vector's (docs/concolic.md).
+ * With --search-restart auto and --search-scope auto (the defaults) the
+ * restart after a stall and the scope are parameters too: each vector
+ * carries one of each (learn_restarts, learn_scopes), the weights file
+ * gets the best vector's (docs/concolic.md).
  * Ctrl-C stops launching, lets the running evaluations finish and exits
  * 130; the same command continues.
  */
@@ -39,11 +40,21 @@
 #define LEARN_MAX_LOG 100000
 #define LEARN_EVAL_SECS 60.0 /* safety cap of one evaluation */
 
-/* --search-restart auto: the restart is learned with the weights, drawn
- * from these (never, param's default, CREST's CFDS) and refined to the
- * values of the two best vectors of a round */
+/* --search-restart auto and --search-scope auto: the restart and the
+ * scope are learned with the weights, drawn from these (restarts: never,
+ * param's default, CREST's CFDS) and refined to the values of the two
+ * best vectors of a round */
+#define LEARN_MAX_CHOICES 4
 static const unsigned learn_restarts[] = {0, CC_RESTART_PARAM, CC_RESTART_CFDS};
-#define LEARN_N_RESTARTS (sizeof learn_restarts / sizeof *learn_restarts)
+static const unsigned learn_scopes[] = {CC_SCOPE_LAST, CC_SCOPE_TREE, CC_SCOPE_GEN,
+                                        CC_SCOPE_LEVEL};
+
+/* A value learned with the weights (the restart, the scope): the values a
+ * drawn vector takes one of (one: given by an option). */
+typedef struct choice {
+    unsigned v[LEARN_MAX_CHOICES];
+    unsigned n;
+} choice;
 
 typedef struct logged {
     unsigned round, index, prog;
@@ -60,15 +71,14 @@ typedef struct learn {
     unsigned nprog;       /* --each: the programs (1: the sources of one) */
     uint64_t execs;
     double eval_secs;     /* safety cap of one evaluation (--time)       */
-    cc_scope scope;       /* --search-scope of the runs, and the weights'  */
-    long restart;         /* --search-restart of the runs; -1: learned     */
-    unsigned rset[LEARN_N_RESTARTS]; /* the restarts a vector draws from  */
-    unsigned n_rset;      /* (one: the given --search-restart)           */
+    bool restart_learned, scope_learned; /* --search-restart / -scope auto */
+    choice restarts, scopes; /* what a vector draws its restart and scope from */
     logged *log;
     size_t n_log, cap_log;
     FILE *logf;
-    double start_w[CC_N_FEATURES][4]; /* [feature][k]: start vector k       */
-    unsigned start_rs[4]; /* start vector k's restart                     */
+    double start_w[CC_N_FEATURES][5]; /* [feature][k]: start vector k       */
+    unsigned start_rs[5]; /* start vector k's restart                     */
+    cc_scope start_sc[5]; /* start vector k's scope                       */
     unsigned n_start;     /* evaluated first in round 1 (0: pure draw)  */
     unsigned done, total; /* for the progress line */
     bool tty;
@@ -77,10 +87,12 @@ typedef struct learn {
     unsigned remote_done; /* --mpi: evaluations the other ranks ran      */
 } learn;
 
-/* One evaluation to run: weights, restart, seed and where its value goes. */
+/* One evaluation to run: weights, restart, scope, seed and where its
+ * value goes. */
 typedef struct job {
     const double *w;
     unsigned restart;     /* its runs' --search-restart                   */
+    cc_scope scope;       /* and --search-scope                           */
     unsigned round, index;
     char phase;
     unsigned long long seed;
@@ -100,10 +112,11 @@ static char *setup_line(const learn *L)
     const ctg_options *o = L->o;
     sbuf b = SBUF_INIT;
     char rs[24] = "learned";
-    if (L->restart >= 0)
-        snprintf(rs, sizeof rs, "%ld", L->restart);
+    if (!L->restart_learned)
+        snprintf(rs, sizeof rs, "%u", L->restarts.v[0]);
     sbuf_printf(&b, "setup scope %s, restart %s, %llu executions, %g s, arch %d, %s:",
-                cc_scope_name(L->scope), rs, (unsigned long long)L->execs,
+                L->scope_learned ? "learned" : cc_scope_name((cc_scope)L->scopes.v[0]), rs,
+                (unsigned long long)L->execs,
                 L->eval_secs, o->build.arch_bits, L->nprog > 1 ? "each" : "one program");
     for (int i = 0; i < o->positional.n; i++)
         sbuf_printf(&b, " %s", o->positional.items[i]);
@@ -178,7 +191,7 @@ static void run_child(const learn *L, const job *j)
     snprintf(seed, sizeof seed, "%llu", j->seed);
     snprintf(execs, sizeof execs, "%llu", (unsigned long long)L->execs);
     snprintf(secs, sizeof secs, "%g", L->eval_secs);
-    if (!cc_weights_save(wpath, j->w, NULL, L->scope, j->restart, NULL))
+    if (!cc_weights_save(wpath, j->w, NULL, j->scope, j->restart, NULL))
         _exit(111);
     const ctg_options *o = L->o;
     int n = 0;
@@ -199,7 +212,7 @@ static void run_child(const learn *L, const job *j)
     const char *fixed[] = {"--strategy", "concolic", "--search", "param", "--weights", wpath,
                            "--max-execs", execs, "--time", secs, "--seed", seed, "-q", "--force",
                            "--no-replay-check", /* an evaluation needs the edges only */
-                           "--search-scope", cc_scope_name(L->scope),
+                           "--search-scope", cc_scope_name(j->scope),
                            "--search-restart", restart, "-o", j->dir,
                            o->build.arch_bits == 32 ? "--arch" : NULL, "32", NULL};
     for (int i = 0; fixed[i]; i++)
@@ -318,6 +331,7 @@ typedef struct wire {
     double cov;
     int ok;
     unsigned restart;
+    cc_scope scope;
     double w[CC_N_FEATURES];
 } wire;
 
@@ -328,7 +342,7 @@ static bool mpi_start(learn *L, job *jobs, size_t i)
         if (L->busy[r] >= 0)
             continue;
         wire m = {jobs[i].round, jobs[i].index, jobs[i].prog, jobs[i].phase, jobs[i].seed, 0, 0,
-                  jobs[i].restart, {0}};
+                  jobs[i].restart, jobs[i].scope, {0}};
         memcpy(m.w, jobs[i].w, sizeof m.w);
         MPI_Send(&m, sizeof m, MPI_BYTE, r, LTAG_JOB, MPI_COMM_WORLD);
         L->busy[r] = (int)i;
@@ -374,7 +388,8 @@ static void mpi_serve(learn *L)
         MPI_Recv(&m, sizeof m, MPI_BYTE, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
         if (st.MPI_TAG != LTAG_JOB)
             return;
-        job j = {m.w, m.restart, m.round, m.index, m.phase, m.seed, &m.cov, 0, NULL, 0, m.prog};
+        job j = {m.w, m.restart, m.scope, m.round, m.index, m.phase, m.seed, &m.cov, 0, NULL, 0,
+                 m.prog};
         ctg_err e = {{0}};
         int ws = 0;
         m.cov = 0;
@@ -457,51 +472,70 @@ static void mean_over_programs(const double *v, size_t n, size_t P, double *out)
     }
 }
 
-/* The restart of a drawn vector: one of the values left, drawn after the
- * weights from the same generator (no draw when one is left). */
-static unsigned draw_restart(const learn *L, rng *g)
+/* A drawn vector's value of c: one of those left, drawn after the weights
+ * from the same generator (no draw when one is left, so a learn with a
+ * given --search-restart or --search-scope draws as before either was
+ * learned). */
+static unsigned choice_draw(const choice *c, rng *g)
 {
-    return L->rset[L->n_rset > 1 ? rng_below(g, L->n_rset) : 0];
+    return c->v[c->n > 1 ? rng_below(g, c->n) : 0];
 }
 
-/* Refine of the restart: the values of the two best vectors (a given
- * --search-restart stays the only one). */
-static void refine_restart(learn *L, unsigned r1, unsigned r2)
+/* Refine of c: the values of the two best vectors (a given value stays the
+ * only one). */
+static void choice_refine(choice *c, unsigned v1, unsigned v2)
 {
-    L->rset[0] = r1;
-    L->rset[1] = r2;
-    L->n_rset = r1 == r2 ? 1 : 2;
+    c->v[0] = v1;
+    c->v[1] = v2;
+    c->n = v1 == v2 ? 1 : 2;
 }
 
-static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, double *best_w,
-                      unsigned *best_restart, ctg_err *e)
+/* c with the n values of v. */
+static void choice_set(choice *c, const unsigned *v, unsigned n)
+{
+    memcpy(c->v, v, n * sizeof *v);
+    c->n = n;
+}
+
+/* The best vector of a learn: weights, restart and scope. */
+typedef struct best_vec {
+    double avg; /* its average coverage over the check seeds; -1: none yet */
+    double w[CC_N_FEATURES];
+    unsigned restart;
+    cc_scope scope;
+} best_vec;
+
+static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err *e)
 {
     unsigned n = L->samples, k = L->top < n ? L->top : n, c = L->checks;
     size_t kk = (size_t)k + L->n_start; /* checked: the top k and round 1's given vectors */
     double (*w)[CC_N_FEATURES] = ctg_calloc(n, sizeof *w);
     unsigned *rs = ctg_calloc(n, sizeof *rs);
+    cc_scope *sc = ctg_calloc(n, sizeof *sc);
     double *cov = ctg_calloc(n, sizeof *cov), *avg = ctg_calloc(kk, sizeof *avg);
     double *cc = ctg_calloc(kk * c, sizeof *cc);
     size_t P = L->nprog, *top = ctg_calloc(kk, sizeof *top), best2[2];
     /* per program: [vector * P + program] */
     double *covp = ctg_calloc(n * P, sizeof *covp), *ccp = ctg_calloc(kk * c * P, sizeof *ccp);
     job *jobs = ctg_calloc((n + kk * c) * P, sizeof *jobs);
-    bool ok = w && rs && cov && avg && cc && top && jobs && covp && ccp;
+    bool ok = w && rs && sc && cov && avg && cc && top && jobs && covp && ccp;
     if (!ok)
         err_set(e, "learn: out of memory");
     rng g;
     rng_seed(&g, L->o->search.seed * 1000003u + r);
     for (unsigned i = 0; ok && i < n; i++) { /* find */
         cc_learn_sample(&g, R, w[i]);
-        rs[i] = draw_restart(L, &g);
+        rs[i] = choice_draw(&L->restarts, &g);
+        sc[i] = (cc_scope)choice_draw(&L->scopes, &g);
         if (r == 1 && i < L->n_start) { /* warm start; the others stay as drawn */
             for (int f = 0; f < CC_N_FEATURES; f++)
                 w[i][f] = L->start_w[f][i];
             rs[i] = L->start_rs[i];
+            sc[i] = L->start_sc[i];
         }
         for (size_t p = 0; p < P; p++)
-            jobs[i * P + p] = (job){w[i], rs[i], r, i, 'F', L->o->search.seed, &covp[i * P + p],
-                                    0, NULL, 0, (unsigned)p};
+            jobs[i * P + p] = (job){w[i], rs[i], sc[i], r, i, 'F', L->o->search.seed,
+                                    &covp[i * P + p], 0, NULL, 0, (unsigned)p};
     }
     L->done = 0, L->total = (unsigned)(n * P);
     ok = ok && run_jobs(L, jobs, n * P, "find", e);
@@ -522,7 +556,7 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
         for (unsigned s = 0; s < c; s++)
             for (size_t p = 0; p < P; p++) {
                 size_t x = (t * c + s) * P + p;
-                cj[x] = (job){w[top[t]], rs[top[t]], r, (unsigned)top[t], 'C',
+                cj[x] = (job){w[top[t]], rs[top[t]], sc[top[t]], r, (unsigned)top[t], 'C',
                               L->o->search.seed + 1 + s, &ccp[x], 0, NULL, 0, (unsigned)p};
             }
     L->done = 0, L->total = (unsigned)(nk * c * P);
@@ -537,55 +571,68 @@ static bool one_round(learn *L, unsigned r, cc_range *R, double *best_avg, doubl
         size_t b1 = top[best2[0]], b2 = n2 > 1 ? top[best2[1]] : b1;
         const double *t1 = w[b1], *t2 = w[b2];
         cc_learn_refine(R, t1, t2);
-        refine_restart(L, rs[b1], rs[b2]);
+        choice_refine(&L->restarts, rs[b1], rs[b2]);
+        choice_refine(&L->scopes, sc[b1], sc[b2]);
         if (L->tty && !L->o->ui.quiet)
             fputs("\r\033[K", stderr);
         if (!L->o->ui.quiet)
             fprintf(stderr, "ctestgen: learn: round %u: best average coverage %.2f (before %.2f)\n",
-                    r, avg[best2[0]], *best_avg);
-        fprintf(L->logf, "round %u best %.6g restart %u\n", r, avg[best2[0]], rs[b1]);
+                    r, avg[best2[0]], best->avg);
+        fprintf(L->logf, "round %u best %.6g restart %u scope %s\n", r, avg[best2[0]], rs[b1],
+                cc_scope_name(sc[b1]));
         fflush(L->logf);
-        if (avg[best2[0]] > *best_avg) {
-            *best_avg = avg[best2[0]];
-            memcpy(best_w, t1, CC_N_FEATURES * sizeof *best_w);
-            *best_restart = rs[b1];
+        if (avg[best2[0]] > best->avg) {
+            best->avg = avg[best2[0]];
+            memcpy(best->w, t1, sizeof best->w);
+            best->restart = rs[b1];
+            best->scope = sc[b1];
         } else {
             ok = false; /* converged: not an error */
         }
     }
-    ctg_free(w), ctg_free(rs), ctg_free(cov), ctg_free(avg), ctg_free(cc), ctg_free(top);
+    ctg_free(w), ctg_free(rs), ctg_free(sc), ctg_free(cov), ctg_free(avg), ctg_free(cc), ctg_free(top);
     ctg_free(jobs), ctg_free(covp), ctg_free(ccp);
     return ok;
 }
 
 /* The vectors round 1 evaluates before its drawn ones: the given (or
  * shipped) one, then points of the weight space that make the parametric
- * heuristic a fixed order - 0 everywhere (every score ties and the deepest
- * entry wins: DFS on the last path), "the other side is uncovered or one
- * branch from it" (CFDS with two distances), "among the first tenth of the
- * path" (shallow first).  A sample of 16 rarely lands near any of them;
- * with them a learn keeps the best fixed order it can express or beats
- * it. */
-static void start_vectors(learn *L, const double *given, long given_restart)
+ * heuristic a fixed order - 0 everywhere on the last path (every score
+ * ties and the deepest entry wins: DFS), "the other side is uncovered or
+ * one branch from it" (CFDS with two distances), "among the first tenth of
+ * the path" (shallow first), 0 everywhere with scope level (the oldest
+ * path's shallowest entry: BFS).  A sample of 16 rarely lands near any of
+ * them; with them a learn keeps the best fixed order it can express or
+ * beats it.  Each restarts and looks at the paths of the order it stands
+ * for (the given one as its file says, else param's default and last); a
+ * given --search-restart or --search-scope holds for all. */
+static void start_vectors(learn *L, const double *given, long given_restart, cc_scope given_scope)
 {
     memset(L->start_w, 0, sizeof L->start_w);
     for (int f = 0; f < CC_N_FEATURES; f++)
         L->start_w[f][0] = given[f];
-    /* with a learned restart, each as the order it stands for restarts:
-     * the given one as its file says (else param's default), DFS never
-     * (the paper's), CFDS as CREST's, shallow-first as param */
     L->start_rs[0] = given_restart >= 0 ? (unsigned)given_restart : CC_RESTART_PARAM;
-    /* [1]: all 0 */
+    L->start_sc[0] = given_scope != CC_SCOPE_UNSET ? given_scope : CC_SCOPE_LAST;
+    /* [1]: all 0, DFS: never restarts (the paper's) */
     L->start_rs[1] = 0;
+    L->start_sc[1] = CC_SCOPE_LAST;
     L->start_w[cc_feature_index("opposite_uncovered")][2] = 1.0;
     L->start_w[cc_feature_index("opposite_dist_1")][2] = 0.5;
     L->start_rs[2] = CC_RESTART_CFDS;
+    L->start_sc[2] = CC_SCOPE_LAST;
     L->start_w[cc_feature_index("first_in_path")][3] = 1.0;
     L->start_rs[3] = CC_RESTART_PARAM;
-    L->n_start = 4;
-    if (L->restart >= 0) /* a given --search-restart holds for all */
-        for (unsigned k = 0; k < L->n_start; k++)
-            L->start_rs[k] = (unsigned)L->restart;
+    L->start_sc[3] = CC_SCOPE_LAST;
+    /* [4]: all 0, BFS */
+    L->start_rs[4] = 0;
+    L->start_sc[4] = CC_SCOPE_LEVEL;
+    L->n_start = 5;
+    for (unsigned k = 0; k < L->n_start; k++) {
+        if (!L->restart_learned)
+            L->start_rs[k] = L->restarts.v[0];
+        if (!L->scope_learned)
+            L->start_sc[k] = (cc_scope)L->scopes.v[0];
+    }
 }
 
 /* Reads the learn options; false with e set on a bad value. */
@@ -604,34 +651,37 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     /* a weight vector may send the solver after hard queries: an
      * evaluation is cut at --time (default LEARN_EVAL_SECS) seconds */
     L->eval_secs = o->search.time_s > 0 ? o->search.time_s : LEARN_EVAL_SECS;
-    /* restarts of param after a stall: given, or (auto) learned */
+    /* the restart after a stall and the scope: given, or (auto) learned */
     uint32_t restart;
     const char *ro = opt_get_str(o, "search-restart");
     if (!cc_restart_option(ro, CC_PARAM, &restart, e))
         return false;
-    L->restart = strcmp(ro, "auto") ? (long)restart : -1;
-    memcpy(L->rset, learn_restarts, sizeof L->rset);
-    L->n_rset = LEARN_N_RESTARTS;
-    if (L->restart >= 0) {
-        L->rset[0] = restart;
-        L->n_rset = 1;
-    }
-    /* the scope: --search-scope, else the start file's, else the paper's */
-    if (!cc_scope_option(opt_get_str(o, "search-scope"), &L->scope, e))
+    L->restart_learned = !strcmp(ro, "auto");
+    if (L->restart_learned)
+        choice_set(&L->restarts, learn_restarts, sizeof learn_restarts / sizeof *learn_restarts);
+    else
+        choice_set(&L->restarts, &restart, 1);
+    cc_scope scope;
+    if (!cc_scope_option(opt_get_str(o, "search-scope"), &scope, e))
         return false;
+    L->scope_learned = scope == CC_SCOPE_UNSET;
+    unsigned sv = scope;
+    if (L->scope_learned)
+        choice_set(&L->scopes, learn_scopes, sizeof learn_scopes / sizeof *learn_scopes);
+    else
+        choice_set(&L->scopes, &sv, 1);
     const char *start = opt_get_str(o, "weights");
-    if (start && !strcmp(start, "none")) {
-        L->scope = L->scope == CC_SCOPE_UNSET ? CC_SCOPE_LAST : L->scope;
+    if (start && !strcmp(start, "none"))
         return true;
-    }
     double w[CC_N_FEATURES];
     cc_scope file_scope = CC_SCOPE_UNSET;
     long file_restart = -1;
     if (start && !cc_weights_load(start, w, &file_scope, &file_restart, e))
         return false;
-    if (L->scope == CC_SCOPE_UNSET)
-        L->scope = file_scope == CC_SCOPE_UNSET ? CC_SCOPE_LAST : file_scope;
-    start_vectors(L, start ? w : cc_default_weights, start ? file_restart : CC_RESTART_PARAM);
+    if (start)
+        start_vectors(L, w, file_restart, file_scope);
+    else
+        start_vectors(L, cc_default_weights, CC_RESTART_PARAM, cc_default_scope);
     return true;
 }
 
@@ -689,14 +739,14 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
         ok = err_sys(e, "%s: cannot write the log", L.log_path);
     cc_range R[CC_N_FEATURES];
     cc_learn_init(R);
-    double best = -1, best_w[CC_N_FEATURES] = {0};
-    unsigned r = 1, best_restart = CC_RESTART_PARAM;
+    best_vec best = {.avg = -1};
+    unsigned r = 1;
     ctg_err re = {{0}};
-    while (ok && r <= L.rounds && one_round(&L, r, R, &best, best_w, &best_restart, &re))
+    while (ok && r <= L.rounds && one_round(&L, r, R, &best, &re))
         r++;
     if (ok && err_is_set(&re))
         ok = err_set(e, "%s", re.msg);
-    if (ok && best < 0)
+    if (ok && best.avg < 0)
         ok = err_set(e, "learn: no evaluation finished");
     if (ok) {
         char note[1024], on[512] = "";
@@ -707,9 +757,9 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
         }
         snprintf(note, sizeof note, "learned by ctestgen learn on %s: average coverage %.2f %s "
                                     "over %u seeds, %u rounds, %llu executions a run",
-                 on, best, L.nprog > 1 ? "% of branches (--each)" : "branches", L.checks,
+                 on, best.avg, L.nprog > 1 ? "% of branches (--each)" : "branches", L.checks,
                  r > L.rounds ? L.rounds : r, (unsigned long long)L.execs);
-        ok = cc_weights_save(L.weights_out, best_w, note, L.scope, best_restart, e);
+        ok = cc_weights_save(L.weights_out, best.w, note, best.scope, best.restart, e);
         if (ok && !o->ui.quiet)
             printf("ctestgen: learn: %s\n  weights           %s\n  log               %s\n", note,
                    L.weights_out, L.log_path);

@@ -17,23 +17,31 @@ check "learn: the log records every evaluation" [ "$(grep -c '^eval ' "$T/w.txt.
   || fail "run with the learned weights failed"
 check "param run: records its weights" [ "$(jq -r .info.weights "$T/p/stats.json")" = "$T/w.txt" ]
 check "param run: covers branches" [ "$(stat edges.covered "$T/p")" -gt 10 ]
-# the scope the weights were learned with is part of the file, and what a
-# run uses unless --search-scope says otherwise
-check "learn: records its scope (the paper's by default)" grep -qx "scope last" "$T/w.txt"
-check "param run: the scope of its weights file" [ "$(jq -r .info.scope "$T/p/stats.json")" = last ]
-sed 's/^scope last$/scope tree/' "$T/w.txt" >"$T/wt.txt"
+# the scope the weights were learned with is part of the file (learned
+# with them by default: one of last, tree, gen, level), and what a run
+# uses unless --search-scope says otherwise
+sc=$(sed -n 's/^scope \([a-z]*\)$/\1/p' "$T/w.txt")
+check "learn: records its scope (learned: $sc)" \
+  bash -c "case '$sc' in last | tree | gen | level) true ;; *) false ;; esac"
+check "param run: the scope of its weights file" [ "$(jq -r .info.scope "$T/p/stats.json")" = "$sc" ]
+check "learn: the log's rounds name the best vector's scope" grep -q "^round 1 best .* scope $sc\$" "$T/w.txt.work/learn.log"
+sed 's/^scope [a-z]*$/scope tree/' "$T/w.txt" >"$T/wt.txt"
 "$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/wt.txt" --max-execs 50 -q -o "$T/pt" \
   || fail "run with tree weights failed"
 check "param run: a 'scope tree' file searches the tree" [ "$(jq -r .info.scope "$T/pt/stats.json")" = tree ]
 "$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/wt.txt" --search-scope last \
   --max-execs 50 -q -o "$T/pl" || fail "run with tree weights, scope last failed"
 check "param run: --search-scope overrides the file's" [ "$(jq -r .info.scope "$T/pl/stats.json")" = last ]
-sed 's/^scope last$/scope gen/' "$T/w.txt" >"$T/wg.txt"
+sed 's/^scope [a-z]*$/scope gen/' "$T/w.txt" >"$T/wg.txt"
 "$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/wg.txt" --max-execs 50 -q -o "$T/pg" \
   || fail "run with gen weights failed"
 check "param run: a 'scope gen' file searches generationally" [ "$(jq -r .info.scope "$T/pg/stats.json")" = gen ]
 check "param run, scope gen: expands tests as generational search does" \
   [ "$(stat concolic.expanded "$T/pg")" -gt 1 ]
+sed 's/^scope [a-z]*$/scope level/' "$T/w.txt" >"$T/wv.txt"
+"$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/wv.txt" --max-execs 50 -q -o "$T/pv" \
+  || fail "run with level weights failed"
+check "param run: a 'scope level' file searches the tree in level order" [ "$(jq -r .info.scope "$T/pv/stats.json")" = level ]
 "$CTESTGEN" run "$P" --strategy concolic --search cfds --search-scope gen --max-execs 5 -q -o "$T/cg" 2>"$T/cg.err"
 check "cfds with scope gen: refused" [ $? != 0 ]
 check "cfds with scope gen: one line naming the option" \
@@ -41,8 +49,8 @@ check "cfds with scope gen: one line naming the option" \
 
 # the restart after a stall is learned with the weights by default: drawn
 # from 0, 10 and 30, written to the weights file, used by a run with it
-check "learn: the restart is learned, as the log's setup says" \
-  grep -q "^setup scope last, restart learned," "$T/w.txt.work/learn.log"
+check "learn: the scope and the restart are learned, as the log's setup says" \
+  grep -q "^setup scope learned, restart learned," "$T/w.txt.work/learn.log"
 rs=$(sed -n 's/^restart \([0-9]*\)$/\1/p' "$T/w.txt")
 check "learn: the weights file says its restart (one of 0, 10, 30)" \
   bash -c "case '$rs' in 0 | 10 | 30) true ;; *) false ;; esac"
@@ -60,13 +68,17 @@ check "param run, shipped weights: restarts after 10" [ "$(jq -r .info.restart "
 "$CTESTGEN" learn "$P" --max-execs 40 --samples 3 --top 1 --checks 1 --rounds 1 --search-restart 20 -o "$T/w20.txt" -q \
   >/dev/null 2>&1 || fail "learn --search-restart 20 failed"
 check "learn --search-restart N: every run restarts after N, and the file says so" \
-  bash -c "grep -q '^setup scope last, restart 20,' '$T/w20.txt.work/learn.log' && grep -qx 'restart 20' '$T/w20.txt'"
+  bash -c "grep -q '^setup scope learned, restart 20,' '$T/w20.txt.work/learn.log' && grep -qx 'restart 20' '$T/w20.txt'"
+"$CTESTGEN" learn "$P" --max-execs 40 --samples 3 --top 1 --checks 1 --rounds 1 --search-scope level -o "$T/wl.txt" -q \
+  >/dev/null 2>&1 || fail "learn --search-scope level failed"
+check "learn --search-scope S: every run looks at S, and the file says so" \
+  bash -c "grep -q '^setup scope level, restart learned,' '$T/wl.txt.work/learn.log' && grep -qx 'scope level' '$T/wl.txt'"
 
 # the same command again: every evaluation comes from the log
 n=$(grep -c '^eval ' "$T/w.txt.work/learn.log")
 "$CTESTGEN" learn "$P" "${L[@]}" -o "$T/w.txt" -q || fail "learn again"
 check "learn again: no evaluation run twice" [ "$(grep -c '^eval ' "$T/w.txt.work/learn.log")" = "$n" ]
-# the log's evaluations were made with scope last: a learn for tree does not reuse them
+# the log's evaluations were made with the scope learned: a learn for tree does not reuse them
 "$CTESTGEN" learn "$P" "${L[@]}" --search-scope tree -o "$T/w.txt" -q 2>"$T/other.err" >/dev/null
 check "learn with other settings on the same log: refused" [ $? = 1 ]
 check "learn with other settings: one line naming the log" \

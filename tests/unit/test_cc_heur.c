@@ -397,6 +397,9 @@ static void test_weight_files(void **state)
     assert_true(fs_write_atomic(path, "scope last\nin_main 1\n", 21, &e));
     assert_true(cc_weights_load(path, r, &sc, NULL, &e));
     assert_true(sc == CC_SCOPE_LAST && r[0] == 1.0);
+    assert_true(cc_weights_save(path, w, NULL, CC_SCOPE_LEVEL, -1, &e));
+    assert_true(cc_weights_load(path, r, &sc, NULL, &e));
+    assert_int_equal(sc, CC_SCOPE_LEVEL);
     assert_true(fs_write_atomic(path, "in_main 1\nbogus 2\n", 18, &e));
     assert_false(cc_weights_load(path, r, NULL, NULL, &e));
     assert_non_null(strstr(e.msg, ":2: unknown feature 'bogus'"));
@@ -407,7 +410,7 @@ static void test_weight_files(void **state)
     err_clear(&e);
     assert_true(fs_write_atomic(path, "scope wide\n", 11, &e));
     assert_false(cc_weights_load(path, r, &sc, NULL, &e));
-    assert_non_null(strstr(e.msg, ":1: expected 'scope last', 'scope tree' or 'scope gen'"));
+    assert_non_null(strstr(e.msg, ":1: expected 'scope last', 'tree', 'gen' or 'level'"));
     err_clear(&e);
     assert_true(fs_write_atomic(path, "scope tree\nscope last\n", 22, &e));
     assert_false(cc_weights_load(path, r, &sc, NULL, &e));

@@ -286,15 +286,13 @@ static double tree_score(void *user, const expr_pc *pc, uint32_t j)
  * its first negation; with scope tree the first path's next entry (5)
  * beats the new path's best (-90), so FFT runs third.  Both explore each
  * of the eight paths once. */
-/* param on p with tree_score, scope tree or gen (else last), from the
- * all-zero seed. */
-static cc_search *start_param(prog *p, bool tree, bool gen)
+/* param on p with tree_score in that scope, from the all-zero seed. */
+static cc_search *start_param(prog *p, cc_scope scope)
 {
     cc_config cfg;
     cc_config_default(&cfg);
     cfg.order = CC_PARAM;
-    cfg.scope_tree = tree;
-    cfg.scope_gen = gen;
+    cfg.scope = scope;
     cfg.heur.score = tree_score;
     return start_cfg(p, &cfg);
 }
@@ -304,13 +302,65 @@ static void test_param_scope(void **st)
     (void)st;
     for (int tree = 0; tree < 2; tree++) {
         prog p = {.body = p_tree};
-        cc_search *s = start_param(&p, tree, false);
+        cc_search *s = start_param(&p, tree ? CC_SCOPE_TREE : CC_SCOPE_LAST);
         assert_int_equal(drive(s, &p, 100), CC_DONE);
         assert_int_equal(p.runs, 8);
         assert_int_equal(cc_get_stats(s)->paths, 8);
         assert_string_equal(p.paths[0], "FFF");
         assert_string_equal(p.paths[1], "TFF");
         assert_string_equal(p.paths[2], tree ? "FFT" : "TFT");
+        cc_free(s);
+    }
+}
+
+static double zero_score(void *user, const expr_pc *pc, uint32_t j)
+{
+    (void)user, (void)pc, (void)j;
+    return 0.0;
+}
+
+/* With every score equal, scope last is DFS and scope level BFS (the
+ * order of test_tree_orders): what the all-zero weights stand for in
+ * learn's start vectors. */
+static void test_param_zero_scores(void **st)
+{
+    (void)st;
+    /* depth first: each subtree done before the next; a child keeps
+     * the later decisions of the path it came from (FTT, not FTF, third) */
+    static const char *const dfs[8] = {"FFF", "FFT", "FTT", "FTF", "TTF", "TTT", "TFT", "TFF"};
+    static const char *const bfs[8] = {"FFF", "TFF", "FTF", "FFT", "TTF", "TFT", "FTT", "TTT"};
+    /* 0: last; 1: level; 2: level with one constraint in memory (an older
+     * path is run again when it is picked, and still negates its entry) */
+    for (int v = 0; v < 3; v++) {
+        prog p = {.body = p_tree};
+        cc_config cfg;
+        cc_config_default(&cfg);
+        cfg.order = CC_PARAM;
+        cfg.scope = v ? CC_SCOPE_LEVEL : CC_SCOPE_LAST;
+        cfg.heur.score = zero_score;
+        if (v == 2)
+            cfg.max_retained = 1;
+        cc_search *s = start_cfg(&p, &cfg);
+        assert_int_equal(drive(s, &p, 100), CC_DONE);
+        const cc_stats *cs = cc_get_stats(s);
+        assert_int_equal(cs->paths, 8);
+        const char *const *want = v ? bfs : dfs;
+        const char *first[8]; /* the paths in the order they were first run */
+        int n = 0;
+        for (int r = 0; r < p.runs && r < 64; r++) {
+            bool again = false;
+            for (int k = 0; k < n; k++)
+                again |= !strcmp(first[k], p.paths[r]);
+            if (!again && n < 8)
+                first[n++] = p.paths[r];
+        }
+        assert_int_equal(n, 8);
+        for (int i = 0; i < 8; i++)
+            if (strcmp(first[i], want[i]))
+                fail_msg("scope %s: path %d is %s, expected %s", v ? "level" : "last", i,
+                         first[i], want[i]);
+        if (v == 2)
+            assert_true(cs->reruns > 0);
         cc_free(s);
     }
 }
@@ -325,7 +375,7 @@ static void test_param_scope_gen(void **st)
     (void)st;
     static const char *const want[8] = {"FFF", "TFF", "FFT", "FTF", "TFT", "TTF", "FTT", "TTT"};
     prog p = {.body = p_tree};
-    cc_search *s = start_param(&p, false, true);
+    cc_search *s = start_param(&p, CC_SCOPE_GEN);
     assert_int_equal(drive(s, &p, 100), CC_DONE);
     assert_int_equal(p.runs, 8);
     for (int i = 0; i < 8; i++)
@@ -620,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_tree_orders),
         cmocka_unit_test(test_param_scope),
         cmocka_unit_test(test_param_scope_gen),
+        cmocka_unit_test(test_param_zero_scores),
         cmocka_unit_test(test_generational_bound_and_skip),
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_symbolic_length),

@@ -50,9 +50,6 @@ const char *cc_feature_name(unsigned i);
 /* Index of the feature of that name, -1 when there is none. */
 int cc_feature_index(const char *name);
 
-/* Which paths a param / cfds pick looks at: the one the weights were
- * learned with is part of them (a weights file's "scope" line). */
-typedef enum cc_scope { CC_SCOPE_UNSET, CC_SCOPE_LAST, CC_SCOPE_TREE, CC_SCOPE_GEN } cc_scope;
 
 /* The weights --search param uses without --weights (learned by `ctestgen
  * learn` on the project's benchmark programs; see docs/concolic.md), and
@@ -60,11 +57,11 @@ typedef enum cc_scope { CC_SCOPE_UNSET, CC_SCOPE_LAST, CC_SCOPE_TREE, CC_SCOPE_G
 extern const double cc_default_weights[CC_N_FEATURES];
 extern const cc_scope cc_default_scope;
 
-/* "last" / "tree" / "gen" (NULL for CC_SCOPE_UNSET) and back
+/* "last" / "tree" / "gen" / "level" (NULL for CC_SCOPE_UNSET) and back
  * (CC_SCOPE_UNSET for anything else). */
 const char *cc_scope_name(cc_scope s);
 cc_scope cc_scope_parse(const char *name);
-/* The value of --search-scope: last, tree or gen, CC_SCOPE_UNSET for auto;
+/* The value of --search-scope: last, tree, gen or level, CC_SCOPE_UNSET for auto;
  * false with e set on anything else. */
 bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e);
 
@@ -74,7 +71,7 @@ bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e);
 bool cc_restart_option(const char *value, cc_order order, uint32_t *out, ctg_err *e);
 
 /* Weight files: one "NAME WEIGHT" a line (names of cc_feature_name, any
- * order, '#' comments), at most one "scope last|tree|gen" line and at most
+ * order, '#' comments), at most one "scope last|tree|gen|level" line and at most
  * one "restart N" line (the --search-restart the weights were learned
  * with); a missing feature weighs 0.  *scope (may be NULL) is
  * CC_SCOPE_UNSET without a scope line, *restart (may be NULL) -1 without a

@@ -55,11 +55,11 @@ struct cc_node {
     uint32_t refs;      /* work-list places holding it                        */
     bool pinned;        /* being expanded: not evicted                        */
     uint8_t *tried;     /* cfds / param: entries already chosen (n_pc bytes)  */
-    double best;        /* cfds / param, scope tree: the score of its best
-                           untried entry when it was last scored             */
+    double best;        /* cfds / param, scope tree / level: the score of its
+                           best untried entry when it was last scored        */
     bool scored;        /* best is known                                      */
     /* cfds / param: the untried entries of the path constraint kept, ranked
-     * (score down, deepest first) for heuristic version rank_ver (freed
+     * (score down, deepest first; scope level: shallowest) for heuristic version rank_ver (freed
      * with the constraint); rank_at: the first that may be untried */
     struct cc_ranked *rank;
     uint32_t n_rank, rank_at;
@@ -83,11 +83,11 @@ void cc_heap_release(cc_heap *h);
 /* ---- cfds / param: one path's entries ranked (cc_work.c) ------------------ */
 
 /* The highest-scoring untried entry of n (its path constraint in memory,
- * n->tried allocated), -1 when none is left; ties go to the deepest.
- * *score gets its score, n->best the score of the best entry after it
- * (n->scored: there is one).  With k->version the entries are ranked once
- * per version, else the path is scanned. */
-int64_t cc_best_entry(const cc_heuristic *k, cc_node *n, double *score);
+ * n->tried allocated), -1 when none is left; ties go to the deepest (the
+ * shallowest with shallow).  *score gets its score, n->best the score of
+ * the best entry after it (n->scored: there is one).  With k->version the entries are ranked once per version, else
+ * the path is scanned. */
+int64_t cc_best_entry(const cc_heuristic *k, cc_node *n, bool shallow, double *score);
 
 /* ---- pending negations for dfs / bfs / random-branch (cc_work.c) ---------- */
 

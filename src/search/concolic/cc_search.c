@@ -85,6 +85,7 @@ void cc_config_default(cc_config *c)
 {
     memset(c, 0, sizeof *c);
     c->order = CC_GENERATIONAL;
+    c->scope = CC_SCOPE_LAST;
     c->seed = 1;
     solver_opts_default(&c->solver);
     c->max_retained = 64;
@@ -350,7 +351,7 @@ typedef enum neg_result { NEG_SKIPPED, NEG_DONE, NEG_FAIL } neg_result;
 /* The generational work list: generational, and param with scope gen. */
 static bool generational(const cc_search *s)
 {
-    return s->cfg.order == CC_GENERATIONAL || (s->cfg.order == CC_PARAM && s->cfg.scope_gen);
+    return s->cfg.order == CC_GENERATIONAL || (s->cfg.order == CC_PARAM && s->cfg.scope == CC_SCOPE_GEN);
 }
 
 /* The child of n made by a model of the negation of entry j. */
@@ -626,7 +627,7 @@ static int64_t gen_next(cc_search *s, cc_node *n, double *score, ctg_err *e)
             return err_set(e, "concolic: out of memory"), -2;
         memset(n->tried, 1, n->bound < n->n_pc ? n->bound : n->n_pc);
     }
-    int64_t j = cc_best_entry(&s->cfg.heur, n, score);
+    int64_t j = cc_best_entry(&s->cfg.heur, n, false, score);
     if (j >= 0)
         n->tried[j] = 1;
     return j;
@@ -782,19 +783,23 @@ static cc_status list_step(cc_search *s, ctg_err *e)
     return CC_DONE;
 }
 
-/* cfds / param, scope tree: the kept path (index into the stack) that the
- * next negation comes from: the last one, whose best entry scores `top`
- * now, unless an older path's best untried entry scored higher when that
- * path was last scored (the latest such path on ties). */
+/* cfds / param, scope tree / level: the kept path (index into the stack)
+ * that the next negation comes from: the last one, whose best entry
+ * scores `top` now, unless an older path's best untried entry scored
+ * higher when that path was last scored.  Ties: tree, the latest such
+ * path; level, the oldest of all. */
 static size_t tree_pick(const cc_search *s, double top)
 {
+    bool level = s->cfg.scope == CC_SCOPE_LEVEL;
     size_t last = s->n_stack - 1, pick = last;
     double bs = top;
-    for (size_t i = last; i-- > 0;)
-        if (s->stack[i]->scored && s->stack[i]->best > bs) {
-            bs = s->stack[i]->best;
+    for (size_t i = last; i-- > 0;) {
+        const cc_node *n = s->stack[i];
+        if (n->scored && (n->best > bs || (level && n->best == bs))) {
+            bs = n->best;
             pick = i;
         }
+    }
     return pick;
 }
 
@@ -809,7 +814,10 @@ static void stack_remove(cc_search *s, size_t i)
 
 /* n's best untried entry (best_entry) with n's path constraint in memory
  * (run again if it was dropped); -1 when none is left or the re-run took
- * another path, -2 with e set on failure. */
+ * another path, -2 with e set on failure.  With scope level the entries
+ * before n's bound are not n's: the older path n shares them with negates
+ * them (a path that adds none leaves at once, as BFS queues nothing for
+ * it, and keeps no constraint in memory). */
 static int64_t scored_best(cc_search *s, cc_node *n, double *score, ctg_err *e)
 {
     bool usable;
@@ -817,13 +825,17 @@ static int64_t scored_best(cc_search *s, cc_node *n, double *score, ctg_err *e)
         return -2;
     if (!usable)
         return -1;
-    if (!n->tried && !(n->tried = ctg_calloc((size_t)n->n_pc + 1, 1)))
-        return err_set(e, "concolic: out of memory"), -2;
-    return cc_best_entry(&s->cfg.heur, n, score);
+    if (!n->tried) {
+        if (!(n->tried = ctg_calloc((size_t)n->n_pc + 1, 1)))
+            return err_set(e, "concolic: out of memory"), -2;
+        if (s->cfg.scope == CC_SCOPE_LEVEL)
+            memset(n->tried, 1, n->bound < n->n_pc ? n->bound : n->n_pc);
+    }
+    return cc_best_entry(&s->cfg.heur, n, s->cfg.scope == CC_SCOPE_LEVEL, score);
 }
 
 /* cfds / param: negates the best entry of the last path that is left (of
- * the path tree_pick chooses, with scope tree); a path with nothing left
+ * the path tree_pick chooses, with scope tree or level); a path with nothing left
  * leaves the stack.  After cfg.restart runs in a row without a new edge
  * the oldest kept path goes on top first, as CREST restarts from its
  * initial input; the next stall takes the next oldest. */
@@ -847,7 +859,7 @@ static cc_status last_step(cc_search *s, ctg_err *e)
             return CC_FAIL;
         if (s->st.runs != runs0)
             return CC_MORE;
-        if (j >= 0 && s->cfg.scope_tree) {
+        if (j >= 0 && (s->cfg.scope == CC_SCOPE_TREE || s->cfg.scope == CC_SCOPE_LEVEL)) {
             size_t p = tree_pick(s, sc);
             if (p != at) { /* an older path scored higher: scored afresh, it is the one */
                 s->stack[at]->best = sc; /* the last path's best stays untried */
@@ -856,8 +868,11 @@ static cc_status last_step(cc_search *s, ctg_err *e)
                 j = scored_best(s, s->stack[at], &sc, e);
                 if (j == -2)
                     return CC_FAIL;
-                if (s->st.runs != runs0) /* its re-run is this step's work */
-                    return j < 0 ? (stack_remove(s, at), CC_MORE) : CC_MORE;
+                /* after a re-run its entry j is negated in this step still:
+                 * by the next, the last path may have pushed its constraint
+                 * out of memory again */
+                if (s->st.runs != runs0 && j < 0)
+                    return stack_remove(s, at), CC_MORE;
             }
         }
         if (j < 0) {
@@ -869,6 +884,11 @@ static cc_status last_step(cc_search *s, ctg_err *e)
         neg_result r = negate_enqueue(s, n, (uint32_t)j, e);
         if (r == NEG_FAIL)
             return CC_FAIL;
+        /* scope level: a path whose last entry this was leaves now, as BFS
+         * frees a test with its last negation (an exhausted path never wins
+         * a pick, and would hold its constraint in memory) */
+        if (s->cfg.scope == CC_SCOPE_LEVEL && !n->scored)
+            stack_remove(s, at);
         if (r == NEG_DONE)
             return CC_MORE;
     }

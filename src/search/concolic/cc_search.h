@@ -34,12 +34,9 @@
  * path of the last run; a branch whose negation is unsat or known is marked
  * and the next best tried; when the last path has nothing left, the one
  * before it is taken up again (a stack of paths); after `restart` runs in
- * a row without a new edge the oldest kept path is taken up (a restart).  With scope_tree they
- * choose from every kept path: the last path's entries are scored afresh,
- * an older path competes with the score its best entry had when it was
- * last scored, and is scored afresh when it wins.  With scope_gen, param
- * is generational search whose expansions negate their entries best
- * first, children with equal new edges ordered by that entry's score.
+ * a row without a new edge the oldest kept path is taken up (a restart).
+ * cc_config.scope widens the choice to every kept path (tree, level) or
+ * puts the scores inside generational search (gen).
  * In every order a negation whose target path (the prefix plus the flipped
  * decision) was executed or already tried is skipped without a query.
  *
@@ -138,22 +135,34 @@ typedef struct cc_heuristic {
 #define CC_RESTART_PARAM 10
 #define CC_RESTART_MAX 1000000 /* the largest --search-restart */
 
+/* Which paths a cfds / param pick looks at (--search-scope): the one a
+ * weights file was learned with is part of it (its "scope" line).
+ *   last   the last path (the paper), ties to the deepest entry: with 0
+ *          weights, DFS;
+ *   tree   every kept path: the last path's entries scored afresh, an
+ *          older path competing with the score its best entry had when it
+ *          was last scored (scored afresh when it wins); ties to the deepest
+ *          entry of the latest path (seed 004 section 3.1's generalisation);
+ *   gen    param: generational search whose expansions negate their
+ *          entries best first, children with equal new edges ordered by
+ *          that entry's score;
+ *   level  as tree, ties to the oldest path, and in a path to the
+ *          shallowest entry: with 0 weights, BFS. */
+typedef enum cc_scope {
+    CC_SCOPE_UNSET,
+    CC_SCOPE_LAST,
+    CC_SCOPE_TREE,
+    CC_SCOPE_GEN,
+    CC_SCOPE_LEVEL
+} cc_scope;
+
 typedef struct cc_config {
     cc_order order;
     cc_heuristic heur;      /* cfds / param scores; dynamic features         */
     uint32_t cgs_k;         /* cgs: decisions before a branch in its context
                                at the start (default 1)                      */
-    bool scope_tree;        /* cfds / param: choose among the best untried
-                               entries of every kept path (each as scored
-                               when it was last the one chosen from), not
-                               only the last path's (seed 004 section 3.1's
-                               generalisation; default false: the paper)    */
-    bool scope_gen;         /* param: the generational order (every entry
-                               from the bound of the test being expanded,
-                               children ordered by new edges), with the
-                               heuristic choosing the order of the entries
-                               and breaking ties between children (its
-                               flipped entry's score); default false         */
+    cc_scope scope;         /* cfds / param: which paths a pick looks at
+                               (default CC_SCOPE_LAST, the paper)           */
     uint32_t restart;       /* cfds / param: after this many runs in a row
                                without a new edge, the oldest kept path
                                becomes the last one (CREST's CFDS restarts

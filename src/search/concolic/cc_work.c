@@ -154,9 +154,10 @@ size_t cc_items_min_j(const cc_items *q)
 /* ---- one path's entries ranked, for cfds / param ------------------------------ */
 
 /* cfds / param: the highest-scoring untried entry of n, -1 when none is
- * left.  Ties go to the deepest entry.  *score gets its score; n->best
- * the score of the best entry after it (what n offers once it is tried). */
-static int64_t scan_best(const cc_heuristic *k, cc_node *n, double *score)
+ * left.  Ties go to the deepest entry (the shallowest with shallow).
+ * *score gets its score; n->best the score of the best entry after it
+ * (what n offers once it is tried). */
+static int64_t scan_best(const cc_heuristic *k, cc_node *n, bool shallow, double *score)
 {
     int64_t best = -1, second = -1;
     double bs = -INFINITY, bs2 = -INFINITY;
@@ -164,10 +165,10 @@ static int64_t scan_best(const cc_heuristic *k, cc_node *n, double *score)
         if (n->tried[j] || !expr_pc_negatable(n->pc.v[j].kind))
             continue;
         double sc = k->score ? k->score(k->user, &n->pc, j) : 0.0;
-        if (best < 0 || sc >= bs) {
+        if (best < 0 || sc > bs || (sc == bs && !shallow)) {
             second = best, bs2 = bs;
             best = j, bs = sc;
-        } else if (second < 0 || sc >= bs2) {
+        } else if (second < 0 || sc > bs2 || (sc == bs2 && !shallow)) {
             second = j, bs2 = sc;
         }
     }
@@ -177,6 +178,8 @@ static int64_t scan_best(const cc_heuristic *k, cc_node *n, double *score)
     return best;
 }
 
+/* Score down, then the deepest entry first (by_score) or the shallowest
+ * (by_score_shallow). */
 static int by_score(const void *x, const void *y)
 {
     const cc_ranked *a = x, *b = y;
@@ -185,9 +188,17 @@ static int by_score(const void *x, const void *y)
     return (a->j < b->j) - (a->j > b->j);
 }
 
+static int by_score_shallow(const void *x, const void *y)
+{
+    const cc_ranked *a = x, *b = y;
+    if (a->score != b->score)
+        return a->score < b->score ? 1 : -1;
+    return (a->j > b->j) - (a->j < b->j);
+}
+
 /* Ranks n's untried entries for heuristic version ver; false when out of
  * memory (the caller scans instead). */
-static bool rank_entries(const cc_heuristic *k, cc_node *n, uint64_t ver)
+static bool rank_entries(const cc_heuristic *k, cc_node *n, bool shallow, uint64_t ver)
 {
     size_t m = 0;
     for (uint32_t j = 0; j < n->n_pc; j++)
@@ -200,20 +211,20 @@ static bool rank_entries(const cc_heuristic *k, cc_node *n, uint64_t ver)
     for (uint32_t j = 0; j < n->n_pc; j++)
         if (!n->tried[j] && expr_pc_negatable(n->pc.v[j].kind))
             r[m++] = (cc_ranked){k->score(k->user, &n->pc, j), j};
-    qsort(r, m, sizeof *r, by_score);
+    qsort(r, m, sizeof *r, shallow ? by_score_shallow : by_score);
     n->n_rank = (uint32_t)m;
     n->rank_at = 0;
     n->rank_ver = ver;
     return true;
 }
 
-int64_t cc_best_entry(const cc_heuristic *k, cc_node *n, double *score)
+int64_t cc_best_entry(const cc_heuristic *k, cc_node *n, bool shallow, double *score)
 {
     if (!k->score || !k->version)
-        return scan_best(k, n, score);
+        return scan_best(k, n, shallow, score);
     uint64_t ver = k->version(k->user);
-    if ((!n->rank || n->rank_ver != ver) && !rank_entries(k, n, ver))
-        return scan_best(k, n, score);
+    if ((!n->rank || n->rank_ver != ver) && !rank_entries(k, n, shallow, ver))
+        return scan_best(k, n, shallow, score);
     while (n->rank_at < n->n_rank && n->tried[n->rank[n->rank_at].j])
         n->rank_at++;
     uint32_t i = n->rank_at, i2 = i + 1;

@@ -58,8 +58,9 @@ static const opt_desc concolic_options[] = {
      "kept path's best branch competes, older ones with the score they had when last scored) "
      "| gen (param only: generational search - every branch from the bound of the test being "
      "expanded, children ordered by new edges - in the order of the weights, which also break "
-     "ties between children) | auto (param: the scope its weights were learned with, from their file's 'scope' line, "
-     "last without one; cfds: last; learn: its --weights file's, else last)"},
+     "ties between children) | level (as tree, ties to the oldest path and its shallowest "
+     "branch: with 0 weights, BFS) | auto (param: the scope its weights were learned with, from their file's 'scope' line, "
+     "last without one; cfds: last; learn: learned with the weights, from last, tree, gen and level)"},
     {"search-restart", 0, OPT_STR, OPT_KV, "N", "auto",
      "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
      "kept path becomes the last one, as CREST's CFDS restarts (0: never; auto: 30 for cfds, "
@@ -285,8 +286,7 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
                                                                         : CC_SCOPE_LAST;
     if (scope == CC_SCOPE_GEN && cfg->order != CC_PARAM)
         return err_set(e, "--search-scope gen: only --search param has it; use last or tree");
-    cfg->scope_tree = scope == CC_SCOPE_TREE;
-    cfg->scope_gen = scope == CC_SCOPE_GEN;
+    cfg->scope = scope;
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
     cc_heur_set_seed(S->heur, cfg->seed);
@@ -402,8 +402,7 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
         const char *wf = opt_get_str(ctx_opts(ctx), "weights");
         ctx_stat_info(ctx, "weights", cfg.order != CC_PARAM ? "-" : wf ? wf : "default");
         bool heur = cfg.order == CC_PARAM || cfg.order == CC_CFDS; /* scope and restart */
-        ctx_stat_info(ctx, "scope", !heur ? "-"
-                                    : cfg.scope_tree ? "tree" : cfg.scope_gen ? "gen" : "last");
+        ctx_stat_info(ctx, "scope", heur ? cc_scope_name(cfg.scope) : "-");
         char rs[16];
         snprintf(rs, sizeof rs, "%u", (unsigned)cfg.restart);
         ctx_stat_info(ctx, "restart", heur ? rs : "-");
