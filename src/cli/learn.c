@@ -10,8 +10,9 @@
  * from the log (<weights>.work/learn.log, one "eval ROUND PHASE INDEX SEED
  * COVERAGE" line each) and not run again.  The first vectors of round 1
  * are given (start_vectors: --weights FILE or the shipped weights, then
- * the vectors that make the heuristic DFS, CFDS-like and shallow-first;
- * --weights none draws them all): a small sample rarely lands near them.
+ * the vectors that make the heuristic DFS, CFDS-like, shallow-first and
+ * BFS; --weights none draws them all): a small sample rarely lands near
+ * them.
  * With --search-restart auto and --search-scope auto (the defaults) the
  * restart after a stall and the scope are parameters too: each vector
  * carries one of each (learn_restarts, learn_scopes), the weights file
@@ -45,6 +46,7 @@
  * param's default, CREST's CFDS) and refined to the values of the two
  * best vectors of a round */
 #define LEARN_MAX_CHOICES 4
+#define LEARN_N_START 5 /* start_vectors */
 static const unsigned learn_restarts[] = {0, CC_RESTART_PARAM, CC_RESTART_CFDS};
 static const unsigned learn_scopes[] = {CC_SCOPE_LAST, CC_SCOPE_TREE, CC_SCOPE_GEN,
                                         CC_SCOPE_LEVEL};
@@ -76,9 +78,9 @@ typedef struct learn {
     logged *log;
     size_t n_log, cap_log;
     FILE *logf;
-    double start_w[CC_N_FEATURES][5]; /* [feature][k]: start vector k       */
-    unsigned start_rs[5]; /* start vector k's restart                     */
-    cc_scope start_sc[5]; /* start vector k's scope                       */
+    double start_w[CC_N_FEATURES][LEARN_N_START]; /* [feature][k]: start vector k */
+    unsigned start_rs[LEARN_N_START]; /* start vector k's restart          */
+    cc_scope start_sc[LEARN_N_START]; /* start vector k's scope            */
     unsigned n_start;     /* evaluated first in round 1 (0: pure draw)  */
     unsigned done, total; /* for the progress line */
     bool tty;
@@ -626,7 +628,7 @@ static void start_vectors(learn *L, const double *given, long given_restart, cc_
     /* [4]: all 0, BFS */
     L->start_rs[4] = 0;
     L->start_sc[4] = CC_SCOPE_LEVEL;
-    L->n_start = 5;
+    L->n_start = LEARN_N_START;
     for (unsigned k = 0; k < L->n_start; k++) {
         if (!L->restart_learned)
             L->start_rs[k] = L->restarts.v[0];
