@@ -592,7 +592,8 @@ static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err
             ok = false; /* converged: not an error */
         }
     }
-    ctg_free(w), ctg_free(rs), ctg_free(sc), ctg_free(cov), ctg_free(avg), ctg_free(cc), ctg_free(top);
+    ctg_free(w), ctg_free(rs), ctg_free(sc), ctg_free(cov), ctg_free(avg), ctg_free(cc);
+    ctg_free(top);
     ctg_free(jobs), ctg_free(covp), ctg_free(ccp);
     return ok;
 }

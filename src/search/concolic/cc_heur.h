@@ -50,7 +50,6 @@ const char *cc_feature_name(unsigned i);
 /* Index of the feature of that name, -1 when there is none. */
 int cc_feature_index(const char *name);
 
-
 /* The weights --search param uses without --weights (learned by `ctestgen
  * learn` on the project's benchmark programs; see docs/concolic.md), and
  * the scope they were learned with. */

@@ -59,8 +59,9 @@ struct cc_node {
                            best untried entry when it was last scored        */
     bool scored;        /* best is known                                      */
     /* cfds / param: the untried entries of the path constraint kept, ranked
-     * (score down, deepest first; scope level: shallowest) for heuristic version rank_ver (freed
-     * with the constraint); rank_at: the first that may be untried */
+     * (score down, deepest first; scope level: shallowest) for heuristic
+     * version rank_ver (freed with the constraint); rank_at: the first that
+     * may be untried */
     struct cc_ranked *rank;
     uint32_t n_rank, rank_at;
     uint64_t rank_ver;
@@ -85,8 +86,8 @@ void cc_heap_release(cc_heap *h);
 /* The highest-scoring untried entry of n (its path constraint in memory,
  * n->tried allocated), -1 when none is left; ties go to the deepest (the
  * shallowest with shallow).  *score gets its score, n->best the score of
- * the best entry after it (n->scored: there is one).  With k->version the entries are ranked once per version, else
- * the path is scanned. */
+ * the best entry after it (n->scored: there is one).  With k->version the
+ * entries are ranked once per version, else the path is scanned. */
 int64_t cc_best_entry(const cc_heuristic *k, cc_node *n, bool shallow, double *score);
 
 /* ---- pending negations for dfs / bfs / random-branch (cc_work.c) ---------- */

@@ -351,7 +351,8 @@ typedef enum neg_result { NEG_SKIPPED, NEG_DONE, NEG_FAIL } neg_result;
 /* The generational work list: generational, and param with scope gen. */
 static bool generational(const cc_search *s)
 {
-    return s->cfg.order == CC_GENERATIONAL || (s->cfg.order == CC_PARAM && s->cfg.scope == CC_SCOPE_GEN);
+    return s->cfg.order == CC_GENERATIONAL ||
+           (s->cfg.order == CC_PARAM && s->cfg.scope == CC_SCOPE_GEN);
 }
 
 /* The child of n made by a model of the negation of entry j. */
@@ -835,8 +836,8 @@ static int64_t scored_best(cc_search *s, cc_node *n, double *score, ctg_err *e)
 }
 
 /* cfds / param: negates the best entry of the last path that is left (of
- * the path tree_pick chooses, with scope tree or level); a path with nothing left
- * leaves the stack.  After cfg.restart runs in a row without a new edge
+ * the path tree_pick chooses, with scope tree or level); a path with
+ * nothing left leaves the stack.  After cfg.restart runs in a row without a new edge
  * the oldest kept path goes on top first, as CREST restarts from its
  * initial input; the next stall takes the next oldest. */
 static cc_status last_step(cc_search *s, ctg_err *e)

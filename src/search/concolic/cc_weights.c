@@ -98,7 +98,8 @@ bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e)
 {
     *out = cc_scope_parse(value);
     if (*out == CC_SCOPE_UNSET && strcmp(value, "auto"))
-        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree, gen, level or auto", value);
+        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree, gen, level or auto",
+                       value);
     return true;
 }
 
@@ -162,7 +163,8 @@ bool cc_weights_load(const char *path, double w[CC_N_FEATURES], cc_scope *scope,
         if (!strncmp(s, "scope", 5) && (s[5] == ' ' || s[5] == '\t')) {
             if (sscanf(s + 5, "%63s %7s", name, extra) != 1 ||
                 cc_scope_parse(name) == CC_SCOPE_UNSET)
-                ok = err_set(e, "%s:%d: expected 'scope last', 'tree', 'gen' or 'level'; fix the line",
+                ok = err_set(e, "%s:%d: expected 'scope last', 'tree', 'gen' or 'level'; fix "
+                                "the line",
                              path, line);
             else if (sc != CC_SCOPE_UNSET)
                 ok = err_set(e, "%s:%d: a second scope line; keep one", path, line);

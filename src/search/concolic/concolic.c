@@ -59,8 +59,9 @@ static const opt_desc concolic_options[] = {
      "| gen (param only: generational search - every branch from the bound of the test being "
      "expanded, children ordered by new edges - in the order of the weights, which also break "
      "ties between children) | level (as tree, ties to the oldest path and its shallowest "
-     "branch: with 0 weights, BFS) | auto (param: the scope its weights were learned with, from their file's 'scope' line, "
-     "last without one; cfds: last; learn: learned with the weights, from last, tree, gen and level)"},
+     "branch: with 0 weights, BFS) | auto (param: the scope its weights were learned with, "
+     "from their file's 'scope' line, last without one; cfds: last; learn: learned with the "
+     "weights, from last, tree, gen and level)"},
     {"search-restart", 0, OPT_STR, OPT_KV, "N", "auto",
      "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
      "kept path becomes the last one, as CREST's CFDS restarts (0: never; auto: 30 for cfds, "
