@@ -286,7 +286,8 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
                      : cfg->order == CC_PARAM && learned != CC_SCOPE_UNSET ? learned
                                                                         : CC_SCOPE_LAST;
     if (scope == CC_SCOPE_GEN && cfg->order != CC_PARAM)
-        return err_set(e, "--search-scope gen: only --search param has it; use last or tree");
+        return err_set(e, "--search-scope gen: only --search param has it; use last, tree or "
+                          "level");
     cfg->scope = scope;
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
