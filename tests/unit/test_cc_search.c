@@ -365,6 +365,35 @@ static void test_param_zero_scores(void **st)
     }
 }
 
+/* Two seeds pushed together: scope level with 0 scores expands them
+ * first, oldest first, and runs the paths --search bfs runs, in its order
+ * (before, a seed no pick had scored never competed, and the last seed's
+ * subtree went first). */
+static void test_param_level_seeds(void **st)
+{
+    (void)st;
+    prog p[2] = {{.body = p_tree}, {.body = p_tree}};
+    for (int v = 0; v < 2; v++) {
+        cc_config cfg;
+        cc_config_default(&cfg);
+        cfg.order = v ? CC_PARAM : CC_BFS;
+        cfg.scope = CC_SCOPE_LEVEL;
+        cfg.heur.score = v ? zero_score : NULL;
+        cc_search *s = start_cfg(&p[v], &cfg);
+        uint8_t second[16] = {0};
+        second[1] = 2; /* FTF: another path than the first seed's */
+        cc_input in = {second, sizeof second, NULL, NULL, 0};
+        ctg_err e = {{0}};
+        assert_true(cc_add_seed(s, &in, &e));
+        assert_int_equal(drive(s, &p[v], 100), CC_DONE);
+        cc_free(s);
+    }
+    assert_int_equal(p[1].runs, p[0].runs);
+    for (int i = 0; i < p[0].runs && i < 64; i++)
+        if (strcmp(p[1].paths[i], p[0].paths[i]))
+            fail_msg("level: run %d took %s, bfs %s", i, p[1].paths[i], p[0].paths[i]);
+}
+
 /* param with scope gen on p_tree: generational search in which an
  * expansion negates its entries best first (the root: site 0, then 2,
  * then 1) and children with the same count of new edges run in the order
@@ -671,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_param_scope),
         cmocka_unit_test(test_param_scope_gen),
         cmocka_unit_test(test_param_zero_scores),
+        cmocka_unit_test(test_param_level_seeds),
         cmocka_unit_test(test_generational_bound_and_skip),
         cmocka_unit_test(test_divergence),
         cmocka_unit_test(test_symbolic_length),

@@ -788,7 +788,8 @@ static cc_status list_step(cc_search *s, ctg_err *e)
  * that the next negation comes from: the last one, whose best entry
  * scores `top` now, unless an older path's best untried entry scored
  * higher when that path was last scored.  Ties: tree, the latest such
- * path; level, the oldest of all. */
+ * path; level, the oldest of all, and a path no pick has scored yet (the
+ * seeds, pushed together) comes first, as BFS expands the seeds first. */
 static size_t tree_pick(const cc_search *s, double top)
 {
     bool level = s->cfg.scope == CC_SCOPE_LEVEL;
@@ -796,7 +797,10 @@ static size_t tree_pick(const cc_search *s, double top)
     double bs = top;
     for (size_t i = last; i-- > 0;) {
         const cc_node *n = s->stack[i];
-        if (n->scored && (n->best > bs || (level && n->best == bs))) {
+        if (level && !n->tried) {
+            bs = INFINITY;
+            pick = i;
+        } else if (n->scored && (n->best > bs || (level && n->best == bs))) {
             bs = n->best;
             pick = i;
         }
