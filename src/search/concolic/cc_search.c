@@ -615,6 +615,20 @@ static bool enqueue(cc_search *s, cc_node *n, ctg_err *e)
     return ok;
 }
 
+/* n->tried, allocated at n's first pick; with own_only the entries
+ * before n's bound start as tried (the path n was made from has them).
+ * False when out of memory. */
+static bool alloc_tried(cc_node *n, bool own_only)
+{
+    if (n->tried)
+        return true;
+    if (!(n->tried = ctg_calloc((size_t)n->n_pc + 1, 1)))
+        return false;
+    if (own_only)
+        memset(n->tried, 1, n->bound < n->n_pc ? n->bound : n->n_pc);
+    return true;
+}
+
 /* The entry of the expansion in progress to negate next, -1 when none is
  * left (-2 with e set when out of memory): in path order, or with scope gen
  * the heuristic's best (*score its score). */
@@ -623,11 +637,8 @@ static int64_t gen_next(cc_search *s, cc_node *n, double *score, ctg_err *e)
     *score = 0;
     if (!generational(s) || s->cfg.order == CC_GENERATIONAL)
         return s->cur_j < n->n_pc ? (int64_t)s->cur_j++ : -1;
-    if (!n->tried) { /* entries before the bound are not this expansion's */
-        if (!(n->tried = ctg_calloc((size_t)n->n_pc + 1, 1)))
-            return err_set(e, "concolic: out of memory"), -2;
-        memset(n->tried, 1, n->bound < n->n_pc ? n->bound : n->n_pc);
-    }
+    if (!alloc_tried(n, true)) /* entries before the bound are not this expansion's */
+        return err_set(e, "concolic: out of memory"), -2;
     int64_t j = cc_best_entry(&s->cfg.heur, n, false, score);
     if (j >= 0)
         n->tried[j] = 1;
@@ -830,20 +841,16 @@ static int64_t scored_best(cc_search *s, cc_node *n, double *score, ctg_err *e)
         return -2;
     if (!usable)
         return -1;
-    if (!n->tried) {
-        if (!(n->tried = ctg_calloc((size_t)n->n_pc + 1, 1)))
-            return err_set(e, "concolic: out of memory"), -2;
-        if (s->cfg.scope == CC_SCOPE_LEVEL)
-            memset(n->tried, 1, n->bound < n->n_pc ? n->bound : n->n_pc);
-    }
+    if (!alloc_tried(n, s->cfg.scope == CC_SCOPE_LEVEL))
+        return err_set(e, "concolic: out of memory"), -2;
     return cc_best_entry(&s->cfg.heur, n, s->cfg.scope == CC_SCOPE_LEVEL, score);
 }
 
 /* cfds / param: negates the best entry of the last path that is left (of
  * the path tree_pick chooses, with scope tree or level); a path with
- * nothing left leaves the stack.  After cfg.restart runs in a row without a new edge
- * the oldest kept path goes on top first, as CREST restarts from its
- * initial input; the next stall takes the next oldest. */
+ * nothing left leaves the stack.  After cfg.restart runs in a row without
+ * a new edge the oldest kept path goes on top first, as CREST restarts
+ * from its initial input; the next stall takes the next oldest. */
 static cc_status last_step(cc_search *s, ctg_err *e)
 {
     uint64_t runs0 = s->st.runs;
