@@ -10,8 +10,8 @@
  * from the log (<weights>.work/learn.log, one "eval ROUND PHASE INDEX SEED
  * COVERAGE" line each) and not run again.  The first vectors of round 1
  * are given (start_vectors: --weights FILE or the shipped weights, then
- * the vectors that make the heuristic DFS, CFDS-like, shallow-first and
- * BFS; --weights none draws them all): a small sample rarely lands near
+ * the vectors that make the heuristic DFS, CFDS-like, shallow-first,
+ * BFS and CFDS; --weights none draws them all): a small sample rarely lands near
  * them.
  * With --search-restart auto and --search-scope auto (the defaults) the
  * restart after a stall and the scope are parameters too: each vector
@@ -46,7 +46,7 @@
  * param's default, CREST's CFDS) and refined to the values of the two
  * best vectors of a round */
 #define LEARN_MAX_CHOICES 4
-#define LEARN_N_START 5 /* start_vectors */
+#define LEARN_N_START 6 /* start_vectors */
 static const unsigned learn_restarts[] = {0, CC_RESTART_PARAM, CC_RESTART_CFDS};
 static const unsigned learn_scopes[] = {CC_SCOPE_LAST, CC_SCOPE_TREE, CC_SCOPE_GEN,
                                         CC_SCOPE_LEVEL};
@@ -116,9 +116,9 @@ static char *setup_line(const learn *L)
     char rs[24] = "learned";
     if (!L->restart_learned)
         snprintf(rs, sizeof rs, "%u", L->restarts.v[0]);
-    sbuf_printf(&b, "setup scope %s, restart %s, %llu executions, %g s, arch %d, %s:",
+    sbuf_printf(&b, "setup scope %s, restart %s, %d features, %llu executions, %g s, arch %d, %s:",
                 L->scope_learned ? "learned" : cc_scope_name((cc_scope)L->scopes.v[0]), rs,
-                (unsigned long long)L->execs,
+                CC_N_FEATURES, (unsigned long long)L->execs,
                 L->eval_secs, o->build.arch_bits, L->nprog > 1 ? "each" : "one program");
     for (int i = 0; i < o->positional.n; i++)
         sbuf_printf(&b, " %s", o->positional.items[i]);
@@ -604,7 +604,8 @@ static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err
  * ties and the deepest entry wins: DFS), "the other side is uncovered or
  * one branch from it" (CFDS with two distances), "among the first tenth of
  * the path" (shallow first), 0 everywhere with scope level (the oldest
- * path's shallowest entry: BFS).  A sample of 16 rarely lands near any of
+ * path's shallowest entry: BFS), CFDS's rank alone (feature 41: --search
+ * cfds itself, which 30 and 31's two distances are not).  A sample of 16 rarely lands near any of
  * them; with them a learn keeps the best fixed order it can express or
  * beats it.  Each restarts and looks at the paths of the order it stands
  * for (the given one as its file says, else param's default and last); a
@@ -629,6 +630,10 @@ static void start_vectors(learn *L, const double *given, long given_restart, cc_
     /* [4]: all 0, BFS */
     L->start_rs[4] = 0;
     L->start_sc[4] = CC_SCOPE_LEVEL;
+    /* [5]: CFDS's rank alone, with its restart: --search cfds itself */
+    L->start_w[CC_CFDS_RANK][5] = 1.0;
+    L->start_rs[5] = CC_RESTART_CFDS;
+    L->start_sc[5] = CC_SCOPE_LAST;
     L->n_start = LEARN_N_START;
     for (unsigned k = 0; k < L->n_start; k++) {
         if (!L->restart_learned)

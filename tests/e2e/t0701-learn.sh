@@ -3,6 +3,7 @@
 # runs to completion and writes a readable weights file that `--search param
 # --weights` uses; an interrupted learn continues from its log without
 # running finished evaluations again; cfds, cgs and param run end to end;
+# param with feature 41 (cfds_rank) alone runs as cfds;
 # `ctestgen compare` groups runs by search order.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
@@ -10,7 +11,7 @@ P="$CTG_SOURCE_DIR/bench/concolic-programs/calc.c"
 L=(--max-execs 60 --samples 4 --top 2 --checks 2 --rounds 2)
 
 "$CTESTGEN" learn "$P" "${L[@]}" -j 2 -o "$T/w.txt" >"$T/learn.out" 2>&1 || fail "learn: $(cat "$T/learn.out")"
-check "learn: 40 weights, one a line" [ "$(grep -cE '^[a-z0-9_]+ +[-+][0-9.]+$' "$T/w.txt")" = 40 ]
+check "learn: 41 weights, one a line" [ "$(grep -cE '^[a-z0-9_]+ +[-+][0-9.]+$' "$T/w.txt")" = 41 ]
 check "learn: says what it learned on" grep -q "^# learned by ctestgen learn on .*calc.c" "$T/w.txt"
 check "learn: the log records every evaluation" [ "$(grep -c '^eval ' "$T/w.txt.work/learn.log")" -ge 8 ]
 "$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/w.txt" --max-execs 200 -q -o "$T/p" \
@@ -144,6 +145,13 @@ for o in cfds cgs param; do
   check "$o: reaches cgi_decode's error" [ "$(stat errors.reached "$T/$o")" = 1 ]
   check "$o: recorded as the search order" [ "$(jq -r .info.search "$T/$o/stats.json")" = $o ]
 done
+# feature 41 alone, with CFDS's restart: the runs of --search cfds (the corpus, file for file)
+printf 'cfds_rank 1\nrestart 30\nscope last\n' >"$T/rank.txt"
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --weights "$T/rank.txt" --max-execs 300 \
+  --seed 1 -q -o "$T/rank" || fail "param with cfds_rank: run failed"
+check "param with cfds_rank alone: the corpus of cfds" \
+  bash -c "[ \"\$(cd '$T/rank/corpus' && md5sum * | md5sum)\" = \"\$(cd '$T/cfds/corpus' && md5sum * | md5sum)\" ]"
+check "param with cfds_rank alone: as many runs as cfds" [ "$(stat execs "$T/rank")" = "$(stat execs "$T/cfds")" ]
 "$CTESTGEN" compare "$T/cfds" "$T/cgs" "$T/param" --by search >"$T/cmp" || fail "compare failed"
 check "compare: one line per search order" [ "$(grep -cE '^(cfds|cgs|param) +1 ' "$T/cmp")" = 3 ]
 check "compare: pairwise A12" grep -q "^cfds  *cgs " "$T/cmp"

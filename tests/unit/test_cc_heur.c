@@ -1,10 +1,11 @@
 /*
  * test_cc_heur.c - the heuristics of seed 004 on a hand-built program
- * database: CFDS distances to uncovered code, the 40-feature vector of a
- * branch computed by hand, the param score as weights . features, the
+ * database: CFDS distances to uncovered code, the 41-feature vector of a
+ * branch computed by hand, CFDS's rank as a feature ordering a path as cfds, the param score as weights . features, the
  * weight files; and, through cc_search, that cfds / param negate the
  * branch the scores pick and that cgs skips known contexts.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -176,6 +177,49 @@ static void test_cfds_crest_order(void **state)
     assert_true(differs);
 }
 
+/* Feature 41 alone: param scores every entry 1 / (1 + d + cfds's part),
+ * so it orders a path as cfds does (same seed), also after a run moves
+ * the distances. */
+static void test_cfds_rank_feature(void **state)
+{
+    (void)state;
+    double w[CC_N_FEATURES] = {0};
+    w[CC_CFDS_RANK] = 1.0;
+    fixture xc, xp;
+    setup(&xc, CC_CFDS, NULL);
+    setup(&xp, CC_PARAM, w);
+    cc_heur_set_seed(xc.h, 9);
+    cc_heur_set_seed(xp.h, 9);
+    expr_pc pc = EXPR_PC_INIT; /* br0 T, br1 T five times, br1 F, br2 F */
+    static const uint32_t site[] = {0, 2, 2, 2, 2, 2, 2, 4};
+    static const bool taken[] = {true, true, true, true, true, true, false, false};
+    for (int j = 0; j < 8; j++)
+        assert_true(expr_pc_push(&pc, expr_binop(xc.c, EXPR_EQ, expr_input(xc.c, (uint32_t)j),
+                                                 expr_const(xc.c, 8, 5)),
+                                 taken[j], site[j], CTG_SPC_BRANCH, 0));
+    for (int round = 0; round < 2; round++) {
+        double c[8], q[8];
+        for (uint32_t j = 0; j < 8; j++) {
+            c[j] = xc.k.score(xc.k.user, &pc, j);
+            q[j] = xp.k.score(xp.k.user, &pc, j);
+            assert_true(q[j] > 0.0 && q[j] <= 1.0);
+            assert_true(fabs(q[j] - 1.0 / (1.0 - c[j])) < 1e-12);
+        }
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++)
+                if ((c[i] < c[j]) != (q[i] < q[j]))
+                    fail_msg("round %d: entries %d, %d: cfds %g, %g; param %g, %g", round, i, j,
+                             c[i], c[j], q[i], q[j]);
+        /* br0's other side gets covered: its entry is no longer the nearest */
+        static const uint32_t more[] = {1};
+        xc.k.ran(xc.k.user, &pc, more, 1, 1);
+        xp.k.ran(xp.k.user, &pc, more, 1, 1);
+    }
+    expr_pc_release(&pc);
+    teardown(&xp);
+    teardown(&xc);
+}
+
 /* main (func 0):
  *   b0: br0  T -> b1, F -> b2                  edges 0, 1
  *   b1: calls check (func 1)  -> b2
@@ -236,7 +280,7 @@ static void test_cfds_through_calls(void **state)
     static const uint32_t edges[] = {0, 1}; /* both sides of br0, none of br1 */
     k.ran(k.user, &pc, edges, 2, 2);
     assert_true(cc_heur_distance(h, &pc, 0) == 1.0);
-    uint8_t f[CC_N_FEATURES];
+    double f[CC_N_FEATURES];
     cc_heur_features(h, &pc, 0, f);
     assert_int_equal(f[30], 1); /* opposite_dist_1 */
     assert_int_equal(f[38], 1); /* opposite_error_reach */
@@ -264,20 +308,23 @@ static void test_feature_vector(void **state)
     (void)state;
     fixture x;
     setup(&x, CC_PARAM, NULL);
-    uint8_t f[CC_N_FEATURES];
+    double f[CC_N_FEATURES];
     cc_heur_features(x.h, &x.pc, 1, f); /* br1, taken true: stays in the loop */
     static const char *const on[] = {
         "in_main", "loop_stay", "nested", "int_compare", "const_operand", "equality",
         "in_loop_body", "most_frequent", "least_frequent", "new_last_run", "opposite_dist_1",
         "func_most_uncovered", "opposite_error_reach",
         "func_recent", NULL};
-    for (unsigned i = 0; i < CC_N_FEATURES; i++) {
+    for (unsigned i = 0; i < CC_CFDS_RANK; i++) { /* the 40 boolean ones */
         bool want = false;
         for (int k = 0; on[k]; k++)
             want |= !strcmp(on[k], cc_feature_name(i));
         if (f[i] != want)
-            fail_msg("feature %u (%s) is %d, expected %d", i + 1, cc_feature_name(i), f[i], want);
+            fail_msg("feature %u (%s) is %g, expected %d", i + 1, cc_feature_name(i), f[i], want);
     }
+    /* 41, cfds_rank: 1 / (1 + distance 1 + CREST's shuffle key in [0, 1)
+     * of a decision that occurs once in the path) */
+    assert_true(f[CC_CFDS_RANK] > 1.0 / 3 && f[CC_CFDS_RANK] <= 0.5);
     cc_heur_features(x.h, &x.pc, 0, f); /* br0 in the entry block: not nested, no loop */
     assert_int_equal(f[3], 0);
     assert_int_equal(f[9], 0);
@@ -338,11 +385,11 @@ static void test_score_cache(void **state)
         expr_pc *pc = &pcs[(step * 5) % NP];
         for (int again = 0; again < 2; again++) { /* before and after the event */
             for (uint32_t j = 0; j < LEN; j++) {
-                uint8_t f[CC_N_FEATURES];
+                double f[CC_N_FEATURES];
                 cc_heur_features(x.h, pc, j, f);
                 double want = 0;
                 for (int i = 0; i < CC_N_FEATURES; i++)
-                    want += f[i] ? w[i] : 0.0;
+                    want += f[i] != 0.0 ? f[i] * w[i] : 0.0;
                 assert_true(x.k.score(x.k.user, pc, j) == want);
                 checked++;
             }
@@ -623,7 +670,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cfds_distances),   cmocka_unit_test(test_cfds_through_calls),   cmocka_unit_test(test_feature_vector),
-        cmocka_unit_test(test_cfds_crest_order),
+        cmocka_unit_test(test_cfds_crest_order), cmocka_unit_test(test_cfds_rank_feature),
         cmocka_unit_test(test_param_score),      cmocka_unit_test(test_weight_files),
         cmocka_unit_test(test_score_cache),
         cmocka_unit_test(test_feature_index),

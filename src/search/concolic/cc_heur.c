@@ -1,6 +1,7 @@
 /*
  * cc_heur.c - CFDS distances and ParaDySE's 40 branch features (seed 004,
- * section 3.1, table 1), see cc_heur.h and docs/concolic.md.
+ * section 3.1, table 1), plus CFDS's rank as a 41st, see cc_heur.h and
+ * docs/concolic.md.
  *
  * Static part, from the program database at start: per function the
  * reverse CFG, the blocks on a cycle (Tarjan's SCCs), how many branches a
@@ -42,9 +43,10 @@ typedef struct path_slot {
     uint64_t epoch;          /* sc is valid while the heuristic's is this  */
     uint64_t used;           /* tick of the last use                       */
     double *fixed, *sc;      /* per entry                                  */
+    double *occ;             /* per entry: cfds_order's part of the rank    */
     uint64_t *ctx;           /* N_CTX per entry: the flipped context hashes */
     uint32_t *branch;        /* per entry: its branch (UINT32_MAX: none)    */
-    uint8_t *fixed_ok, *sc_ok;
+    uint8_t *fixed_ok, *sc_ok, *occ_ok;
 } path_slot;
 
 /* Feature numbers of the paper's table, 1-based, as used below. */
@@ -597,7 +599,7 @@ double cc_heur_distance(cc_heur *h, const expr_pc *pc, uint32_t j)
 }
 
 /* Features 1-16 of entry j: the program's and the path's (N_FIXED). */
-static void path_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_FEATURES])
+static void path_features(cc_heur *h, const expr_pc *pc, uint32_t j, double f[CC_N_FEATURES])
 {
     const progdb *db = h->db;
     const expr_pc_entry *en = &pc->v[j];
@@ -635,10 +637,11 @@ static void path_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[C
     }
 }
 
-/* Features 17-40 of entry j; ctx: its flipped context hashes for k =
- * 1..N_CTX (NULL: computed here). */
+/* Features 17-41 of entry j; ctx: its flipped context hashes for k =
+ * 1..N_CTX (NULL: computed here); occ: cfds_order's part of its rank (the
+ * occurrence and the shuffle; 0 without a path slot). */
 static void run_features(cc_heur *h, const expr_pc *pc, uint32_t j, const uint64_t *ctx,
-                         uint8_t f[CC_N_FEATURES])
+                         double occ, double f[CC_N_FEATURES])
 {
     const progdb *db = h->db;
     uint32_t e = taken_edge(h, &pc->v[j]);
@@ -657,6 +660,9 @@ static void run_features(cc_heur *h, const expr_pc *pc, uint32_t j, const uint64
     double d = have ? cc_heur_distance(h, pc, j) : CC_FAR;
     f[29] = d == 0.0;
     f[30] = d <= 1.0;
+    /* 41, graded: CFDS's rank, 1 / (1 + its sort key), which orders the
+     * entries of a path as --search cfds does (1 nearest, ~0 far) */
+    f[40] = 1.0 / (1.0 + d + occ);
     uint64_t last = h->last_neg[e];
     f[31] = neg_within(h, last, 10);
     f[32] = neg_within(h, last, 20);
@@ -687,11 +693,24 @@ static void run_features(cc_heur *h, const expr_pc *pc, uint32_t j, const uint64
     }
 }
 
-void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t f[CC_N_FEATURES])
+static bool cfds_order(cc_heur *h, path_slot *sl, const expr_pc *pc);
+static path_slot *slot_for(cc_heur *h, const expr_pc *pc);
+
+/* cfds_order's part of entry j's rank: 0 without a slot (out of memory,
+ * a path without a serial). */
+static double occurrence(cc_heur *h, path_slot *sl, const expr_pc *pc, uint32_t j)
 {
-    memset(f, 0, CC_N_FEATURES);
+    if (sl && !sl->occ_ok[j] && !cfds_order(h, sl, pc))
+        return 0.0;
+    return sl ? sl->occ[j] : 0.0;
+}
+
+void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, double f[CC_N_FEATURES])
+{
+    for (int i = 0; i < CC_N_FEATURES; i++)
+        f[i] = 0.0;
     path_features(h, pc, j, f);
-    run_features(h, pc, j, NULL, f);
+    run_features(h, pc, j, NULL, occurrence(h, slot_for(h, pc), pc, j), f);
 }
 
 /* The slot of pc's scores: its own, else the least recently used one,
@@ -725,12 +744,17 @@ static path_slot *slot_for(cc_heur *h, const expr_pc *pc)
             sl->fixed_ok = fo ? fo : sl->fixed_ok;
             uint8_t *so = fo ? ctg_realloc(sl->sc_ok, cap) : NULL;
             sl->sc_ok = so ? so : sl->sc_ok;
-            if (!so)
+            double *oc = so ? ctg_realloc(sl->occ, cap * sizeof *oc) : NULL;
+            sl->occ = oc ? oc : sl->occ;
+            uint8_t *oo = oc ? ctg_realloc(sl->occ_ok, cap) : NULL;
+            sl->occ_ok = oo ? oo : sl->occ_ok;
+            if (!oo)
                 return NULL;
             sl->cap = cap;
         }
         memset(sl->fixed_ok, 0, pc->n);
         memset(sl->sc_ok, 0, pc->n);
+        memset(sl->occ_ok, 0, pc->n);
         sl->serial = pc->serial;
         sl->n = pc->n;
         sl->epoch = h->epoch;
@@ -745,10 +769,10 @@ static path_slot *slot_for(cc_heur *h, const expr_pc *pc)
 
 /* s plus the weights of the features from..to-1 that hold, in order (the
  * same sum, rounding included, whether or not it starts from a cached part) */
-static double dot(const cc_heur *h, const uint8_t f[CC_N_FEATURES], double s, int from, int to)
+static double dot(const cc_heur *h, const double f[CC_N_FEATURES], double s, int from, int to)
 {
     for (int i = from; i < to; i++)
-        s += f[i] ? h->w[i] : 0.0;
+        s += f[i] != 0.0 ? f[i] * h->w[i] : 0.0; /* f[i] 1: w[i] exactly */
     return s;
 }
 
@@ -766,10 +790,10 @@ static int cfds_key_cmp(const void *a, const void *b)
 }
 
 /* cfds: what CREST's CfgHeuristicSearch::DoSearch adds to the distance of
- * each entry of a path, into sl->fixed: the entries are shuffled; in that
+ * each entry of a path, into sl->occ: the entries are shuffled; in that
  * order the k-th occurrence of a decision (branch and side) gets k added
  * (CREST's seen[bid]), and among equal sums the earlier in the shuffle
- * wins (its stable sort).  So fixed[j] = k + the entry's shuffle key in
+ * wins (its stable sort).  So occ[j] = k + the entry's shuffle key in
  * [0, 1).  The shuffle is a hash of the seed, the path's decisions and j.
  * False when out of memory. */
 static bool cfds_order(cc_heur *h, path_slot *sl, const expr_pc *pc)
@@ -788,8 +812,8 @@ static bool cfds_order(cc_heur *h, path_slot *sl, const expr_pc *pc)
     uint32_t k = 0;
     for (uint32_t i = 0; i < pc->n; i++) {
         k = i && v[i].key >> 32 == v[i - 1].key >> 32 ? k + 1 : 0;
-        sl->fixed[v[i].j] = (double)k + (double)(uint32_t)v[i].key / 4294967296.0;
-        sl->fixed_ok[v[i].j] = 1;
+        sl->occ[v[i].j] = (double)k + (double)(uint32_t)v[i].key / 4294967296.0;
+        sl->occ_ok[v[i].j] = 1;
     }
     ctg_free(v);
     return true;
@@ -800,12 +824,9 @@ static double hook_score(void *user, const expr_pc *pc, uint32_t j)
     cc_heur *h = user;
     if (h->order == CC_CFDS) {
         double d = cc_heur_distance(h, pc, j);
-        path_slot *sl = slot_for(h, pc);
-        if (sl && !sl->fixed_ok[j] && !cfds_order(h, sl, pc))
-            sl = NULL;
-        return sl ? -(d + sl->fixed[j]) : -d;
+        return -(d + occurrence(h, slot_for(h, pc), pc, j));
     }
-    uint8_t f[CC_N_FEATURES] = {0};
+    double f[CC_N_FEATURES] = {0};
     path_slot *sl = slot_for(h, pc);
     if (!sl) {
         cc_heur_features(h, pc, j, f);
@@ -823,7 +844,8 @@ static double hook_score(void *user, const expr_pc *pc, uint32_t j)
         sl->branch[j] = e < h->db->n_edges ? h->db->edges[e].branch : UINT32_MAX;
         sl->fixed_ok[j] = 1;
     }
-    run_features(h, pc, j, ctx, f);
+    /* cfds_order sorts the path: only when feature 41 weighs */
+    run_features(h, pc, j, ctx, h->w[CC_CFDS_RANK] != 0.0 ? occurrence(h, sl, pc, j) : 0.0, f);
     sl->sc[j] = dot(h, f, sl->fixed[j], N_FIXED, CC_N_FEATURES);
     sl->sc_ok[j] = 1;
     return sl->sc[j];
@@ -884,7 +906,8 @@ void cc_heur_free(cc_heur *h)
         cc_set_release(&h->ctx[k]);
     for (int k = 0; k < PC_SLOTS; k++) {
         path_slot *sl = &h->slot[k];
-        void *a[] = {sl->fixed, sl->sc, sl->ctx, sl->branch, sl->fixed_ok, sl->sc_ok};
+        void *a[] = {sl->fixed, sl->sc, sl->occ, sl->ctx, sl->branch, sl->fixed_ok, sl->sc_ok,
+                     sl->occ_ok};
         for (size_t i = 0; i < sizeof a / sizeof *a; i++)
             ctg_free(a[i]);
     }

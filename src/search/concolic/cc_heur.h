@@ -2,7 +2,9 @@
  * cc_heur.h - the heuristics of seed 004 for the concolic search: CFDS's
  * distance to uncovered branches and ParaDySE's parameterised heuristic,
  * which scores a branch of the last path by the dot product of a weight
- * vector and 40 boolean features of the branch (12 static, 28 dynamic).
+ * vector and 40 boolean features of the branch (12 static, 28 dynamic),
+ * plus a 41st of ctestgen's own, graded: CFDS's rank of the branch
+ * (1 / (1 + CFDS's sort key)), so that CFDS is a point of the weight space.
  * docs/concolic.md maps every feature of the paper to C/LLVM.
  *
  * It implements the hooks of cc_search.h (cc_heur_hooks) from the program
@@ -23,7 +25,8 @@
 #include "../../instrument/progdb.h"
 #include "cc_search.h"
 
-#define CC_N_FEATURES 40
+#define CC_N_FEATURES 41 /* the paper's 40 boolean ones and CFDS's rank   */
+#define CC_CFDS_RANK 40  /* feature 41: graded, in (0, 1]               */
 #define CC_FAR 1000000.0 /* distance when no uncovered edge is reachable */
 
 typedef struct cc_heur cc_heur;
@@ -39,7 +42,7 @@ void cc_heur_set_seed(cc_heur *h, uint64_t seed);
 cc_heuristic cc_heur_hooks(cc_heur *h);
 
 /* The feature vector of entry j of pc, as the param score sees it. */
-void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, uint8_t out[CC_N_FEATURES]);
+void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, double out[CC_N_FEATURES]);
 /* CFDS distance of negating entry j of pc (CC_FAR when unreachable). */
 double cc_heur_distance(cc_heur *h, const expr_pc *pc, uint32_t j);
 

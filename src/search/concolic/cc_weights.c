@@ -27,6 +27,7 @@ static const char *const feature_names[CC_N_FEATURES] = {
     "opposite_unsat_10", "opposite_uncovered", "opposite_dist_1",   "negated_last_10",
     "negated_last_20",  "negated_last_50",   "func_most_uncovered", "func_top10",
     "func_top20",       "func_top30",        "opposite_error_reach", "func_recent",
+    "cfds_rank",
 };
 
 /* Learned by `ctestgen learn` (500 executions a run, --time 20, --samples
@@ -76,6 +77,7 @@ const double cc_default_weights[CC_N_FEATURES] = {
     +0.5360, /* 38 func_top30 */
     -0.1053, /* 39 opposite_error_reach */
     +0.3315, /* 40 func_recent */
+    +0.0000, /* 41 cfds_rank (ctestgen's; added after these were learned) */
 };
 
 const cc_scope cc_default_scope = CC_SCOPE_LAST;
