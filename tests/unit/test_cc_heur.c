@@ -124,6 +124,17 @@ static void test_cfds_distances(void **state)
     teardown(&x);
 }
 
+/* A path of 8 entries: br0 T, br1 T five times (the loop), br1 F, br2 F. */
+static void make_loop_path(expr_ctx *c, expr_pc *pc)
+{
+    static const uint32_t site[] = {0, 2, 2, 2, 2, 2, 2, 4};
+    static const bool taken[] = {true, true, true, true, true, true, false, false};
+    for (int j = 0; j < 8; j++)
+        assert_true(expr_pc_push(pc, expr_binop(c, EXPR_EQ, expr_input(c, (uint32_t)j),
+                                                expr_const(c, 8, 5)),
+                                 taken[j], site[j], CTG_SPC_BRANCH, 0));
+}
+
 /* The whole-part (CREST's seen[bid]) and the fraction (the shuffle) that
  * cfds adds to each entry's distance, for a heuristic seeded with seed. */
 static void cfds_parts(uint64_t seed, double whole[8], double frac[8])
@@ -131,13 +142,8 @@ static void cfds_parts(uint64_t seed, double whole[8], double frac[8])
     fixture x;
     setup(&x, CC_CFDS, NULL);
     cc_heur_set_seed(x.h, seed);
-    expr_pc pc = EXPR_PC_INIT; /* br0 T, br1 T five times, br1 F, br2 F */
-    static const uint32_t site[] = {0, 2, 2, 2, 2, 2, 2, 4};
-    static const bool taken[] = {true, true, true, true, true, true, false, false};
-    for (int j = 0; j < 8; j++)
-        assert_true(expr_pc_push(&pc, expr_binop(x.c, EXPR_EQ, expr_input(x.c, (uint32_t)j),
-                                                 expr_const(x.c, 8, 5)),
-                                 taken[j], site[j], CTG_SPC_BRANCH, 0));
+    expr_pc pc = EXPR_PC_INIT;
+    make_loop_path(x.c, &pc);
     for (uint32_t j = 0; j < 8; j++) {
         double add = -x.k.score(x.k.user, &pc, j) - cc_heur_distance(x.h, &pc, j);
         whole[j] = (double)(long)add;
@@ -190,13 +196,8 @@ static void test_cfds_rank_feature(void **state)
     setup(&xp, CC_PARAM, w);
     cc_heur_set_seed(xc.h, 9);
     cc_heur_set_seed(xp.h, 9);
-    expr_pc pc = EXPR_PC_INIT; /* br0 T, br1 T five times, br1 F, br2 F */
-    static const uint32_t site[] = {0, 2, 2, 2, 2, 2, 2, 4};
-    static const bool taken[] = {true, true, true, true, true, true, false, false};
-    for (int j = 0; j < 8; j++)
-        assert_true(expr_pc_push(&pc, expr_binop(xc.c, EXPR_EQ, expr_input(xc.c, (uint32_t)j),
-                                                 expr_const(xc.c, 8, 5)),
-                                 taken[j], site[j], CTG_SPC_BRANCH, 0));
+    expr_pc pc = EXPR_PC_INIT;
+    make_loop_path(xc.c, &pc);
     for (int round = 0; round < 2; round++) {
         double c[8], q[8];
         for (uint32_t j = 0; j < 8; j++) {
