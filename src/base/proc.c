@@ -49,7 +49,13 @@ static void child_exec(char *const argv[], const proc_opts *o, int outw, int err
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* dies with ctestgen */
     for (char *const *p = o->env_add; p && *p; p++)
         putenv(*p);
-    execvp(argv[0], argv);
+    /* a path runs as it is: execvp would hand a file the kernel cannot
+     * execute (ENOEXEC: a 32-bit program on a kernel without IA-32
+     * emulation) to /bin/sh, which exits 126, and the cause would be lost */
+    if (strchr(argv[0], '/'))
+        execv(argv[0], argv);
+    else
+        execvp(argv[0], argv);
 fail:;
     int err = errno;
     ssize_t w = write(errpipe, &err, sizeof err);

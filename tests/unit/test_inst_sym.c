@@ -34,6 +34,7 @@
 #include "exec/exec.h"
 #include "expr/expr.h"
 #include "expr/expr_trace.h"
+#include "host_skip.h"
 #include "runtime/rt_protocol.h"
 #include "runtime/rt_symtrace.h"
 
@@ -629,6 +630,7 @@ static void test_32bit(void **state)
     (void)state;
     if (!runtime_ready(32))
         skip();
+    SKIP_UNLESS_EXEC32(); /* a kernel without 32-bit execution: Exec format error */
     prog p;
     prog_open(&p, "deadbeef32", src_deadbeef, 32, 1u << 16);
     int32_t in[3] = {(int32_t)0xdeadbeef, 3, 5};
