@@ -11,8 +11,8 @@
  * COVERAGE" line each) and not run again.  The first vectors of round 1
  * are given (start_vectors: --weights FILE or the shipped weights, then
  * the vectors that make the heuristic DFS, CFDS-like, shallow-first,
- * BFS and CFDS; --weights none draws them all): a small sample rarely lands near
- * them.
+ * BFS and CFDS; --weights none draws them all): a small sample rarely
+ * lands near them.
  * With --search-restart auto and --search-scope auto (the defaults) the
  * restart after a stall and the scope are parameters too: each vector
  * carries one of each (learn_restarts, learn_scopes), the weights file
@@ -605,8 +605,8 @@ static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err
  * one branch from it" (CFDS with two distances), "among the first tenth of
  * the path" (shallow first), 0 everywhere with scope level (the oldest
  * path's shallowest entry: BFS), CFDS's rank alone (feature 41: --search
- * cfds itself, which 30 and 31's two distances are not).  A sample of 16 rarely lands near any of
- * them; with them a learn keeps the best fixed order it can express or
+ * cfds itself, which 30 and 31's two distances are not).  A sample of 16
+ * rarely lands near any of them; with them a learn keeps the best fixed order it can express or
  * beats it.  Each restarts and looks at the paths of the order it stands
  * for (the given one as its file says, else param's default and last); a
  * given --search-restart or --search-scope holds for all. */

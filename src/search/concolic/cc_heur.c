@@ -700,9 +700,9 @@ static path_slot *slot_for(cc_heur *h, const expr_pc *pc);
  * a path without a serial). */
 static double occurrence(cc_heur *h, path_slot *sl, const expr_pc *pc, uint32_t j)
 {
-    if (sl && !sl->occ_ok[j] && !cfds_order(h, sl, pc))
+    if (!sl || (!sl->occ_ok[j] && !cfds_order(h, sl, pc)))
         return 0.0;
-    return sl ? sl->occ[j] : 0.0;
+    return sl->occ[j];
 }
 
 void cc_heur_features(cc_heur *h, const expr_pc *pc, uint32_t j, double f[CC_N_FEATURES])
