@@ -46,7 +46,7 @@
  * param's default, CREST's CFDS) and refined to the values of the two
  * best vectors of a round */
 #define LEARN_MAX_CHOICES 4
-#define LEARN_N_START 6 /* start_vectors */
+#define LEARN_N_START 7 /* start_vectors */
 static const unsigned learn_restarts[] = {0, CC_RESTART_PARAM, CC_RESTART_CFDS};
 static const unsigned learn_scopes[] = {CC_SCOPE_LAST, CC_SCOPE_TREE, CC_SCOPE_GEN,
                                         CC_SCOPE_LEVEL};
@@ -116,9 +116,9 @@ static char *setup_line(const learn *L)
     char rs[24] = "learned";
     if (!L->restart_learned)
         snprintf(rs, sizeof rs, "%u", L->restarts.v[0]);
-    sbuf_printf(&b, "setup scope %s, restart %s, %d features, %llu executions, %g s, arch %d, %s:",
+    sbuf_printf(&b, "setup scope %s, restart %s, %d features, %d start vectors, %llu executions, %g s, arch %d, %s:",
                 L->scope_learned ? "learned" : cc_scope_name((cc_scope)L->scopes.v[0]), rs,
-                CC_N_FEATURES, (unsigned long long)L->execs,
+                CC_N_FEATURES, LEARN_N_START, (unsigned long long)L->execs,
                 L->eval_secs, o->build.arch_bits, L->nprog > 1 ? "each" : "one program");
     for (int i = 0; i < o->positional.n; i++)
         sbuf_printf(&b, " %s", o->positional.items[i]);
@@ -605,7 +605,8 @@ static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err
  * one branch from it" (CFDS with two distances), "among the first tenth of
  * the path" (shallow first), 0 everywhere with scope level (the oldest
  * path's shallowest entry: BFS), CFDS's rank alone (feature 41: --search
- * cfds itself, which 30 and 31's two distances are not).  A sample of 16
+ * cfds itself, which 30 and 31's two distances are not), 0 everywhere
+ * with scope gen (generational search).  A sample of 16
  * rarely lands near any of them; with them a learn keeps the best fixed order it can express or
  * beats it.  Each restarts and looks at the paths of the order it stands
  * for (the given one as its file says, else param's default and last); a
@@ -634,6 +635,9 @@ static void start_vectors(learn *L, const double *given, long given_restart, cc_
     L->start_w[CC_CFDS_RANK][5] = 1.0;
     L->start_rs[5] = CC_RESTART_CFDS;
     L->start_sc[5] = CC_SCOPE_LAST;
+    /* [6]: all 0 with scope gen: generational search itself */
+    L->start_rs[6] = 0;
+    L->start_sc[6] = CC_SCOPE_GEN;
     L->n_start = LEARN_N_START;
     for (unsigned k = 0; k < L->n_start; k++) {
         if (!L->restart_learned)

@@ -152,6 +152,16 @@ printf 'cfds_rank 1\nrestart 30\nscope last\n' >"$T/rank.txt"
 check "param with cfds_rank alone: the corpus of cfds" \
   bash -c "[ \"\$(cd '$T/rank/corpus' && md5sum * | md5sum)\" = \"\$(cd '$T/cfds/corpus' && md5sum * | md5sum)\" ]"
 check "param with cfds_rank alone: as many runs as cfds" [ "$(stat execs "$T/rank")" = "$(stat execs "$T/cfds")" ]
+# every weight 0 with scope gen (learn's seventh start vector): the runs of
+# --search generational (ties in path order, as generational takes them)
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search generational --max-execs 300 --seed 1 -q \
+  -o "$T/gen" || fail "generational: run failed"
+printf 'scope gen\nrestart 0\n' >"$T/zero.txt"
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --weights "$T/zero.txt" --max-execs 300 \
+  --seed 1 -q -o "$T/zero" || fail "param, all weights 0, scope gen: run failed"
+check "param, all weights 0, scope gen: the corpus of generational" \
+  bash -c "[ \"\$(cd '$T/zero/corpus' && md5sum * | md5sum)\" = \"\$(cd '$T/gen/corpus' && md5sum * | md5sum)\" ]"
+check "param, all weights 0, scope gen: as many runs as generational" [ "$(stat execs "$T/zero")" = "$(stat execs "$T/gen")" ]
 "$CTESTGEN" compare "$T/cfds" "$T/cgs" "$T/param" --by search >"$T/cmp" || fail "compare failed"
 check "compare: one line per search order" [ "$(grep -cE '^(cfds|cgs|param) +1 ' "$T/cmp")" = 3 ]
 check "compare: pairwise A12" grep -q "^cfds  *cgs " "$T/cmp"

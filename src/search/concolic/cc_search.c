@@ -631,7 +631,9 @@ static bool alloc_tried(cc_node *n, bool own_only)
 
 /* The entry of the expansion in progress to negate next, -1 when none is
  * left (-2 with e set when out of memory): in path order, or with scope gen
- * the heuristic's best (*score its score). */
+ * the heuristic's best (*score its score), ties in path order, the
+ * shallowest first, as generational search takes them: with all weights 0
+ * scope gen is generational search. */
 static int64_t gen_next(cc_search *s, cc_node *n, double *score, ctg_err *e)
 {
     *score = 0;
@@ -639,7 +641,7 @@ static int64_t gen_next(cc_search *s, cc_node *n, double *score, ctg_err *e)
         return s->cur_j < n->n_pc ? (int64_t)s->cur_j++ : -1;
     if (!alloc_tried(n, true)) /* entries before the bound are not this expansion's */
         return err_set(e, "concolic: out of memory"), -2;
-    int64_t j = cc_best_entry(&s->cfg.heur, n, false, score);
+    int64_t j = cc_best_entry(&s->cfg.heur, n, true, score);
     if (j >= 0)
         n->tried[j] = 1;
     return j;
