@@ -145,23 +145,24 @@ for o in cfds cgs param; do
   check "$o: reaches cgi_decode's error" [ "$(stat errors.reached "$T/$o")" = 1 ]
   check "$o: recorded as the search order" [ "$(jq -r .info.search "$T/$o/stats.json")" = $o ]
 done
-# feature 41 alone, with CFDS's restart: the runs of --search cfds (the corpus, file for file)
+# param with weights file W (run into $T/NAME) runs as the order in $T/REF:
+# the same corpus, file for file, and as many runs
+same_runs() { # LABEL W NAME REF
+  "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --weights "$2" --max-execs 300 \
+    --seed 1 -q -o "$T/$3" || fail "$1: run failed"
+  check "$1: the corpus of $4" \
+    bash -c "[ \"\$(cd '$T/$3/corpus' && md5sum * | md5sum)\" = \"\$(cd '$T/$4/corpus' && md5sum * | md5sum)\" ]"
+  check "$1: as many runs as $4" [ "$(stat execs "$T/$3")" = "$(stat execs "$T/$4")" ]
+}
+# feature 41 alone, with CFDS's restart: the runs of --search cfds
 printf 'cfds_rank 1\nrestart 30\nscope last\n' >"$T/rank.txt"
-"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --weights "$T/rank.txt" --max-execs 300 \
-  --seed 1 -q -o "$T/rank" || fail "param with cfds_rank: run failed"
-check "param with cfds_rank alone: the corpus of cfds" \
-  bash -c "[ \"\$(cd '$T/rank/corpus' && md5sum * | md5sum)\" = \"\$(cd '$T/cfds/corpus' && md5sum * | md5sum)\" ]"
-check "param with cfds_rank alone: as many runs as cfds" [ "$(stat execs "$T/rank")" = "$(stat execs "$T/cfds")" ]
+same_runs "param with cfds_rank alone" "$T/rank.txt" rank cfds
 # every weight 0 with scope gen (learn's seventh start vector): the runs of
 # --search generational (ties in path order, as generational takes them)
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search generational --max-execs 300 --seed 1 -q \
-  -o "$T/gen" || fail "generational: run failed"
+  -o "$T/generational" || fail "generational: run failed"
 printf 'scope gen\nrestart 0\n' >"$T/zero.txt"
-"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --weights "$T/zero.txt" --max-execs 300 \
-  --seed 1 -q -o "$T/zero" || fail "param, all weights 0, scope gen: run failed"
-check "param, all weights 0, scope gen: the corpus of generational" \
-  bash -c "[ \"\$(cd '$T/zero/corpus' && md5sum * | md5sum)\" = \"\$(cd '$T/gen/corpus' && md5sum * | md5sum)\" ]"
-check "param, all weights 0, scope gen: as many runs as generational" [ "$(stat execs "$T/zero")" = "$(stat execs "$T/gen")" ]
+same_runs "param, all weights 0, scope gen" "$T/zero.txt" zero generational
 "$CTESTGEN" compare "$T/cfds" "$T/cgs" "$T/param" --by search >"$T/cmp" || fail "compare failed"
 check "compare: one line per search order" [ "$(grep -cE '^(cfds|cgs|param) +1 ' "$T/cmp")" = 3 ]
 check "compare: pairwise A12" grep -q "^cfds  *cgs " "$T/cmp"
