@@ -116,7 +116,9 @@ static char *setup_line(const learn *L)
     char rs[24] = "learned";
     if (!L->restart_learned)
         snprintf(rs, sizeof rs, "%u", L->restarts.v[0]);
-    sbuf_printf(&b, "setup scope %s, restart %s, %d features, %d start vectors, %llu executions, %g s, arch %d, %s:",
+    sbuf_printf(&b,
+                "setup scope %s, restart %s, %d features, %d start vectors, %llu executions, "
+                "%g s, arch %d, %s:",
                 L->scope_learned ? "learned" : cc_scope_name((cc_scope)L->scopes.v[0]), rs,
                 CC_N_FEATURES, LEARN_N_START, (unsigned long long)L->execs,
                 L->eval_secs, o->build.arch_bits, L->nprog > 1 ? "each" : "one program");
@@ -606,9 +608,9 @@ static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err
  * the path" (shallow first), 0 everywhere with scope level (the oldest
  * path's shallowest entry: BFS), CFDS's rank alone (feature 41: --search
  * cfds itself, which 30 and 31's two distances are not), 0 everywhere
- * with scope gen (generational search).  A sample of 16
- * rarely lands near any of them; with them a learn keeps the best fixed order it can express or
- * beats it.  Each restarts and looks at the paths of the order it stands
+ * with scope gen (generational search).  A sample of 16 rarely lands near
+ * any of them; with them a learn keeps the best fixed order it can express
+ * or beats it.  Each restarts and looks at the paths of the order it stands
  * for (the given one as its file says, else param's default and last); a
  * given --search-restart or --search-scope holds for all. */
 static void start_vectors(learn *L, const double *given, long given_restart, cc_scope given_scope)

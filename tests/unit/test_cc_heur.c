@@ -2,8 +2,9 @@
  * test_cc_heur.c - the heuristics of seed 004 on a hand-built program
  * database: CFDS distances to uncovered code, the 41-feature vector of a
  * branch computed by hand, CFDS's rank as a feature ordering a path as
- * cfds, the param score as weights . features, the weight files; and, through cc_search, that cfds / param negate the
- * branch the scores pick and that cgs skips known contexts.
+ * cfds, the param score as weights . features, the weight files; and,
+ * through cc_search, that cfds / param negate the branch the scores pick
+ * and that cgs skips known contexts.
  */
 #include <math.h>
 #include <setjmp.h>
