@@ -65,7 +65,11 @@ check "param run: a 'restart 0' file never restarts" [ "$(jq -r .info.restart "$
   -q -o "$T/p5" || fail "run with --search-restart 5 failed"
 check "param run: --search-restart overrides the file's" [ "$(jq -r .info.restart "$T/p5/stats.json")" = 5 ]
 "$CTESTGEN" run "$P" --strategy concolic --search param --max-execs 20 -q -o "$T/pd" || fail "param run failed"
-check "param run, shipped weights: restarts after 10" [ "$(jq -r .info.restart "$T/pd/stats.json")" = 10 ]
+check "param run, shipped weights: scope gen" [ "$(jq -r .info.scope "$T/pd/stats.json")" = gen ]
+check "param run, shipped weights: scope gen never restarts" [ "$(jq -r .info.restart "$T/pd/stats.json")" = 0 ]
+"$CTESTGEN" run "$P" --strategy concolic --search param --search-scope last --max-execs 20 -q -o "$T/pdl" \
+  || fail "param --search-scope last run failed"
+check "param run, shipped weights, scope last: restarts after 10" [ "$(jq -r .info.restart "$T/pdl/stats.json")" = 10 ]
 "$CTESTGEN" learn "$P" --max-execs 40 --samples 3 --top 1 --checks 1 --rounds 1 --search-restart 20 -o "$T/w20.txt" -q \
   >/dev/null 2>&1 || fail "learn --search-restart 20 failed"
 check "learn --search-restart N: every run restarts after N, and the file says so" \
@@ -172,16 +176,20 @@ check "param with a missing weights file: one-line error" grep -q "nosuch" "$T/e
   --seed 1 -q -o "$T/tree" || fail "param --search-scope tree: run failed"
 check "param, scope tree: reaches cgi_decode's error" [ "$(stat errors.reached "$T/tree")" = 1 ]
 check "param, scope tree: recorded" [ "$(jq -r .info.scope "$T/tree/stats.json")" = tree ]
-check "param: the paper's scope by default" [ "$(jq -r .info.scope "$T/param/stats.json")" = last ]
+check "param: the shipped weights' scope (gen) by default" [ "$(jq -r .info.scope "$T/param/stats.json")" = gen ]
+# the shipped weights are feature 41 alone with scope gen: the same runs
+printf 'cfds_rank 1\nscope gen\n' >"$T/shipped.txt"
+same_runs "param with cfds_rank alone, scope gen" "$T/shipped.txt" shipped param
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --search-scope all -o "$T/y" 2>"$T/err2" >/dev/null
 check "an unknown scope: one-line error" bash -c "[ \$(wc -l <'$T/err2') = 1 ] && grep -q 'search-scope' '$T/err2'"
 
-# restarts after a stall: on two_mains the random seed dives into main1's
-# endless loop; only a restart from the oldest path (the all-zero seed's,
-# in main2) reaches main2's error
+# restarts after a stall (scope last: the paper's): on two_mains the random
+# seed dives into main1's endless loop; only a restart from the oldest path
+# (the all-zero seed's, in main2) reaches main2's error
 TM="$CTG_SOURCE_DIR/tests/e2e/programs/two_mains.c"
 for r in 0 auto; do
-  "$CTESTGEN" run "$TM" --strategy concolic --search param --search-restart $r --max-execs 200 --seed 1 -q \
+  "$CTESTGEN" run "$TM" --strategy concolic --search param --search-scope last --search-restart $r \
+    --max-execs 200 --seed 1 -q \
     -o "$T/tm-$r" || fail "two_mains, --search-restart $r: run failed"
 done
 check "param without restarts: stays in main1" [ "$(stat errors.reached "$T/tm-0")" = 0 ]

@@ -59,14 +59,14 @@ static const opt_desc concolic_options[] = {
      "| gen (param only: generational search - every branch from the bound of the test being "
      "expanded, children ordered by new edges - in the order of the weights, which also break "
      "ties between children) | level (as tree, ties to the oldest path and its shallowest "
-     "branch: with 0 weights, BFS) | auto (param: the scope its weights were learned with, "
-     "from their file's 'scope' line, last without one; cfds: last; learn: learned with the "
-     "weights, from last, tree, gen and level)"},
+     "branch: with 0 weights, BFS) | auto (param: the scope its weights were learned with: "
+     "gen for the shipped ones, a file's 'scope' line, last for a file without one; cfds: "
+     "last; learn: learned with the weights, from last, tree, gen and level)"},
     {"search-restart", 0, OPT_STR, OPT_KV, "N", "auto",
      "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
-     "kept path becomes the last one, as CREST's CFDS restarts (0: never; auto: 30 for cfds, "
-     "CREST's; for param the weights file's restart line, else 10; learn: learned with the "
-     "weights, from 0, 10 and 30)"},
+     "kept path becomes the last one, as CREST's CFDS restarts (0: never; scope gen never "
+     "restarts; auto: 30 for cfds, CREST's; for param the weights file's restart line, else "
+     "10; learn: learned with the weights, from 0, 10 and 30)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
@@ -289,6 +289,8 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
         return err_set(e, "--search-scope gen: only --search param has it; use last, tree or "
                           "level");
     cfg->scope = scope;
+    if (scope == CC_SCOPE_GEN) /* generational expansions never restart */
+        cfg->restart = 0;
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
     cc_heur_set_seed(S->heur, cfg->seed);
