@@ -15,8 +15,9 @@
  * lands near them.
  * With --search-restart auto and --search-scope auto (the defaults) the
  * restart after a stall and the scope are parameters too: each vector
- * carries one of each (learn_restarts, learn_scopes), the weights file
- * gets the best vector's (docs/concolic.md).
+ * carries one of each (learn_restarts, learn_scopes; a scope gen vector
+ * restart 0: it never restarts), the weights file gets the best vector's
+ * (docs/concolic.md).
  * Ctrl-C stops launching, lets the running evaluations finish and exits
  * 130; the same command continues.
  */
@@ -537,6 +538,8 @@ static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err
             rs[i] = L->start_rs[i];
             sc[i] = L->start_sc[i];
         }
+        if (sc[i] == CC_SCOPE_GEN) /* it never restarts: say so (drawn all the same, */
+            rs[i] = 0;             /* so the draws after it stay as they were)       */
         for (size_t p = 0; p < P; p++)
             jobs[i * P + p] = (job){w[i], rs[i], sc[i], r, i, 'F', L->o->search.seed,
                                     &covp[i * P + p], 0, NULL, 0, (unsigned)p};
@@ -575,7 +578,11 @@ static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err
         size_t b1 = top[best2[0]], b2 = n2 > 1 ? top[best2[1]] : b1;
         const double *t1 = w[b1], *t2 = w[b2];
         cc_learn_refine(R, t1, t2);
-        choice_refine(&L->restarts, rs[b1], rs[b2]);
+        /* a scope gen vector's restart 0 says nothing about restarts: the
+         * restarts are refined by the others among the two best */
+        if (sc[b1] != CC_SCOPE_GEN || sc[b2] != CC_SCOPE_GEN)
+            choice_refine(&L->restarts, sc[b1] != CC_SCOPE_GEN ? rs[b1] : rs[b2],
+                          sc[b2] != CC_SCOPE_GEN ? rs[b2] : rs[b1]);
         choice_refine(&L->scopes, sc[b1], sc[b2]);
         if (L->tty && !L->o->ui.quiet)
             fputs("\r\033[K", stderr);
@@ -646,6 +653,8 @@ static void start_vectors(learn *L, const double *given, long given_restart, cc_
             L->start_rs[k] = L->restarts.v[0];
         if (!L->scope_learned)
             L->start_sc[k] = (cc_scope)L->scopes.v[0];
+        if (L->start_sc[k] == CC_SCOPE_GEN) /* generational expansions never restart */
+            L->start_rs[k] = 0;
     }
 }
 

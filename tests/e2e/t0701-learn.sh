@@ -77,6 +77,13 @@ check "learn --search-restart N: every run restarts after N, and the file says s
   >/dev/null 2>&1 || fail "learn --search-scope level failed"
 check "learn --search-scope S: every run looks at S, and the file says so" \
   bash -c "grep -q '^setup scope level, restart learned,' '$T/wl.txt.work/learn.log' && grep -qx 'scope level' '$T/wl.txt'"
+# scope gen never restarts: a learn for it draws no restart (every round's
+# best, and the file, say restart 0; a drawn 10 or 30 would do nothing)
+"$CTESTGEN" learn "$P" --max-execs 40 --samples 4 --top 2 --checks 1 --rounds 2 --search-scope gen -o "$T/wgen.txt" -q \
+  >/dev/null 2>&1 || fail "learn --search-scope gen failed"
+check "learn --search-scope gen: every round's best says restart 0" \
+  bash -c "[ \$(grep -c '^round ' '$T/wgen.txt.work/learn.log') -ge 1 ] && ! grep '^round ' '$T/wgen.txt.work/learn.log' | grep -qv ' restart 0 scope gen\$'"
+check "learn --search-scope gen: the file says restart 0" grep -qx 'restart 0' "$T/wgen.txt"
 
 # the same command again: every evaluation comes from the log
 n=$(grep -c '^eval ' "$T/w.txt.work/learn.log")
