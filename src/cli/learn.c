@@ -15,9 +15,9 @@
  * lands near them.
  * With --search-restart auto and --search-scope auto (the defaults) the
  * restart after a stall and the scope are parameters too: each vector
- * carries one of each (learn_restarts, learn_scopes; a scope gen vector
- * restart 0: it never restarts), the weights file gets the best vector's
- * (docs/concolic.md).
+ * carries one of each (learn_restarts, learn_scopes; a vector with scope
+ * gen carries restart 0, as it never restarts), the weights file gets the
+ * best vector's (docs/concolic.md).
  * Ctrl-C stops launching, lets the running evaluations finish and exits
  * 130; the same command continues.
  */
