@@ -538,8 +538,9 @@ static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err
             rs[i] = L->start_rs[i];
             sc[i] = L->start_sc[i];
         }
-        if (sc[i] == CC_SCOPE_GEN) /* it never restarts: say so (drawn all the same, */
-            rs[i] = 0;             /* so the draws after it stay as they were)       */
+        /* scope gen never restarts: its vector says restart 0 (drawn all
+         * the same, so the draws after it stay as they were) */
+        rs[i] = cc_scope_restart(sc[i], rs[i]);
         for (size_t p = 0; p < P; p++)
             jobs[i * P + p] = (job){w[i], rs[i], sc[i], r, i, 'F', L->o->search.seed,
                                     &covp[i * P + p], 0, NULL, 0, (unsigned)p};
@@ -653,8 +654,6 @@ static void start_vectors(learn *L, const double *given, long given_restart, cc_
             L->start_rs[k] = L->restarts.v[0];
         if (!L->scope_learned)
             L->start_sc[k] = (cc_scope)L->scopes.v[0];
-        if (L->start_sc[k] == CC_SCOPE_GEN) /* generational expansions never restart */
-            L->start_rs[k] = 0;
     }
 }
 

@@ -71,6 +71,10 @@ bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e);
  * default: CC_RESTART_CFDS, else CC_RESTART_PARAM); false with e set on
  * anything else. */
 bool cc_restart_option(const char *value, cc_order order, uint32_t *out, ctg_err *e);
+/* The restart after a stall a search with that scope makes: 0 with scope
+ * gen (generational expansions have no last path to stall on), else
+ * restart. */
+uint32_t cc_scope_restart(cc_scope scope, uint32_t restart);
 
 /* Weight files: one "NAME WEIGHT" a line (names of cc_feature_name, any
  * order, '#' comments), at most one "scope last|tree|gen|level" line and at most

@@ -60,6 +60,11 @@ cc_scope cc_scope_parse(const char *name)
     return CC_SCOPE_UNSET;
 }
 
+uint32_t cc_scope_restart(cc_scope scope, uint32_t restart)
+{
+    return scope == CC_SCOPE_GEN ? 0 : restart;
+}
+
 bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e)
 {
     *out = cc_scope_parse(value);

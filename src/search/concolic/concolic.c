@@ -289,8 +289,7 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
         return err_set(e, "--search-scope gen: only --search param has it; use last, tree or "
                           "level");
     cfg->scope = scope;
-    if (scope == CC_SCOPE_GEN) /* generational expansions never restart */
-        cfg->restart = 0;
+    cfg->restart = cc_scope_restart(scope, cfg->restart);
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
     cc_heur_set_seed(S->heur, cfg->seed);
