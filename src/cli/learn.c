@@ -46,11 +46,11 @@
  * scope are learned with the weights, drawn from these (restarts: never,
  * param's default, CREST's CFDS) and refined to the values of the two
  * best vectors of a round */
-#define LEARN_MAX_CHOICES 4
+#define LEARN_MAX_CHOICES 5
 #define LEARN_N_START 7 /* start_vectors */
 static const unsigned learn_restarts[] = {0, CC_RESTART_PARAM, CC_RESTART_CFDS};
 static const unsigned learn_scopes[] = {CC_SCOPE_LAST, CC_SCOPE_TREE, CC_SCOPE_GEN,
-                                        CC_SCOPE_LEVEL};
+                                        CC_SCOPE_LEVEL, CC_SCOPE_MIX};
 
 /* A value learned with the weights (the restart, the scope): the values a
  * drawn vector takes one of (one: given by an option). */

@@ -19,11 +19,11 @@ check "learn: the log records every evaluation" [ "$(grep -c '^eval ' "$T/w.txt.
 check "param run: records its weights" [ "$(jq -r .info.weights "$T/p/stats.json")" = "$T/w.txt" ]
 check "param run: covers branches" [ "$(stat edges.covered "$T/p")" -gt 10 ]
 # the scope the weights were learned with is part of the file (learned
-# with them by default: one of last, tree, gen, level), and what a run
+# with them by default: one of last, tree, gen, level, mix), and what a run
 # uses unless --search-scope says otherwise
 sc=$(sed -n 's/^scope \([a-z]*\)$/\1/p' "$T/w.txt")
 check "learn: records its scope (learned: $sc)" \
-  bash -c "case '$sc' in last | tree | gen | level) true ;; *) false ;; esac"
+  bash -c "case '$sc' in last | tree | gen | level | mix) true ;; *) false ;; esac"
 check "param run: the scope of its weights file" [ "$(jq -r .info.scope "$T/p/stats.json")" = "$sc" ]
 check "learn: the log's rounds name the best vector's scope" grep -q "^round 1 best .* scope $sc\$" "$T/w.txt.work/learn.log"
 sed 's/^scope [a-z]*$/scope tree/' "$T/w.txt" >"$T/wt.txt"
@@ -65,7 +65,7 @@ check "param run: a 'restart 0' file never restarts" [ "$(jq -r .info.restart "$
   -q -o "$T/p5" || fail "run with --search-restart 5 failed"
 check "param run: --search-restart overrides the file's" [ "$(jq -r .info.restart "$T/p5/stats.json")" = 5 ]
 "$CTESTGEN" run "$P" --strategy concolic --search param --max-execs 20 -q -o "$T/pd" || fail "param run failed"
-check "param run, shipped weights: scope gen never restarts" [ "$(jq -r .info.restart "$T/pd/stats.json")" = 0 ]
+check "param run, shipped weights: scope mix hands over after 10" [ "$(jq -r .info.restart "$T/pd/stats.json")" = 10 ]
 "$CTESTGEN" run "$P" --strategy concolic --search param --search-scope last --max-execs 20 -q -o "$T/pdl" \
   || fail "param --search-scope last run failed"
 check "param run, shipped weights, scope last: restarts after 10" [ "$(jq -r .info.restart "$T/pdl/stats.json")" = 10 ]
@@ -182,10 +182,20 @@ check "param with a missing weights file: one-line error" grep -q "nosuch" "$T/e
   --seed 1 -q -o "$T/tree" || fail "param --search-scope tree: run failed"
 check "param, scope tree: reaches cgi_decode's error" [ "$(stat errors.reached "$T/tree")" = 1 ]
 check "param, scope tree: recorded" [ "$(jq -r .info.scope "$T/tree/stats.json")" = tree ]
-check "param: the shipped weights' scope (gen) by default" [ "$(jq -r .info.scope "$T/param/stats.json")" = gen ]
-# the shipped weights are feature 41 alone with scope gen: the same runs
-printf 'cfds_rank 1\nscope gen\n' >"$T/shipped.txt"
-same_runs "param with cfds_rank alone, scope gen" "$T/shipped.txt" shipped param
+# scope mix: generational search and last-path dives in one run, handing
+# over after a stall
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --search-scope mix --max-execs 300 \
+  --seed 1 -q -o "$T/mix" || fail "param --search-scope mix: run failed"
+check "param, scope mix: reaches cgi_decode's error" [ "$(stat errors.reached "$T/mix")" = 1 ]
+check "param, scope mix: recorded" [ "$(jq -r .info.scope "$T/mix/stats.json")" = mix ]
+check "param, scope mix: hands over and the last-path arm runs" \
+  bash -c "[ $(stat concolic.mix_handovers "$T/mix") -ge 1 ] && [ $(stat concolic.mix_last_runs "$T/mix") -ge 1 ]"
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search cfds --search-scope mix -o "$T/cm" 2>"$T/err4" >/dev/null
+check "cfds with scope mix: one-line error" bash -c "[ \$(wc -l <'$T/err4') = 1 ] && grep -q 'only --search param' '$T/err4'"
+check "param: the shipped weights' scope (mix) by default" [ "$(jq -r .info.scope "$T/param/stats.json")" = mix ]
+# the shipped weights are feature 41 alone with scope mix: the same runs
+printf 'cfds_rank 1\nscope mix\n' >"$T/shipped.txt"
+same_runs "param with cfds_rank alone, scope mix" "$T/shipped.txt" shipped param
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --search-scope all -o "$T/y" 2>"$T/err2" >/dev/null
 check "an unknown scope: one-line error" bash -c "[ \$(wc -l <'$T/err2') = 1 ] && grep -q 'search-scope' '$T/err2'"
 

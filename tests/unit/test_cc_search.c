@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "base/mem.h"
+#include "search/concolic/cc_heur.h"
 #include "search/concolic/cc_search.h"
 
 /* ---- a tiny harness for synthetic programs ----------------------------------- */
@@ -416,6 +417,45 @@ static void test_param_scope_gen(void **st)
     cc_free(s);
 }
 
+/* param with scope mix on p_tree, handing over after every fruitless run
+ * (restart 1): generational search with the scores runs FFF, TFF, FFT,
+ * FTF (each a new edge), then TFF's TFT (none): the last-path arm takes
+ * the work list's best, FFT (new edges 1, its entry's score 5), whose
+ * entries all lead to known paths, hands back at once, and generational
+ * search runs TTF (none); the last-path arm takes FTF and runs its best
+ * entry's child, FTT - a run of its own - then generational search runs
+ * TTT.  Every path once, four hand-overs after a stall.  Scope gen alone
+ * makes none and no run of the last-path arm. */
+static void test_param_scope_mix(void **st)
+{
+    (void)st;
+    static const char *const want[8] = {"FFF", "TFF", "FFT", "FTF", "TFT", "TTF", "FTT", "TTT"};
+    for (int mix = 0; mix < 2; mix++) {
+        prog p = {.body = p_tree};
+        cc_config cfg;
+        cc_config_default(&cfg);
+        cfg.order = CC_PARAM;
+        cfg.scope = mix ? CC_SCOPE_MIX : CC_SCOPE_GEN;
+        cfg.restart = 1;
+        cfg.heur.score = tree_score;
+        cc_search *s = start_cfg(&p, &cfg);
+        assert_int_equal(drive(s, &p, 100), CC_DONE);
+        assert_int_equal(p.runs, 8);
+        for (int i = 0; i < 8; i++)
+            if (strcmp(p.paths[i], want[i]))
+                fail_msg("scope %s: run %d took %s, expected %s", mix ? "mix" : "gen", i,
+                         p.paths[i], want[i]);
+        const cc_stats *cs = cc_get_stats(s);
+        assert_int_equal(cs->paths, 8);
+        assert_int_equal(cs->handovers, mix ? 4 : 0);
+        assert_int_equal(cs->last_runs, mix ? 1 : 0);
+        cc_free(s);
+    }
+    /* the name */
+    assert_int_equal(cc_scope_parse("mix"), CC_SCOPE_MIX);
+    assert_string_equal(cc_scope_name(CC_SCOPE_MIX), "mix");
+}
+
 static void test_generational_bound_and_skip(void **st)
 {
     (void)st;
@@ -663,32 +703,42 @@ static void test_run_failure(void **st)
 static void test_alloc_failure(void **st)
 {
     (void)st;
-    int failed = 0, complete = 0;
-    for (long n = 0; n < 400; n += 3) {
-        prog p = {.body = p_deadbeef};
-        mem_fail_after(n);
-        cc_config cfg;
-        cc_config_default(&cfg);
-        ctg_err e = {{0}};
-        cc_search *s = cc_new(&cfg, run_prog, &p, &e);
-        uint8_t zeros[16] = {0};
-        cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
-        cc_status stt = CC_FAIL;
-        if (s && cc_add_seed(s, &in, &e))
-            for (stt = CC_MORE; stt == CC_MORE;)
-                stt = cc_step(s, &e);
-        mem_fail_reset();
-        if (stt == CC_FAIL) {
-            assert_true(e.msg[0] != 0);
-            failed++;
-        } else {
-            assert_int_equal(stt, CC_DONE);
-            complete++;
+    /* generational search, and param with scope mix handing over after
+     * every fruitless run (a hand-over moves a test between the arms) */
+    for (int mix = 0; mix < 2; mix++) {
+        int failed = 0, complete = 0;
+        for (long n = 0; n < 400; n += 3) {
+            prog p = {.body = p_deadbeef};
+            mem_fail_after(n);
+            cc_config cfg;
+            cc_config_default(&cfg);
+            if (mix) {
+                cfg.order = CC_PARAM;
+                cfg.scope = CC_SCOPE_MIX;
+                cfg.restart = 1;
+                cfg.heur.score = tree_score;
+            }
+            ctg_err e = {{0}};
+            cc_search *s = cc_new(&cfg, run_prog, &p, &e);
+            uint8_t zeros[16] = {0};
+            cc_input in = {zeros, sizeof zeros, NULL, NULL, 0};
+            cc_status stt = CC_FAIL;
+            if (s && cc_add_seed(s, &in, &e))
+                for (stt = CC_MORE; stt == CC_MORE;)
+                    stt = cc_step(s, &e);
+            mem_fail_reset();
+            if (stt == CC_FAIL) {
+                assert_true(e.msg[0] != 0);
+                failed++;
+            } else {
+                assert_int_equal(stt, CC_DONE);
+                complete++;
+            }
+            cc_free(s);
         }
-        cc_free(s);
+        assert_true(failed > 10);
+        assert_true(complete > 0);
     }
-    assert_true(failed > 10);
-    assert_true(complete > 0);
 }
 
 int main(void)
@@ -699,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_tree_orders),
         cmocka_unit_test(test_param_scope),
         cmocka_unit_test(test_param_scope_gen),
+        cmocka_unit_test(test_param_scope_mix),
         cmocka_unit_test(test_param_zero_scores),
         cmocka_unit_test(test_param_level_seeds),
         cmocka_unit_test(test_generational_bound_and_skip),

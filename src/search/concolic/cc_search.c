@@ -45,6 +45,8 @@ struct cc_search {
     cc_set seen;     /* prefixes of executed paths and tried targets */
     cc_set expanded; /* prefixes of expanded paths (shouldSkip)      */
     cc_set expanded_full; /* whole expanded paths (no limit)         */
+    int arm;         /* scope mix: MIX_GEN or MIX_LAST, the arm at work */
+    uint64_t arm_stall; /* scope mix: the arm's runs in a row without a new edge */
     cc_set paths;    /* whole executed paths                         */
     uint8_t *cov;    /* edge bitmap                                  */
     size_t cov_cap;
@@ -65,6 +67,9 @@ struct cc_search {
     size_t qcap;
     solver_model model;
 };
+
+/* scope mix: the arms */
+enum { MIX_GEN = 0, MIX_LAST = 1 };
 
 static const char *const order_names[CC__ORDERS] = {
     "generational", "dfs", "bfs", "random-branch", "cfds", "cgs", "param"};
@@ -348,11 +353,19 @@ static bool materialize(cc_search *s, cc_node *n, bool *usable, ctg_err *e)
 
 typedef enum neg_result { NEG_SKIPPED, NEG_DONE, NEG_FAIL } neg_result;
 
+/* The scope at work: with scope mix, that of the arm at work. */
+static cc_scope scope_now(const cc_search *s)
+{
+    if (s->cfg.scope != CC_SCOPE_MIX)
+        return s->cfg.scope;
+    return s->arm == MIX_GEN ? CC_SCOPE_GEN : CC_SCOPE_LAST;
+}
+
 /* The generational work list: generational, and param with scope gen. */
 static bool generational(const cc_search *s)
 {
     return s->cfg.order == CC_GENERATIONAL ||
-           (s->cfg.order == CC_PARAM && s->cfg.scope == CC_SCOPE_GEN);
+           (s->cfg.order == CC_PARAM && scope_now(s) == CC_SCOPE_GEN);
 }
 
 /* The child of n made by a model of the negation of entry j. */
@@ -805,7 +818,7 @@ static cc_status list_step(cc_search *s, ctg_err *e)
  * seeds, pushed together) comes first, as BFS expands the seeds first. */
 static size_t tree_pick(const cc_search *s, double top)
 {
-    bool level = s->cfg.scope == CC_SCOPE_LEVEL;
+    bool level = scope_now(s) == CC_SCOPE_LEVEL;
     size_t last = s->n_stack - 1, pick = last;
     double bs = top;
     for (size_t i = last; i-- > 0;) {
@@ -843,9 +856,9 @@ static int64_t scored_best(cc_search *s, cc_node *n, double *score, ctg_err *e)
         return -2;
     if (!usable)
         return -1;
-    if (!alloc_tried(n, s->cfg.scope == CC_SCOPE_LEVEL))
+    if (!alloc_tried(n, scope_now(s) == CC_SCOPE_LEVEL))
         return err_set(e, "concolic: out of memory"), -2;
-    return cc_best_entry(&s->cfg.heur, n, s->cfg.scope == CC_SCOPE_LEVEL, score);
+    return cc_best_entry(&s->cfg.heur, n, scope_now(s) == CC_SCOPE_LEVEL, score);
 }
 
 /* cfds / param: negates the best entry of the last path that is left (of
@@ -873,7 +886,7 @@ static cc_status last_step(cc_search *s, ctg_err *e)
             return CC_FAIL;
         if (s->st.runs != runs0)
             return CC_MORE;
-        if (j >= 0 && (s->cfg.scope == CC_SCOPE_TREE || s->cfg.scope == CC_SCOPE_LEVEL)) {
+        if (j >= 0 && (scope_now(s) == CC_SCOPE_TREE || scope_now(s) == CC_SCOPE_LEVEL)) {
             size_t p = tree_pick(s, sc);
             if (p != at) { /* an older path scored higher: scored afresh, it is the one */
                 s->stack[at]->best = sc; /* the last path's best stays untried */
@@ -901,7 +914,7 @@ static cc_status last_step(cc_search *s, ctg_err *e)
         /* scope level: a path whose last entry this was leaves now, as BFS
          * frees a test with its last negation (an exhausted path never wins
          * a pick, and would hold its constraint in memory) */
-        if (s->cfg.scope == CC_SCOPE_LEVEL && !n->scored)
+        if (scope_now(s) == CC_SCOPE_LEVEL && !n->scored)
             stack_remove(s, at);
         if (r == NEG_DONE)
             return CC_MORE;
@@ -909,8 +922,69 @@ static cc_status last_step(cc_search *s, ctg_err *e)
     return CC_DONE;
 }
 
+#define MIX_STALL 10 /* scope mix with restart 0: an arm's fruitless runs */
+
+/* scope mix: the other arm takes over; the last-path arm takes the best
+ * test of the generational work list (not expanded yet) as its last path,
+ * so that it dives from the best of what generational search found. */
+static bool mix_switch(cc_search *s, ctg_err *e)
+{
+    s->arm = !s->arm;
+    s->arm_stall = 0;
+    if (s->arm != MIX_LAST)
+        return true;
+    if (s->cur) /* the expansion in progress keeps its constraint (negate unpins it) */
+        s->cur->pinned = true;
+    s->stall = 0; /* generational search's stall is not the last path's */
+    cc_node *n = cc_heap_pop(&s->heap);
+    bool usable;
+    if (!n)
+        return true;
+    if (!materialize(s, n, &usable, e)) {
+        node_unref(s, n);
+        return false;
+    }
+    if (!usable) { /* its path is needed, and the re-run took another */
+        node_unref(s, n);
+        return true;
+    }
+    n->refs = 0;
+    return push_path(s, n, e);
+}
+
+/* scope mix: one step of the arm at work; after cfg.restart runs of it in
+ * a row without a new edge (MIX_STALL without a restart) the other arm
+ * takes over, and an arm with nothing left hands over at once.  The
+ * last-path arm's own restart (the oldest path on top) gives way to the
+ * hand-over: each time it takes over, its stall starts at 0. */
+static cc_status mix_step(cc_search *s, ctg_err *e)
+{
+    uint64_t stall = s->cfg.restart ? s->cfg.restart : MIX_STALL;
+    if (s->arm_stall >= stall) {
+        s->st.handovers++;
+        if (!mix_switch(s, e))
+            return CC_FAIL;
+    }
+    for (int tries = 0; tries < 2; tries++) {
+        uint64_t runs0 = s->st.runs, edges0 = s->st.edges;
+        cc_status r = s->arm == MIX_GEN ? gen_step(s, e) : last_step(s, e);
+        if (r == CC_MORE) {
+            uint64_t runs = s->st.runs - runs0;
+            if (s->arm == MIX_LAST)
+                s->st.last_runs += runs;
+            s->arm_stall = s->st.edges != edges0 ? 0 : s->arm_stall + runs;
+            return r;
+        }
+        if (r == CC_FAIL || !mix_switch(s, e))
+            return CC_FAIL;
+    }
+    return CC_DONE;
+}
+
 cc_status cc_step(cc_search *s, ctg_err *e)
 {
+    if (s->cfg.scope == CC_SCOPE_MIX && s->cfg.order == CC_PARAM)
+        return mix_step(s, e);
     if (generational(s))
         return gen_step(s, e);
     switch (s->cfg.order) {

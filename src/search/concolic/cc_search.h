@@ -147,13 +147,19 @@ typedef struct cc_heuristic {
  *          entries best first, children with equal new edges ordered by
  *          that entry's score;
  *   level  as tree, ties to the oldest path, and in a path to the
- *          shallowest entry: with 0 weights, BFS. */
+ *          shallowest entry: with 0 weights, BFS;
+ *   mix    param: two arms in one run, gen and last, each with its own
+ *          tests (every seed is run for each) and sharing the coverage,
+ *          the known paths and the solver: the arm at work keeps on while
+ *          it finds new edges and hands over after `restart` runs in a
+ *          row without one (10 with restart 0). */
 typedef enum cc_scope {
     CC_SCOPE_UNSET,
     CC_SCOPE_LAST,
     CC_SCOPE_TREE,
     CC_SCOPE_GEN,
-    CC_SCOPE_LEVEL
+    CC_SCOPE_LEVEL,
+    CC_SCOPE_MIX
 } cc_scope;
 
 typedef struct cc_config {
@@ -193,6 +199,8 @@ typedef struct cc_stats {
     uint64_t skipped_context;  /* cgs: negations skipped, context known      */
     uint64_t cgs_k;            /* cgs: the context length reached            */
     uint64_t restarts;         /* cfds / param: restarts after a stall       */
+    uint64_t handovers;        /* scope mix: arm changes after a stall       */
+    uint64_t last_runs;        /* scope mix: runs of the last-path arm       */
     uint64_t expanded;         /* tests expanded                             */
     uint64_t dropped;          /* work-list places dropped by max_work       */
     uint64_t errors;           /* runs that reached an error call            */

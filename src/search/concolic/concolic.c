@@ -59,13 +59,14 @@ static const opt_desc concolic_options[] = {
      "| gen (param only: generational search - every branch from the bound of the test being "
      "expanded, children ordered by new edges - in the order of the weights, which also break "
      "ties between children) | level (as tree, ties to the oldest path and its shallowest "
-     "branch: with 0 weights, BFS) | auto (param: the scope its weights were learned with: "
-     "gen for the shipped ones, a file's 'scope' line, last for a file without one; cfds: "
-     "last; learn: learned with the weights, from last, tree, gen and level)"},
+     "branch: with 0 weights, BFS) | mix (param only: gen and last in one run, the one at "
+     "work handing over after --search-restart runs without a new edge) | auto (param: the scope its weights were learned with: "
+     "mix for the shipped ones, a file's 'scope' line, last for a file without one; cfds: "
+     "last; learn: learned with the weights, from last, tree, gen, level and mix)"},
     {"search-restart", 0, OPT_STR, OPT_KV, "N", "auto",
      "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
      "kept path becomes the last one, as CREST's CFDS restarts (0: never; scope gen never "
-     "restarts; auto: 30 for cfds, CREST's; for param the weights file's restart line, else "
+     "restarts; scope mix hands over to the other arm instead, after 10 with 0; auto: 30 for cfds, CREST's; for param the weights file's restart line, else "
      "10; learn: learned with the weights, from 0, 10 and 30)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
@@ -285,9 +286,9 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
     cc_scope scope = given != CC_SCOPE_UNSET ? given
                      : cfg->order == CC_PARAM && learned != CC_SCOPE_UNSET ? learned
                                                                         : CC_SCOPE_LAST;
-    if (scope == CC_SCOPE_GEN && cfg->order != CC_PARAM)
-        return err_set(e, "--search-scope gen: only --search param has it; use last, tree or "
-                          "level");
+    if ((scope == CC_SCOPE_GEN || scope == CC_SCOPE_MIX) && cfg->order != CC_PARAM)
+        return err_set(e, "--search-scope %s: only --search param has it; use last, tree or "
+                          "level", cc_scope_name(scope));
     cfg->scope = scope;
     cfg->restart = cc_scope_restart(scope, cfg->restart);
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
