@@ -287,14 +287,21 @@ static double tree_score(void *user, const expr_pc *pc, uint32_t j)
  * its first negation; with scope tree the first path's next entry (5)
  * beats the new path's best (-90), so FFT runs third.  Both explore each
  * of the eight paths once. */
-/* param on p with tree_score in that scope, from the all-zero seed. */
-static cc_search *start_param(prog *p, cc_scope scope)
+/* A param configuration with this scope and score hook. */
+static cc_config param_config(cc_scope scope, double (*score)(void *, const expr_pc *, uint32_t))
 {
     cc_config cfg;
     cc_config_default(&cfg);
     cfg.order = CC_PARAM;
     cfg.scope = scope;
-    cfg.heur.score = tree_score;
+    cfg.heur.score = score;
+    return cfg;
+}
+
+/* param on p with tree_score in that scope, from the all-zero seed. */
+static cc_search *start_param(prog *p, cc_scope scope)
+{
+    cc_config cfg = param_config(scope, tree_score);
     return start_cfg(p, &cfg);
 }
 
@@ -334,11 +341,7 @@ static void test_param_zero_scores(void **st)
      * path is run again when it is picked, and still negates its entry) */
     for (int v = 0; v < 3; v++) {
         prog p = {.body = p_tree};
-        cc_config cfg;
-        cc_config_default(&cfg);
-        cfg.order = CC_PARAM;
-        cfg.scope = v ? CC_SCOPE_LEVEL : CC_SCOPE_LAST;
-        cfg.heur.score = zero_score;
+        cc_config cfg = param_config(v ? CC_SCOPE_LEVEL : CC_SCOPE_LAST, zero_score);
         if (v == 2)
             cfg.max_retained = 1;
         cc_search *s = start_cfg(&p, &cfg);
@@ -432,12 +435,8 @@ static void test_param_scope_mix(void **st)
     static const char *const want[8] = {"FFF", "TFF", "FFT", "FTF", "TFT", "TTF", "FTT", "TTT"};
     for (int mix = 0; mix < 2; mix++) {
         prog p = {.body = p_tree};
-        cc_config cfg;
-        cc_config_default(&cfg);
-        cfg.order = CC_PARAM;
-        cfg.scope = mix ? CC_SCOPE_MIX : CC_SCOPE_GEN;
+        cc_config cfg = param_config(mix ? CC_SCOPE_MIX : CC_SCOPE_GEN, tree_score);
         cfg.restart = 1;
-        cfg.heur.score = tree_score;
         cc_search *s = start_cfg(&p, &cfg);
         assert_int_equal(drive(s, &p, 100), CC_DONE);
         assert_int_equal(p.runs, 8);
@@ -713,10 +712,8 @@ static void test_alloc_failure(void **st)
             cc_config cfg;
             cc_config_default(&cfg);
             if (mix) {
-                cfg.order = CC_PARAM;
-                cfg.scope = CC_SCOPE_MIX;
+                cfg = param_config(CC_SCOPE_MIX, tree_score);
                 cfg.restart = 1;
-                cfg.heur.score = tree_score;
             }
             ctg_err e = {{0}};
             cc_search *s = cc_new(&cfg, run_prog, &p, &e);
