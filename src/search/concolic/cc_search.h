@@ -148,11 +148,12 @@ typedef struct cc_heuristic {
  *          that entry's score;
  *   level  as tree, ties to the oldest path, and in a path to the
  *          shallowest entry: with 0 weights, BFS;
- *   mix    param: two arms in one run, gen and last, each with its own
- *          tests (every seed is run for each) and sharing the coverage,
- *          the known paths and the solver: the arm at work keeps on while
- *          it finds new edges and hands over after `restart` runs in a
- *          row without one (10 with restart 0). */
+ *   mix    param: two arms in one run, gen and last, sharing the
+ *          coverage, the known paths and the solver: the arm at work keeps
+ *          on while it finds new edges and hands over after `restart` runs
+ *          in a row without one (10 with restart 0); the last-path arm
+ *          takes generational search's best test as its last path when it
+ *          takes over, and a test stays with the arm that made it. */
 typedef enum cc_scope {
     CC_SCOPE_UNSET,
     CC_SCOPE_LAST,

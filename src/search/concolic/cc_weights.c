@@ -72,8 +72,8 @@ bool cc_scope_option(const char *value, cc_scope *out, ctg_err *e)
 {
     *out = cc_scope_parse(value);
     if (*out == CC_SCOPE_UNSET && strcmp(value, "auto"))
-        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree, gen, level, mix or auto",
-                       value);
+        return err_set(e, "--search-scope: unknown scope '%s'; use last, tree, gen, level, mix "
+                          "or auto", value);
     return true;
 }
 

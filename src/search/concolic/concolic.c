@@ -60,13 +60,15 @@ static const opt_desc concolic_options[] = {
      "expanded, children ordered by new edges - in the order of the weights, which also break "
      "ties between children) | level (as tree, ties to the oldest path and its shallowest "
      "branch: with 0 weights, BFS) | mix (param only: gen and last in one run, the one at "
-     "work handing over after --search-restart runs without a new edge) | auto (param: the scope its weights were learned with: "
-     "mix for the shipped ones, a file's 'scope' line, last for a file without one; cfds: "
+     "work handing over after --search-restart runs without a new edge) | auto (param: the "
+     "scope of its weights: mix for the shipped ones, a file's 'scope' line, last for a "
+     "file without one; cfds: "
      "last; learn: learned with the weights, from last, tree, gen, level and mix)"},
     {"search-restart", 0, OPT_STR, OPT_KV, "N", "auto",
      "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
      "kept path becomes the last one, as CREST's CFDS restarts (0: never; scope gen never "
-     "restarts; scope mix hands over to the other arm instead, after 10 with 0; auto: 30 for cfds, CREST's; for param the weights file's restart line, else "
+     "restarts; scope mix hands over to the other arm instead, after 10 with 0; auto: 30 for "
+     "cfds, CREST's; for param the weights file's restart line, else "
      "10; learn: learned with the weights, from 0, 10 and 30)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
