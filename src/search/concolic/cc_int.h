@@ -1,13 +1,17 @@
 /*
  * cc_int.h - internals of the concolic search: the test nodes, the work
  * containers (a score-ordered heap for the generational order, a deque of
- * pending negations for the others) and a set of 64-bit path hashes.
+ * pending negations for the others), a set of 64-bit path hashes, and the
+ * search's state with the steps cc_search.c (nodes, runs, negation,
+ * generational search and the list orders) and cc_last.c (the cfds / param
+ * orders over a stack of last paths, and scope mix) share.
  * Only for src/search/concolic.
  */
 #ifndef CTG_CC_INT_H
 #define CTG_CC_INT_H
 
 #include "../../base/hmap.h"
+#include "../../base/rng.h"
 #include "cc_search.h"
 
 /* ---- set of 64-bit hashes (cc_work.c) ----------------------------------- */
@@ -112,5 +116,73 @@ cc_item cc_items_pop_front(cc_items *q);
 /* Removes the i-th live item (order not kept). */
 cc_item cc_items_take(cc_items *q, size_t i);
 void cc_items_release(cc_items *q);
+
+/* ---- the search's state, shared by cc_search.c and cc_last.c -------------- */
+
+/* scope mix: the arms */
+enum { MIX_GEN = 0, MIX_LAST = 1 };
+
+struct cc_search {
+    cc_config cfg;
+    cc_run_fn run;
+    void *user;
+    solver *sv;
+    rng r;
+    cc_stats st;
+    cc_set seen;     /* prefixes of executed paths and tried targets */
+    cc_set expanded; /* prefixes of expanded paths (shouldSkip)      */
+    cc_set expanded_full; /* whole expanded paths (no limit)         */
+    int arm;         /* scope mix: MIX_GEN or MIX_LAST, the arm at work */
+    uint64_t arm_stall; /* scope mix: the arm's runs in a row without a new edge */
+    cc_set paths;    /* whole executed paths                         */
+    uint8_t *cov;    /* edge bitmap                                  */
+    size_t cov_cap;
+    cc_heap heap;    /* generational work list                       */
+    cc_items items;  /* pending negations of the other orders        */
+    cc_node *cur;    /* generational: the test being expanded        */
+    uint32_t cur_j;
+    cc_node *lru_head, *lru_tail;
+    uint32_t n_retained;
+    uint64_t seq;
+    cc_node **stack; /* cfds / param: the paths, last on top          */
+    size_t n_stack, cap_stack;
+    cc_set contexts; /* cgs: contexts of negations made               */
+    cc_items deferred; /* cgs: negations skipped for their context    */
+    uint32_t cgs_k;
+    uint64_t stall;  /* first runs in a row without a new edge        */
+    expr **qbuf;     /* query scratch                                */
+    size_t qcap;
+    solver_model model;
+};
+
+typedef enum neg_result { NEG_SKIPPED, NEG_DONE, NEG_FAIL } neg_result;
+
+/* cc_search.c */
+void cc_node_free(cc_search *s, cc_node *n);
+/* Drops one reference; frees n with the last. */
+void cc_node_unref(cc_search *s, cc_node *n);
+/* Makes sure n's path constraint is in memory (running n again if it was
+ * dropped).  *usable is false when the re-run took another path. */
+bool cc_materialize(cc_search *s, cc_node *n, bool *usable, ctg_err *e);
+/* The scope at work: with scope mix, that of the arm at work. */
+cc_scope cc_scope_now(const cc_search *s);
+/* Algorithm 7 (shouldSkip) plus the bookkeeping of an expansion: false when
+ * n must not be expanded (also when a test with the same path was). */
+bool cc_begin_expansion(cc_search *s, cc_node *n, bool *oom);
+/* n->tried, allocated at n's first pick; with own_only the entries before
+ * n's bound start as tried.  False when out of memory. */
+bool cc_alloc_tried(cc_node *n, bool own_only);
+/* Negates entry j of n and puts the child, if any, in the work list. */
+neg_result cc_negate_enqueue(cc_search *s, cc_node *n, uint32_t j, ctg_err *e);
+/* Generational: continue the expansion in progress, or start the next. */
+cc_status cc_gen_step(cc_search *s, ctg_err *e);
+
+/* cc_last.c */
+/* cfds / param: n becomes the last path (top of the stack). */
+bool cc_push_path(cc_search *s, cc_node *n, ctg_err *e);
+/* cfds / param: negates the best entry of the last path that is left. */
+cc_status cc_last_step(cc_search *s, ctg_err *e);
+/* scope mix: one step of the arm at work. */
+cc_status cc_mix_step(cc_search *s, ctg_err *e);
 
 #endif

@@ -18,14 +18,14 @@
  * them too and takes the shallowest, unless its context was negated
  * before (seed 004, section 2.2).  cfds and param keep a stack of tests:
  * the top is the last path (seed 004, algorithm 1 with choose = the
- * highest-scoring branch of the last path condition).
+ * highest-scoring branch of the last path condition); those orders and
+ * scope mix are in cc_last.c.
  *
  * A negation whose target path (hash of the prefix plus the flipped
  * decision) was executed or tried before is skipped without a query.
  */
 #include "cc_int.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,42 +34,6 @@
 #include "../../base/hmap.h"
 #include "../../base/mem.h"
 #include "../../base/rng.h"
-
-struct cc_search {
-    cc_config cfg;
-    cc_run_fn run;
-    void *user;
-    solver *sv;
-    rng r;
-    cc_stats st;
-    cc_set seen;     /* prefixes of executed paths and tried targets */
-    cc_set expanded; /* prefixes of expanded paths (shouldSkip)      */
-    cc_set expanded_full; /* whole expanded paths (no limit)         */
-    int arm;         /* scope mix: MIX_GEN or MIX_LAST, the arm at work */
-    uint64_t arm_stall; /* scope mix: the arm's runs in a row without a new edge */
-    cc_set paths;    /* whole executed paths                         */
-    uint8_t *cov;    /* edge bitmap                                  */
-    size_t cov_cap;
-    cc_heap heap;    /* generational work list                       */
-    cc_items items;  /* pending negations of the other orders        */
-    cc_node *cur;    /* generational: the test being expanded        */
-    uint32_t cur_j;
-    cc_node *lru_head, *lru_tail;
-    uint32_t n_retained;
-    uint64_t seq;
-    cc_node **stack; /* cfds / param: the paths, last on top          */
-    size_t n_stack, cap_stack;
-    cc_set contexts; /* cgs: contexts of negations made               */
-    cc_items deferred; /* cgs: negations skipped for their context    */
-    uint32_t cgs_k;
-    uint64_t stall;  /* first runs in a row without a new edge        */
-    expr **qbuf;     /* query scratch                                */
-    size_t qcap;
-    solver_model model;
-};
-
-/* scope mix: the arms */
-enum { MIX_GEN = 0, MIX_LAST = 1 };
 
 static const char *const order_names[CC__ORDERS] = {
     "generational", "dfs", "bfs", "random-branch", "cfds", "cgs", "param"};
@@ -155,7 +119,7 @@ static void node_drop_pc(cc_search *s, cc_node *n)
     s->n_retained--;
 }
 
-static void node_free(cc_search *s, cc_node *n)
+void cc_node_free(cc_search *s, cc_node *n)
 {
     if (!n)
         return;
@@ -165,10 +129,10 @@ static void node_free(cc_search *s, cc_node *n)
     ctg_free(n);
 }
 
-static void node_unref(cc_search *s, cc_node *n)
+void cc_node_unref(cc_search *s, cc_node *n)
 {
     if (n && !--n->refs)
-        node_free(s, n);
+        cc_node_free(s, n);
 }
 
 /* Moves n to the front of the retained list (adding it), evicting the
@@ -335,7 +299,7 @@ static bool execute(cc_search *s, cc_node *n, bool rerun, bool *same, ctg_err *e
 
 /* Makes sure n's path constraint is in memory (running n again if it was
  * dropped).  *usable is false when the re-run took another path. */
-static bool materialize(cc_search *s, cc_node *n, bool *usable, ctg_err *e)
+bool cc_materialize(cc_search *s, cc_node *n, bool *usable, ctg_err *e)
 {
     *usable = true;
     if (n->ctx) {
@@ -351,10 +315,8 @@ static bool materialize(cc_search *s, cc_node *n, bool *usable, ctg_err *e)
 
 /* ---- negation ---------------------------------------------------------------------- */
 
-typedef enum neg_result { NEG_SKIPPED, NEG_DONE, NEG_FAIL } neg_result;
-
 /* The scope at work: with scope mix, that of the arm at work. */
-static cc_scope scope_now(const cc_search *s)
+cc_scope cc_scope_now(const cc_search *s)
 {
     if (s->cfg.scope != CC_SCOPE_MIX)
         return s->cfg.scope;
@@ -365,7 +327,7 @@ static cc_scope scope_now(const cc_search *s)
 static bool generational(const cc_search *s)
 {
     return s->cfg.order == CC_GENERATIONAL ||
-           (s->cfg.order == CC_PARAM && scope_now(s) == CC_SCOPE_GEN);
+           (s->cfg.order == CC_PARAM && cc_scope_now(s) == CC_SCOPE_GEN);
 }
 
 /* The child of n made by a model of the negation of entry j. */
@@ -493,7 +455,7 @@ static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, 
     bool ok = execute(s, c, false, &same, e);
     n->pinned = false;
     if (!ok) {
-        node_free(s, c);
+        cc_node_free(s, c);
         return NEG_FAIL;
     }
     c->diverged = !(c->n_pc > j && c->prefix && c->prefix[j] == target);
@@ -507,7 +469,7 @@ static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, 
 
 /* Algorithm 7 (shouldSkip) plus the bookkeeping of an expansion: false when
  * n must not be expanded (also when a test with the same path was). */
-static bool begin_expansion(cc_search *s, cc_node *n, bool *oom)
+bool cc_begin_expansion(cc_search *s, cc_node *n, bool *oom)
 {
     bool added;
     *oom = false;
@@ -539,7 +501,7 @@ static bool begin_expansion(cc_search *s, cc_node *n, bool *oom)
 static bool queue_negations(cc_search *s, cc_node *n, ctg_err *e)
 {
     bool oom;
-    if (begin_expansion(s, n, &oom))
+    if (cc_begin_expansion(s, n, &oom))
         for (uint32_t j = n->bound; j < n->n_pc; j++) {
             if (!expr_pc_negatable(n->pc.v[j].kind))
                 continue;
@@ -550,7 +512,7 @@ static bool queue_negations(cc_search *s, cc_node *n, ctg_err *e)
             n->refs++;
         }
     if (!n->refs)
-        node_free(s, n);
+        cc_node_free(s, n);
     return oom ? err_set(e, "concolic: out of memory") : true;
 }
 
@@ -558,7 +520,7 @@ static void drop_node(void *user, cc_node *n)
 {
     cc_search *s = user;
     s->st.dropped++;
-    node_unref(s, n);
+    cc_node_unref(s, n);
 }
 
 /* Bounds the work list: the generational list keeps its best three
@@ -591,23 +553,6 @@ static void bound_work(cc_search *s)
     }
 }
 
-/* cfds / param: n becomes the last path (top of the stack). */
-static bool push_path(cc_search *s, cc_node *n, ctg_err *e)
-{
-    bool oom = false;
-    if (!begin_expansion(s, n, &oom)) { /* a path expanded before */
-        node_free(s, n);
-        return oom ? err_set(e, "concolic: out of memory") : true;
-    }
-    if (ctg_grow((void **)&s->stack, &s->cap_stack, s->n_stack + 1, sizeof *s->stack) != 0) {
-        node_free(s, n);
-        return err_set(e, "concolic: out of memory");
-    }
-    n->refs = 1;
-    s->stack[s->n_stack++] = n;
-    return true;
-}
-
 /* Puts a freshly run test in the work list of the configured order. */
 static bool enqueue(cc_search *s, cc_node *n, ctg_err *e)
 {
@@ -615,11 +560,11 @@ static bool enqueue(cc_search *s, cc_node *n, ctg_err *e)
     if (generational(s)) {
         n->refs = 1;
         if (!cc_heap_push(&s->heap, n)) {
-            node_free(s, n);
+            cc_node_free(s, n);
             ok = err_set(e, "concolic: out of memory");
         }
     } else if (s->cfg.order == CC_CFDS || s->cfg.order == CC_PARAM) {
-        ok = push_path(s, n, e);
+        ok = cc_push_path(s, n, e);
     } else {
         ok = queue_negations(s, n, e);
     }
@@ -631,7 +576,7 @@ static bool enqueue(cc_search *s, cc_node *n, ctg_err *e)
 /* n->tried, allocated at n's first pick; with own_only the entries
  * before n's bound start as tried (the path n was made from has them).
  * False when out of memory. */
-static bool alloc_tried(cc_node *n, bool own_only)
+bool cc_alloc_tried(cc_node *n, bool own_only)
 {
     if (n->tried)
         return true;
@@ -652,7 +597,7 @@ static int64_t gen_next(cc_search *s, cc_node *n, double *score, ctg_err *e)
     *score = 0;
     if (!generational(s) || s->cfg.order == CC_GENERATIONAL)
         return s->cur_j < n->n_pc ? (int64_t)s->cur_j++ : -1;
-    if (!alloc_tried(n, true)) /* entries before the bound are not this expansion's */
+    if (!cc_alloc_tried(n, true)) /* entries before the bound are not this expansion's */
         return err_set(e, "concolic: out of memory"), -2;
     int64_t j = cc_best_entry(&s->cfg.heur, n, true, score);
     if (j >= 0)
@@ -661,7 +606,7 @@ static int64_t gen_next(cc_search *s, cc_node *n, double *score, ctg_err *e)
 }
 
 /* Generational: continue the expansion in progress, or start the next. */
-static cc_status gen_step(cc_search *s, ctg_err *e)
+cc_status cc_gen_step(cc_search *s, ctg_err *e)
 {
     uint64_t runs0 = s->st.runs;
     for (;;) {
@@ -672,12 +617,12 @@ static cc_status gen_step(cc_search *s, ctg_err *e)
             bool usable, oom = false;
             if (!n)
                 return CC_DONE;
-            if (!materialize(s, n, &usable, e)) {
-                node_unref(s, n);
+            if (!cc_materialize(s, n, &usable, e)) {
+                cc_node_unref(s, n);
                 return CC_FAIL;
             }
-            if (!usable || !begin_expansion(s, n, &oom)) {
-                node_unref(s, n);
+            if (!usable || !cc_begin_expansion(s, n, &oom)) {
+                cc_node_unref(s, n);
                 if (oom)
                     return err_set(e, "concolic: out of memory"), CC_FAIL;
                 continue;
@@ -707,7 +652,7 @@ static cc_status gen_step(cc_search *s, ctg_err *e)
             return CC_FAIL;
         n->pinned = false;
         s->cur = NULL;
-        node_unref(s, n);
+        cc_node_unref(s, n);
     }
 }
 
@@ -765,7 +710,7 @@ static bool cgs_refill(cc_search *s)
 /* Negates entry j of n (pinned meanwhile) and puts the child, if any, in
  * the work list.  NEG_FAIL with e set when the run, the solver or memory
  * failed. */
-static neg_result negate_enqueue(cc_search *s, cc_node *n, uint32_t j, ctg_err *e)
+neg_result cc_negate_enqueue(cc_search *s, cc_node *n, uint32_t j, ctg_err *e)
 {
     cc_node *child;
     n->pinned = true;
@@ -786,197 +731,26 @@ static cc_status list_step(cc_search *s, ctg_err *e)
         cc_item it = pick(s);
         cc_node *n = it.node;
         bool usable, ok;
-        if (!materialize(s, n, &usable, e)) {
-            node_unref(s, n);
+        if (!cc_materialize(s, n, &usable, e)) {
+            cc_node_unref(s, n);
             return CC_FAIL;
         }
         if (!usable) {
-            node_unref(s, n);
+            cc_node_unref(s, n);
             continue;
         }
         if (s->cfg.order == CC_CGS && !cgs_admit(s, n, it.j, &ok)) {
-            node_unref(s, n); /* the deferred list holds its own reference */
+            cc_node_unref(s, n); /* the deferred list holds its own reference */
             if (!ok)
                 return err_set(e, "concolic: out of memory"), CC_FAIL;
             continue;
         }
-        neg_result r = negate_enqueue(s, n, it.j, e);
-        node_unref(s, n);
+        neg_result r = cc_negate_enqueue(s, n, it.j, e);
+        cc_node_unref(s, n);
         if (r == NEG_FAIL)
             return CC_FAIL;
         if (r == NEG_DONE)
             return CC_MORE;
-    }
-    return CC_DONE;
-}
-
-/* cfds / param, scope tree / level: the kept path (index into the stack)
- * that the next negation comes from: the last one, whose best entry
- * scores `top` now, unless an older path's best untried entry scored
- * higher when that path was last scored.  Ties: tree, the latest such
- * path; level, the oldest of all, and a path no pick has scored yet (the
- * seeds, pushed together) comes first, as BFS expands the seeds first. */
-static size_t tree_pick(const cc_search *s, double top)
-{
-    bool level = scope_now(s) == CC_SCOPE_LEVEL;
-    size_t last = s->n_stack - 1, pick = last;
-    double bs = top;
-    for (size_t i = last; i-- > 0;) {
-        const cc_node *n = s->stack[i];
-        if (level && !n->tried) {
-            bs = INFINITY;
-            pick = i;
-        } else if (n->scored && (n->best > bs || (level && n->best == bs))) {
-            bs = n->best;
-            pick = i;
-        }
-    }
-    return pick;
-}
-
-/* Takes path i out of the stack (it has nothing left to negate). */
-static void stack_remove(cc_search *s, size_t i)
-{
-    cc_node *n = s->stack[i];
-    memmove(s->stack + i, s->stack + i + 1, (s->n_stack - i - 1) * sizeof *s->stack);
-    s->n_stack--;
-    node_unref(s, n);
-}
-
-/* n's best untried entry (best_entry) with n's path constraint in memory
- * (run again if it was dropped); -1 when none is left or the re-run took
- * another path, -2 with e set on failure.  With scope level the entries
- * before n's bound are not n's: the older path n shares them with negates
- * them (a path that adds none leaves at once, as BFS queues nothing for
- * it, and keeps no constraint in memory). */
-static int64_t scored_best(cc_search *s, cc_node *n, double *score, ctg_err *e)
-{
-    bool usable;
-    if (!materialize(s, n, &usable, e))
-        return -2;
-    if (!usable)
-        return -1;
-    if (!alloc_tried(n, scope_now(s) == CC_SCOPE_LEVEL))
-        return err_set(e, "concolic: out of memory"), -2;
-    return cc_best_entry(&s->cfg.heur, n, scope_now(s) == CC_SCOPE_LEVEL, score);
-}
-
-/* cfds / param: negates the best entry of the last path that is left (of
- * the path tree_pick chooses, with scope tree or level); a path with
- * nothing left leaves the stack.  After cfg.restart runs in a row without
- * a new edge the oldest kept path goes on top first, as CREST restarts
- * from its initial input; the next stall takes the next oldest. */
-static cc_status last_step(cc_search *s, ctg_err *e)
-{
-    uint64_t runs0 = s->st.runs;
-    if (s->cfg.restart && s->stall >= s->cfg.restart && s->n_stack > 1) {
-        cc_node *old = s->stack[0]; /* the oldest path goes on top */
-        memmove(s->stack, s->stack + 1, (s->n_stack - 1) * sizeof *s->stack);
-        s->stack[s->n_stack - 1] = old;
-        s->stall = 0;
-        s->st.restarts++;
-    }
-    while (s->n_stack) {
-        if (s->st.runs != runs0) /* a re-run was this step's work */
-            return CC_MORE;
-        size_t at = s->n_stack - 1;
-        double sc;
-        int64_t j = scored_best(s, s->stack[at], &sc, e);
-        if (j == -2)
-            return CC_FAIL;
-        if (s->st.runs != runs0)
-            return CC_MORE;
-        if (j >= 0 && (scope_now(s) == CC_SCOPE_TREE || scope_now(s) == CC_SCOPE_LEVEL)) {
-            size_t p = tree_pick(s, sc);
-            if (p != at) { /* an older path scored higher: scored afresh, it is the one */
-                s->stack[at]->best = sc; /* the last path's best stays untried */
-                s->stack[at]->scored = true;
-                at = p;
-                j = scored_best(s, s->stack[at], &sc, e);
-                if (j == -2)
-                    return CC_FAIL;
-                /* after a re-run its entry j is negated in this step still:
-                 * by the next, the last path may have pushed its constraint
-                 * out of memory again */
-                if (s->st.runs != runs0 && j < 0)
-                    return stack_remove(s, at), CC_MORE;
-            }
-        }
-        if (j < 0) {
-            stack_remove(s, at);
-            continue;
-        }
-        cc_node *n = s->stack[at];
-        n->tried[j] = 1;
-        neg_result r = negate_enqueue(s, n, (uint32_t)j, e);
-        if (r == NEG_FAIL)
-            return CC_FAIL;
-        /* scope level: a path whose last entry this was leaves now, as BFS
-         * frees a test with its last negation (an exhausted path never wins
-         * a pick, and would hold its constraint in memory) */
-        if (scope_now(s) == CC_SCOPE_LEVEL && !n->scored)
-            stack_remove(s, at);
-        if (r == NEG_DONE)
-            return CC_MORE;
-    }
-    return CC_DONE;
-}
-
-#define MIX_STALL 10 /* scope mix with restart 0: an arm's fruitless runs */
-
-/* scope mix: the other arm takes over; the last-path arm takes the best
- * test of the generational work list (not expanded yet) as its last path,
- * so that it dives from the best of what generational search found. */
-static bool mix_switch(cc_search *s, ctg_err *e)
-{
-    s->arm = !s->arm;
-    s->arm_stall = 0;
-    if (s->arm != MIX_LAST)
-        return true;
-    if (s->cur) /* the expansion in progress keeps its constraint (negate unpins it) */
-        s->cur->pinned = true;
-    s->stall = 0; /* generational search's stall is not the last path's */
-    cc_node *n = cc_heap_pop(&s->heap);
-    bool usable;
-    if (!n)
-        return true;
-    if (!materialize(s, n, &usable, e)) {
-        node_unref(s, n);
-        return false;
-    }
-    if (!usable) { /* its path is needed, and the re-run took another */
-        node_unref(s, n);
-        return true;
-    }
-    n->refs = 0;
-    return push_path(s, n, e);
-}
-
-/* scope mix: one step of the arm at work; after cfg.restart runs of it in
- * a row without a new edge (MIX_STALL without a restart) the other arm
- * takes over, and an arm with nothing left hands over at once.  The
- * last-path arm's own restart (the oldest path on top) gives way to the
- * hand-over: each time it takes over, its stall starts at 0. */
-static cc_status mix_step(cc_search *s, ctg_err *e)
-{
-    uint64_t stall = s->cfg.restart ? s->cfg.restart : MIX_STALL;
-    if (s->arm_stall >= stall) {
-        s->st.handovers++;
-        if (!mix_switch(s, e))
-            return CC_FAIL;
-    }
-    for (int tries = 0; tries < 2; tries++) {
-        uint64_t runs0 = s->st.runs, edges0 = s->st.edges;
-        cc_status r = s->arm == MIX_GEN ? gen_step(s, e) : last_step(s, e);
-        if (r == CC_MORE) {
-            uint64_t runs = s->st.runs - runs0;
-            if (s->arm == MIX_LAST)
-                s->st.last_runs += runs;
-            s->arm_stall = s->st.edges != edges0 ? 0 : s->arm_stall + runs;
-            return r;
-        }
-        if (r == CC_FAIL || !mix_switch(s, e))
-            return CC_FAIL;
     }
     return CC_DONE;
 }
@@ -984,12 +758,12 @@ static cc_status mix_step(cc_search *s, ctg_err *e)
 cc_status cc_step(cc_search *s, ctg_err *e)
 {
     if (s->cfg.scope == CC_SCOPE_MIX && s->cfg.order == CC_PARAM)
-        return mix_step(s, e);
+        return cc_mix_step(s, e);
     if (generational(s))
-        return gen_step(s, e);
+        return cc_gen_step(s, e);
     switch (s->cfg.order) {
     case CC_CFDS:
-    case CC_PARAM: return last_step(s, e);
+    case CC_PARAM: return cc_last_step(s, e);
     default: return list_step(s, e);
     }
 }
@@ -1031,7 +805,7 @@ bool cc_add_seed(cc_search *s, const cc_input *in, ctg_err *e)
     for (size_t i = 0; i < in->n_named; i++)
         set_named(n, in->named_ids[i], in->named_vals[i]);
     if (!execute(s, n, false, &same, e)) {
-        node_free(s, n);
+        cc_node_free(s, n);
         return false;
     }
     return enqueue(s, n, e);
@@ -1042,15 +816,15 @@ void cc_free(cc_search *s)
     if (!s)
         return;
     for (cc_node *n; (n = cc_heap_pop(&s->heap));)
-        node_unref(s, n);
+        cc_node_unref(s, n);
     while (s->items.n)
-        node_unref(s, cc_items_pop_back(&s->items).node);
+        cc_node_unref(s, cc_items_pop_back(&s->items).node);
     if (s->cur)
-        node_unref(s, s->cur);
+        cc_node_unref(s, s->cur);
     while (s->deferred.n)
-        node_unref(s, cc_items_pop_back(&s->deferred).node);
+        cc_node_unref(s, cc_items_pop_back(&s->deferred).node);
     while (s->n_stack)
-        node_unref(s, s->stack[--s->n_stack]);
+        cc_node_unref(s, s->stack[--s->n_stack]);
     ctg_free(s->stack);
     cc_items_release(&s->deferred);
     cc_set_release(&s->contexts);
