@@ -151,8 +151,6 @@ static bool mix_switch(cc_search *s, ctg_err *e)
     s->arm_stall = 0;
     if (s->arm != MIX_LAST)
         return true;
-    if (s->cur) /* the expansion in progress keeps its constraint (negate unpins it) */
-        s->cur->pinned = true;
     s->stall = 0; /* generational search's stall is not the last path's */
     cc_node *n = cc_heap_pop(&s->heap);
     bool usable;

@@ -451,9 +451,10 @@ static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, 
     if (!c)
         return err_set(e, "concolic: out of memory"), NEG_FAIL;
     s->st.children++;
+    bool pinned = n->pinned; /* the expansion in progress stays pinned after */
     n->pinned = true;
     bool ok = execute(s, c, false, &same, e);
-    n->pinned = false;
+    n->pinned = pinned;
     if (!ok) {
         cc_node_free(s, c);
         return NEG_FAIL;
@@ -713,9 +714,10 @@ static bool cgs_refill(cc_search *s)
 neg_result cc_negate_enqueue(cc_search *s, cc_node *n, uint32_t j, ctg_err *e)
 {
     cc_node *child;
+    bool pinned = n->pinned;
     n->pinned = true;
     neg_result r = negate(s, n, j, &child, e);
-    n->pinned = false;
+    n->pinned = pinned;
     if (r == NEG_DONE && child && !enqueue(s, child, e))
         r = NEG_FAIL;
     return r;
