@@ -132,8 +132,6 @@ struct cc_search {
     cc_set seen;     /* prefixes of executed paths and tried targets */
     cc_set expanded; /* prefixes of expanded paths (shouldSkip)      */
     cc_set expanded_full; /* whole expanded paths (no limit)         */
-    int arm;         /* scope mix: MIX_GEN or MIX_LAST, the arm at work */
-    uint64_t arm_stall; /* scope mix: the arm's runs in a row without a new edge */
     cc_set paths;    /* whole executed paths                         */
     uint8_t *cov;    /* edge bitmap                                  */
     size_t cov_cap;
@@ -150,6 +148,8 @@ struct cc_search {
     cc_items deferred; /* cgs: negations skipped for their context    */
     uint32_t cgs_k;
     uint64_t stall;  /* first runs in a row without a new edge        */
+    int arm;         /* scope mix: MIX_GEN or MIX_LAST, the arm at work */
+    uint64_t arm_stall; /* scope mix: the arm's runs in a row without a new edge */
     expr **qbuf;     /* query scratch                                */
     size_t qcap;
     solver_model model;

@@ -708,16 +708,13 @@ static bool cgs_refill(cc_search *s)
     return true;
 }
 
-/* Negates entry j of n (pinned meanwhile) and puts the child, if any, in
- * the work list.  NEG_FAIL with e set when the run, the solver or memory
- * failed. */
+/* Negates entry j of n (negate pins n while the child runs) and puts the
+ * child, if any, in the work list.  NEG_FAIL with e set when the run, the
+ * solver or memory failed. */
 neg_result cc_negate_enqueue(cc_search *s, cc_node *n, uint32_t j, ctg_err *e)
 {
     cc_node *child;
-    bool pinned = n->pinned;
-    n->pinned = true;
     neg_result r = negate(s, n, j, &child, e);
-    n->pinned = pinned;
     if (r == NEG_DONE && child && !enqueue(s, child, e))
         r = NEG_FAIL;
     return r;
