@@ -25,6 +25,7 @@ void solver_opts_default(solver_opts *o)
 {
     o->normalize = true;
     o->slice = true;
+    o->subsume = true;
     o->query_cache = true;
     o->cex_cache = true;
     o->fp_relax = true;
@@ -333,7 +334,8 @@ solver_result solver_solve(solver *s, expr_ctx *c, expr *const *cs, size_t n, si
         err_set(e, "solver: focus %zu outside a query of %zu constraints", focus, n);
         return SOLVER_FAIL;
     }
-    switch (squery_prep(&q, c, cs, n, focus, s->o.normalize, s->o.slice, &s->memo, &s->st)) {
+    switch (squery_prep(&q, c, cs, n, focus, s->o.normalize, s->o.slice,
+                        s->o.subsume ? base : NULL, &s->memo, &s->st)) {
     case PREP_TRUE: s->st.trivial++; r = SOLVER_SAT; break;
     case PREP_FALSE: s->st.trivial++; r = SOLVER_UNSAT; break;
     case PREP_OOM:

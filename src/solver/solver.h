@@ -14,6 +14,9 @@
  *      The other constraints are assumed to hold under the base assignment
  *      (the parent test, whose path they describe), so the caller must keep
  *      the base values of every variable the model does not assign;
+ *   2b. bound subsumption: of the constraints bounding one term by
+ *      constants (a loop's exit test, once per iteration), only the
+ *      tightest stay; the others are implied (solver_bounds.c);
  *   3. exact query cache;
  *   4. counter-example cache: (a) a cached unsat subset => unsat; (b) the
  *      model of a cached sat superset satisfies the query; (c) models of
@@ -44,6 +47,7 @@
 typedef struct solver_opts {
     bool normalize;         /* layer 1                                          */
     bool slice;             /* layer 2                                          */
+    bool subsume;           /* layer 2b                                         */
     bool query_cache;       /* layer 3                                          */
     bool cex_cache;         /* layer 4                                          */
     bool fp_relax;       /* layer 5                                          */
@@ -76,6 +80,7 @@ typedef struct solver_stats {
     uint64_t constraints_in;    /* constraints given                           */
     uint64_t constraints_sent;  /* constraints that reached the caches/back end */
     uint64_t dup_dropped, true_dropped, sliced_away;
+    uint64_t subsumed;          /* bounds dropped by layer 2b                  */
     uint64_t cache_oom;         /* entries not stored for lack of memory       */
     double backend_secs;        /* time in the back end                        */
     double total_secs;          /* time in solver_solve                        */

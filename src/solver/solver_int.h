@@ -48,10 +48,18 @@ void varmemo_release(varmemo *m);
 
 /* Fills q from cs/focus: normalises (split, drop true/duplicates, sort by
  * hash; a false constraint gives PREP_FALSE, nothing left PREP_TRUE) when
- * normalize, slices when slice, then computes hashes, keys and exactness.
- * Counts into st. */
+ * normalize, slices when slice, drops subsumed bounds when subsume_base
+ * (the base run's values; squery_subsume), then computes hashes, keys and
+ * exactness.  Counts into st. */
 prep_result squery_prep(squery *q, expr_ctx *c, expr *const *cs, size_t n, size_t focus,
-                        bool normalize, bool slice, varmemo *memo, solver_stats *st);
+                        bool normalize, bool slice, const expr_env *subsume_base,
+                        varmemo *memo, solver_stats *st);
+
+/* Drops from q's non-focus constraints every bound of a term (a comparison
+ * of term + constant with a constant) that the group's tightest bounds
+ * imply, the term valued as in base (solver_bounds.c).  Keeps the query's
+ * solutions.  PREP_OOM when out of memory (q unchanged). */
+prep_result squery_subsume(squery *q, expr_ctx *c, const expr_env *base, solver_stats *st);
 void squery_release(squery *q);
 
 /* ---- caches (solver_cache.c) ---------------------------------------------- */

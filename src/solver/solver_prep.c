@@ -328,7 +328,8 @@ static prep_result finish(squery *q, expr_ctx *c, varmemo *memo)
 }
 
 prep_result squery_prep(squery *q, expr_ctx *c, expr *const *cs, size_t n, size_t focus,
-                        bool normalize, bool slice_on, varmemo *memo, solver_stats *st)
+                        bool normalize, bool slice_on, const expr_env *subsume_base,
+                        varmemo *memo, solver_stats *st)
 {
     memset(q, 0, sizeof *q);
     st->constraints_in += n;
@@ -348,6 +349,8 @@ prep_result squery_prep(squery *q, expr_ctx *c, expr *const *cs, size_t n, size_
     if (q->n == 0)
         return PREP_TRUE;
     if (slice_on && (r = slice(q, c, memo, st)) != PREP_OK)
+        return r;
+    if (subsume_base && (r = squery_subsume(q, c, subsume_base, st)) != PREP_OK)
         return r;
     if ((r = finish(q, c, memo)) != PREP_OK)
         return r;

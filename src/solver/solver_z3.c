@@ -10,14 +10,18 @@
  * connectives are Z3 booleans, the rest 1-bit vectors; the other form is
  * made on demand.  The context is reference counted: every term made for a
  * query is kept in a list and released when the query ends.  Errors are
- * read with Z3_get_error_code (no handler that exits).
+ * read with Z3_get_error_code (no handler that exits).  A query's timeout
+ * bounds all of its Z3 calls (the watchdog below), not only the check.
  */
 #include "solver_int.h"
 #include "solver_z3.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <math.h>
 
@@ -494,6 +498,97 @@ static sb_result check(tr *t, const squery *q, Z3_ast *vars, uint32_t timeout_ms
     return r;
 }
 
+/* ---- the watchdog ---------------------------------------------------------- *
+ *
+ * Z3's timeout parameter bounds Z3_solver_check only.  The incremental
+ * solver hands Z3 a level's terms at the next push, and Z3 works on them
+ * there: 6,312 bounds of one term took minutes in one Z3_solver_push
+ * (loops/terminator_02-1 of Test-Comp, before bound subsumption), past the
+ * run's --time.  A thread waits for the query's deadline and interrupts
+ * the context (Z3_interrupt, made to be called from another thread); the
+ * interrupted call returns an error and the query answers timeout.  The
+ * thread lives for one query only, so no fork of ctestgen copies it, and
+ * starts only for a query that pushes WD_MIN_PUSH terms or more (a thread
+ * costs 33 us; most queries push a term or two and take a millisecond).
+ * Z3 does not look at the interrupt everywhere: a check of those 6,312
+ * bounds ran for 100 s past both deadlines; bound subsumption
+ * (solver_bounds.c) keeps such queries from Z3. */
+
+#define WD_MIN_PUSH 64
+
+typedef struct watchdog {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct timespec deadline; /* CLOCK_MONOTONIC */
+    Z3_context z;
+    bool running, done, fired;
+} watchdog;
+
+static void *wd_main(void *arg)
+{
+    watchdog *w = arg;
+    pthread_mutex_lock(&w->mu);
+    while (!w->done)
+        if (pthread_cond_timedwait(&w->cv, &w->mu, &w->deadline) == ETIMEDOUT && !w->done) {
+            w->fired = true;
+            Z3_interrupt(w->z);
+            break;
+        }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Starts w on z with a deadline ms from now (0: none).  Without a thread
+ * (none can be made) the query runs with Z3's own timeout only. */
+static void wd_start(watchdog *w, Z3_context z, uint32_t ms)
+{
+    memset(w, 0, sizeof *w);
+    if (!ms)
+        return;
+    w->z = z;
+    clock_gettime(CLOCK_MONOTONIC, &w->deadline);
+    w->deadline.tv_sec += ms / 1000;
+    w->deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (w->deadline.tv_nsec >= 1000000000L) {
+        w->deadline.tv_sec++;
+        w->deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca))
+        return;
+    bool ok = !pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) &&
+              !pthread_cond_init(&w->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    if (!ok)
+        return;
+    if (pthread_mutex_init(&w->mu, NULL)) {
+        pthread_cond_destroy(&w->cv);
+        return;
+    }
+    w->running = !pthread_create(&w->th, NULL, wd_main, w);
+    if (!w->running) {
+        pthread_mutex_destroy(&w->mu);
+        pthread_cond_destroy(&w->cv);
+    }
+}
+
+/* Stops w; true when it interrupted the context. */
+static bool wd_stop(watchdog *w)
+{
+    if (!w->running)
+        return false;
+    pthread_mutex_lock(&w->mu);
+    w->done = true;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->th, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    w->running = false;
+    return w->fired;
+}
+
 /* ---- incremental checking ------------------------------------------------ *
  *
  * A concolic search asks many queries that share most of their constraints:
@@ -584,8 +679,11 @@ static bool inc_push(sbackend *b, Z3_ast *a, const bool *focus, size_t n, bool w
 }
 
 /* Brings the incremental solver to the query's terms a[0..n) (focus[i]:
- * from the focus constraint).  False on an error (the caller resets). */
-static bool inc_sync(sbackend *b, Z3_ast *a, const bool *focus, size_t n, uint32_t timeout_ms)
+ * from the focus constraint), under the watchdog w (started here when
+ * many terms are pushed; the caller stops it).  False on an error (the
+ * caller resets). */
+static bool inc_sync(sbackend *b, Z3_ast *a, const bool *focus, size_t n, uint32_t timeout_ms,
+                     watchdog *w)
 {
     inc_state *in = &b->inc;
     if (in->s && in->n > INC_MAX_TERMS)
@@ -612,6 +710,8 @@ static bool inc_sync(sbackend *b, Z3_ast *a, const bool *focus, size_t n, uint32
     }
     ctg_free(set);
     inc_pop_to(b, keep);
+    if (n > in->n && n - in->n >= WD_MIN_PUSH)
+        wd_start(w, b->z, timeout_ms);
     hmap asserted = HMAP_SET;
     bool ok = true, added;
     for (size_t i = 0; i < in->n && ok; i++)
@@ -664,7 +764,8 @@ static sb_result check_inc(tr *t, const squery *q, Z3_ast *vars, uint32_t timeou
     bool ok = true;
     for (size_t i = 0; i < q->n && ok; i++)
         ok = (a[i] = as_bool(t, q->cs[i])) != NULL && Z3_get_error_code(t->z) == Z3_OK;
-    ok = ok && !b->oom && inc_sync(b, a, q->focus, q->n, timeout_ms);
+    watchdog w = {.running = false};
+    ok = ok && !b->oom && inc_sync(b, a, q->focus, q->n, timeout_ms, &w);
     ctg_free(a);
     sb_result r = SB_ERROR;
     if (ok) {
@@ -676,8 +777,11 @@ static sb_result check_inc(tr *t, const squery *q, Z3_ast *vars, uint32_t timeou
     }
     if (r == SB_SAT)
         r = shorter(t, b->inc.s, q, vars, m);
+    bool fired = wd_stop(&w);
     if (b->oom)
         r = SB_OOM;
+    else if (fired)
+        r = SB_TIMEOUT; /* whatever the interrupted call answered */
     else if (Z3_get_error_code(t->z) != Z3_OK)
         r = SB_ERROR;
     if (r != SB_SAT && r != SB_UNSAT)

@@ -80,6 +80,8 @@ static const opt_desc concolic_options[] = {
     {"no-normalize", 0, OPT_FLAG, OPT_KV, NULL, NULL, "concolic: no constraint normalisation"},
     {"no-slice", 0, OPT_FLAG, OPT_KV, NULL, NULL,
      "concolic: no irrelevant-constraint elimination"},
+    {"no-subsume", 0, OPT_FLAG, OPT_KV, NULL, NULL,
+     "concolic: keep every bound of a term (no bound subsumption)"},
     {"no-query-cache", 0, OPT_FLAG, OPT_KV, NULL, NULL, "concolic: no query cache"},
     {"no-cex-cache", 0, OPT_FLAG, OPT_KV, NULL, NULL, "concolic: no counter-example cache"},
     {"no-fp-relax", 0, OPT_FLAG, OPT_KV, NULL, NULL,
@@ -255,6 +257,7 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
     cfg->solver.timeout_ms = (uint32_t)t;
     cfg->solver.normalize = !opt_get_flag(o, "no-normalize");
     cfg->solver.slice = !opt_get_flag(o, "no-slice");
+    cfg->solver.subsume = !opt_get_flag(o, "no-subsume");
     cfg->solver.query_cache = !opt_get_flag(o, "no-query-cache");
     cfg->solver.cex_cache = !opt_get_flag(o, "no-cex-cache");
     cfg->solver.fp_relax = !opt_get_flag(o, "no-fp-relax");

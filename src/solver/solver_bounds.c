@@ -1,0 +1,226 @@
+/*
+ * solver_bounds.c - bound subsumption, the layer between slicing and the
+ * caches: of the constraints that bound one term t by constants, only the
+ * (at most two) that make the tightest bound go to the back end.
+ *
+ * A loop whose exit test reads a variable the input sets (`while (x < 100
+ * && 100 < z) { ... z--; }`) leaves one constraint per iteration on the
+ * path, `100 <s z0 + c_i` for c_i = 0, -1, -2, ...: thousands of bounds of
+ * one term.  Each implies the ones before it, and Z3 takes time quadratic
+ * in their number to internalise them (4,000 such bounds: 40 s, 3,000:
+ * 7 s with the z3 4.8.12 command line, any logic or tactic that
+ * bit-blasts); a concolic search that negates a late branch of such a path
+ * asks exactly that.  SAGE drops a constraint implied by a later one of the
+ * same branch (constraint subsumption, checked syntactically); this layer
+ * does the same by value, across branches.
+ *
+ * A constraint cmp(t + k, K) or cmp(K, t + k) of width w <= 64 (cmp one of
+ * == != <u <=u <s <=s, k and K constants, k = 0 when there is no addition)
+ * holds for t in one arc of the circle Z/2^w: values start, start+1, ...,
+ * start+len-1 modulo 2^w.  Let p be t's value in the base run: every
+ * non-focus constraint holds there (the path it describes), so p lies in
+ * its arc, at offset a from the arc's start and b before its end.  With i
+ * the constraint of least b and j the one of least a, i and j together
+ * allow exactly the values p - min a .. p + min b when a_i + b_j < 2^w
+ * (else they also allow a second arc, on the far side of the circle), and
+ * every other constraint of the group allows all of them: it is implied by
+ * i and j and is dropped.  When i and j would allow a second arc, only the
+ * constraints whose arc holds another's (no smaller a, no smaller b) go.
+ * The query keeps its answer and its solutions.
+ */
+#include "solver_int.h"
+
+#include <stdlib.h>
+
+#include "../base/mem.h"
+
+/* The values of t that satisfy a constraint: len values from start. */
+typedef struct barc {
+    expr *t;
+    expr_u128 start, len;
+    size_t at; /* index in the query */
+    expr_u128 a, b;
+} barc;
+
+/* The arc of values of y (width w) with cmp(y, K) (y_left) or cmp(K, y),
+ * in start/len; false when every or no value does. */
+static bool cmp_arc(expr_op op, bool y_left, expr_u128 k, unsigned w, expr_u128 *start,
+                    expr_u128 *len)
+{
+    expr_u128 mask = expr_mask(w), m = mask + 1, bias = 0;
+    if (op == EXPR_SLT || op == EXPR_SLE) { /* y <s K  iff  y + 2^(w-1) <u K + 2^(w-1) */
+        bias = (expr_u128)1 << (w - 1);
+        k = (k + bias) & mask;
+        op = op == EXPR_SLT ? EXPR_ULT : EXPR_ULE;
+    }
+    switch (op) {
+    case EXPR_EQ: *start = k, *len = 1; break;
+    case EXPR_NE: *start = (k + 1) & mask, *len = mask; break;
+    case EXPR_ULT: *start = y_left ? 0 : (k + 1) & mask, *len = y_left ? k : mask - k; break;
+    case EXPR_ULE: *start = y_left ? 0 : k, *len = y_left ? k + 1 : m - k; break;
+    default: return false;
+    }
+    *start = (*start - bias) & mask;
+    return *len > 0 && *len < m;
+}
+
+/* e as a bound of a term: true and *arc filled when e is one. */
+static bool as_arc(const expr *e, barc *arc)
+{
+    if (e->width != 1 || e->op < EXPR_EQ || e->op > EXPR_SLE)
+        return false;
+    expr *x = e->args[0], *y = e->args[1];
+    bool y_left = !expr_is_const(x);
+    expr *s = y_left ? x : y, *kc = y_left ? y : x;
+    unsigned w = s->width;
+    if (!expr_is_const(kc) || expr_is_const(s) || w > 64 || (s->flags & EXPR_F_INEXACT) ||
+        (s->flags & (EXPR_F_FP | EXPR_F_ARRAY)))
+        return false;
+    expr_u128 start, len, mask = expr_mask(w), add = 0;
+    if (!cmp_arc((expr_op)e->op, y_left, kc->val, w, &start, &len))
+        return false;
+    if (s->op == EXPR_ADD && expr_is_const(s->args[1])) { /* t + add in the arc */
+        add = s->args[1]->val;
+        s = s->args[0];
+    }
+    arc->t = s;
+    arc->start = (start - add) & mask;
+    arc->len = len;
+    return true;
+}
+
+static int by_term(const void *x, const void *y)
+{
+    const barc *a = x, *b = y;
+    if (a->t != b->t)
+        return a->t->id < b->t->id ? -1 : 1;
+    return (a->at > b->at) - (a->at < b->at);
+}
+
+static int by_a_then_b(const void *x, const void *y)
+{
+    const barc *p = x, *q = y;
+    if (p->a != q->a)
+        return p->a < q->a ? -1 : 1;
+    if (p->b != q->b)
+        return p->b < q->b ? -1 : 1;
+    return (p->at > q->at) - (p->at < q->at);
+}
+
+/* Marks in drop[] the members of g[0..n) (sorted by a) that another
+ * member's arc lies in (a and b no smaller than an earlier member's b);
+ * returns how many. */
+static size_t drop_dominated(barc *g, size_t n, bool *drop)
+{
+    size_t dropped = 0;
+    expr_u128 least_b = g[0].b;
+    for (size_t i = 1; i < n; i++) {
+        if (g[i].b >= least_b) {
+            drop[g[i].at] = true;
+            dropped++;
+        } else {
+            least_b = g[i].b;
+        }
+    }
+    return dropped;
+}
+
+/* Marks in drop[] the members of the group g[0..n) (one term, valued p)
+ * that the others imply; returns how many.  The tightest pair (least a,
+ * least b) implies all others when it allows one arc; else a member goes
+ * when one other member's arc lies in its own. */
+static size_t group_drop(barc *g, size_t n, expr_u128 p, bool *drop)
+{
+    expr_u128 mask = expr_mask(g->t->width);
+    size_t in = 0; /* members whose arc holds p, moved to the front */
+    for (size_t i = 0; i < n; i++) {
+        expr_u128 d = (p - g[i].start) & mask;
+        if (d >= g[i].len)
+            continue; /* does not hold in the base run: kept as it is */
+        barc tmp = g[in];
+        g[in] = g[i];
+        g[i] = tmp;
+        g[in].a = d;
+        g[in].b = g[in].len - 1 - d;
+        in++;
+    }
+    if (in < 2)
+        return 0;
+    qsort(g, in, sizeof *g, by_a_then_b);
+    size_t lo = 0, hi = 0; /* least a (then b), least b (then a) */
+    for (size_t i = 1; i < in; i++)
+        if (g[i].b < g[hi].b || (g[i].b == g[hi].b && g[i].a < g[hi].a))
+            hi = i;
+    if (g[hi].a + g[lo].b > mask)
+        return drop_dominated(g, in, drop); /* the pair would allow a second arc */
+    size_t dropped = 0;
+    for (size_t i = 0; i < in; i++)
+        if (i != lo && i != hi) {
+            drop[g[i].at] = true;
+            dropped++;
+        }
+    return dropped;
+}
+
+/* The values of the groups' terms under base into vals (one per group
+ * start in arcs[0..n), sorted by term).  False when out of memory. */
+static bool term_values(expr_ctx *c, const barc *arcs, size_t n, const expr_env *base,
+                        expr_u128 **vals)
+{
+    size_t ng = 0;
+    expr **ts = ctg_malloc((n + 1) * sizeof *ts);
+    if (!ts)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!i || arcs[i].t != arcs[i - 1].t)
+            ts[ng++] = arcs[i].t;
+    *vals = ctg_malloc((ng + 1) * sizeof **vals);
+    bool ok = *vals && expr_eval(c, ts, ng, base, *vals);
+    ctg_free(ts);
+    return ok;
+}
+
+prep_result squery_subsume(squery *q, expr_ctx *c, const expr_env *base, solver_stats *st)
+{
+    if (!base || q->n < 3)
+        return PREP_OK;
+    barc *arcs = ctg_malloc(q->n * sizeof *arcs);
+    bool *drop = ctg_calloc(q->n, sizeof *drop);
+    expr_u128 *vals = NULL;
+    prep_result r = PREP_OOM;
+    size_t n = 0;
+    if (!arcs || !drop)
+        goto out;
+    for (size_t i = 0; i < q->n; i++)
+        if (!q->focus[i] && as_arc(q->cs[i], &arcs[n]))
+            arcs[n++].at = i;
+    r = PREP_OK;
+    if (n < 3)
+        goto out;
+    qsort(arcs, n, sizeof *arcs, by_term);
+    if (!term_values(c, arcs, n, base, &vals)) {
+        r = PREP_OOM;
+        goto out;
+    }
+    size_t dropped = 0;
+    for (size_t i = 0, g = 0, j; i < n; i = j, g++) {
+        for (j = i + 1; j < n && arcs[j].t == arcs[i].t;)
+            j++;
+        dropped += group_drop(arcs + i, j - i, vals[g], drop);
+    }
+    if (dropped) {
+        size_t out = 0;
+        for (size_t i = 0; i < q->n; i++)
+            if (!drop[i]) {
+                q->cs[out] = q->cs[i];
+                q->focus[out++] = q->focus[i];
+            }
+        q->n = out;
+        st->subsumed += dropped;
+    }
+out:
+    ctg_free(arcs);
+    ctg_free(drop);
+    ctg_free(vals);
+    return r;
+}

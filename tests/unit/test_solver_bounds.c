@@ -1,0 +1,272 @@
+/*
+ * test_solver_bounds.c - unit tests of bound subsumption (solver_bounds.c):
+ * a loop's exit bounds keep exactly their tightest two, a pair that would
+ * allow a second arc keeps everything, bounds the base run breaks are
+ * kept, and thousands of random families of 8-bit bounds keep exactly
+ * their solutions (every value enumerated), the whole solver answers
+ * a 2,000-bound loop query with the bounds dropped, and without
+ * subsumption the query's timeout still bounds Z3's work on it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/mem.h"
+#include "base/rng.h"
+#include "expr/expr.h"
+#include "solver/solver.h"
+#include "solver/solver_int.h"
+
+static expr_ctx *C;
+
+static int setup(void **st)
+{
+    (void)st;
+    C = expr_ctx_new();
+    return C ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    expr_ctx_free(C);
+    return 0;
+}
+
+static expr *k(unsigned w, uint64_t v) { return expr_const(C, w, v); }
+static expr *bin(expr_op op, expr *a, expr *b) { return expr_binop(C, op, a, b); }
+/* Little-endian 32-bit integer of input bytes 0..3. */
+static expr *int32_at0(void)
+{
+    expr *e = expr_input(C, 0);
+    for (unsigned i = 1; i < 4; i++)
+        e = bin(EXPR_CONCAT, expr_input(C, i), e);
+    return e;
+}
+
+/* Prepares cs[0..n) (focus cs[focus]) as they are, no normalisation or
+ * slicing, with subsumption under base; returns the stats. */
+static solver_stats prep(squery *q, expr **cs, size_t n, size_t focus, const expr_env *base)
+{
+    solver_stats st;
+    memset(&st, 0, sizeof st);
+    varmemo memo;
+    memset(&memo, 0, sizeof memo);
+    assert_int_equal(squery_prep(q, C, cs, n, focus, false, false, base, &memo, &st), PREP_OK);
+    varmemo_release(&memo);
+    return st;
+}
+
+static bool kept(const squery *q, const expr *e)
+{
+    for (size_t i = 0; i < q->n; i++)
+        if (q->cs[i] == e)
+            return true;
+    return false;
+}
+
+/* while (100 < z) z--; from z = 1000: the bounds 100 <s z - i, i = 0..199,
+ * and the negated next one as focus.  z - 199 > 100 implies z - i > 100
+ * for i < 199 except where z - 199 wraps (z near INT_MAX + 199), which
+ * z - 0 > 100 excludes: exactly those two stay. */
+static void test_loop_bounds_keep_tightest_two(void **st)
+{
+    (void)st;
+    uint8_t bytes[4] = {0xe8, 0x03, 0, 0}; /* 1000 */
+    expr_env base = {bytes, 4, NULL, NULL, 0};
+    expr *z = int32_at0(), *cs[201];
+    for (unsigned i = 0; i < 200; i++)
+        cs[i] = bin(EXPR_SLT, k(32, 100), bin(EXPR_ADD, z, k(32, (uint64_t)-(int64_t)i)));
+    cs[200] = bin(EXPR_SLE, bin(EXPR_ADD, z, k(32, (uint64_t)-200)), k(32, 100));
+    squery q;
+    solver_stats s = prep(&q, cs, 201, 200, &base);
+    assert_int_equal(s.subsumed, 198);
+    assert_int_equal(q.n, 3);
+    assert_true(kept(&q, cs[0]));
+    assert_true(kept(&q, cs[199]));
+    assert_true(kept(&q, cs[200]));
+    squery_release(&q);
+    /* without the base run's values nothing is dropped */
+    s = prep(&q, cs, 201, 200, NULL);
+    assert_int_equal(s.subsumed, 0);
+    assert_int_equal(q.n, 201);
+    squery_release(&q);
+}
+
+/* Three 8-bit bounds of t = in0 around p = 0: t <=u 200, t >=u 100 (does
+ * not hold at p: kept), t != 5, t != 7.  Both != leave out one value each,
+ * a pair of them allows a second arc, so nothing can go; adding t <=u 10
+ * makes t <=u 200 redundant. */
+static void test_second_arc_and_broken_bounds_kept(void **st)
+{
+    (void)st;
+    uint8_t bytes[1] = {0};
+    expr_env base = {bytes, 1, NULL, NULL, 0};
+    expr *t = expr_input(C, 0);
+    expr *cs[] = {bin(EXPR_ULE, t, k(8, 200)), bin(EXPR_ULE, k(8, 100), t),
+                  bin(EXPR_NE, t, k(8, 5)), bin(EXPR_NE, t, k(8, 7)),
+                  bin(EXPR_EQ, expr_input(C, 1), k(8, 1))};
+    squery q;
+    solver_stats s = prep(&q, cs, 5, 4, &base);
+    assert_int_equal(s.subsumed, 0);
+    assert_int_equal(q.n, 5);
+    squery_release(&q);
+    expr *more[] = {cs[0], cs[1], cs[2], cs[3], bin(EXPR_ULE, t, k(8, 10)), cs[4]};
+    s = prep(&q, more, 6, 5, &base);
+    assert_int_equal(s.subsumed, 1);
+    assert_false(kept(&q, cs[0]));
+    assert_true(kept(&q, cs[1]));
+    squery_release(&q);
+}
+
+static const expr_op CMP[] = {EXPR_EQ, EXPR_NE, EXPR_ULT, EXPR_ULE, EXPR_SLT, EXPR_SLE};
+
+/* A random bound of t: cmp(t + a, K) or cmp(K, t + a). */
+static expr *random_bound(rng *r, expr *t)
+{
+    expr_op op = CMP[rng_below(r, 6)];
+    expr *s = bin(EXPR_ADD, t, k(8, rng_below(r, 4) ? rng_below(r, 256) : 0));
+    expr *kc = k(8, rng_below(r, 256));
+    return rng_below(r, 2) ? bin(op, s, kc) : bin(op, kc, s);
+}
+
+/* The values v of input byte 0 under which every cs[0..n) holds, as a
+ * 256-entry mask. */
+static void solutions(expr **cs, size_t n, bool *sol)
+{
+    uint8_t b[1];
+    expr_env env = {b, 1, NULL, NULL, 0};
+    expr_u128 *vals = ctg_malloc(n * sizeof *vals);
+    assert_non_null(vals);
+    for (unsigned v = 0; v < 256; v++) {
+        b[0] = (uint8_t)v;
+        assert_true(expr_eval(C, cs, n, &env, vals));
+        sol[v] = true;
+        for (size_t i = 0; i < n; i++)
+            sol[v] = sol[v] && vals[i] == 1;
+    }
+    ctg_free(vals);
+}
+
+/* 3,000 families of 3-14 random bounds of in0, of in0 * 3 or of in0 ^ 0x5a,
+ * most of them holding in the base run (as on a path), one of them the
+ * focus: the kept constraints have exactly the solutions of all. */
+static void test_random_bounds_keep_solutions(void **st)
+{
+    (void)st;
+    rng r;
+    rng_seed(&r, 4);
+    uint64_t dropped = 0;
+    for (int round = 0; round < 3000; round++) {
+        uint8_t p[1] = {(uint8_t)rng_below(&r, 256)};
+        expr_env base = {p, 1, NULL, NULL, 0};
+        expr *t = expr_input(C, 0);
+        if (round % 3 == 1)
+            t = bin(EXPR_MUL, t, k(8, 3));
+        else if (round % 3 == 2)
+            t = bin(EXPR_XOR, t, k(8, 0x5a));
+        expr *cs[14];
+        size_t n = 3 + rng_below(&r, 12);
+        for (size_t i = 0; i < n; i++) {
+            expr_u128 v;
+            do {
+                cs[i] = random_bound(&r, t);
+                assert_true(expr_eval(C, &cs[i], 1, &base, &v));
+            } while (expr_is_const(cs[i]) || (v != 1 && rng_below(&r, 8)));
+        }
+        squery q;
+        solver_stats s = prep(&q, cs, n, rng_below(&r, n), &base);
+        dropped += s.subsumed;
+        assert_int_equal(q.n + s.subsumed, n);
+        bool all[256], left[256];
+        solutions(cs, n, all);
+        solutions(q.cs, q.n, left);
+        assert_memory_equal(all, left, sizeof all);
+        squery_release(&q);
+    }
+    assert_true(dropped > 3000); /* the check above saw real drops */
+}
+
+/* The whole solver on the loop's query of 2,000 bounds: sat, and the
+ * model passes every bound, though only the tightest reached Z3. */
+static void test_solver_answers_loop_query(void **st)
+{
+    (void)st;
+    uint8_t bytes[4] = {0x10, 0x27, 0, 0}; /* 10000 */
+    expr_env base = {bytes, 4, NULL, NULL, 0};
+    enum { N = 2000 };
+    expr *z = int32_at0(), **cs = ctg_malloc((N + 1) * sizeof *cs);
+    assert_non_null(cs);
+    for (unsigned i = 0; i < N; i++)
+        cs[i] = bin(EXPR_SLT, k(32, 100), bin(EXPR_ADD, z, k(32, (uint64_t)-(int64_t)i)));
+    cs[N] = bin(EXPR_SLT, k(32, 100000), z); /* the focus: a larger z */
+    ctg_err e;
+    solver *s = solver_new(NULL, &e);
+    assert_non_null(s);
+    solver_model m = SOLVER_MODEL_INIT;
+    assert_int_equal(solver_solve(s, C, cs, N + 1, N, &base, &m, &e), SOLVER_SAT);
+    uint8_t got[4] = {0};
+    for (size_t i = 0; i < m.n; i++)
+        if (m.v[i].key < 4)
+            got[m.v[i].key] = (uint8_t)m.v[i].val;
+    expr_env env = {got, 4, NULL, NULL, 0};
+    expr_u128 *vals = ctg_malloc((N + 1) * sizeof *vals);
+    assert_non_null(vals);
+    assert_true(expr_eval(C, cs, N + 1, &env, vals));
+    for (unsigned i = 0; i <= N; i++)
+        assert_int_equal(vals[i], 1);
+    assert_true(solver_get_stats(s)->subsumed >= N - 2);
+    ctg_free(vals);
+    solver_model_release(&m);
+    solver_free(s);
+    ctg_free(cs);
+}
+
+/* With subsumption off, the same query of 4,000 bounds makes Z3 work
+ * for about 40 s inside Z3_solver_push, outside Z3's own timeout: the
+ * query's 100 ms timeout still stops it (the watchdog), as a timeout. */
+static void test_timeout_bounds_the_push(void **st)
+{
+    (void)st;
+    uint8_t bytes[4] = {0x10, 0x27, 0, 0};
+    expr_env base = {bytes, 4, NULL, NULL, 0};
+    enum { N = 4000 };
+    expr *z = int32_at0(), **cs = ctg_malloc((N + 1) * sizeof *cs);
+    assert_non_null(cs);
+    for (unsigned i = 0; i < N; i++)
+        cs[i] = bin(EXPR_SLT, k(32, 100), bin(EXPR_ADD, z, k(32, (uint64_t)-(int64_t)i)));
+    cs[N] = bin(EXPR_SLT, k(32, 100000), z);
+    solver_opts o;
+    solver_opts_default(&o);
+    o.subsume = false;
+    o.timeout_ms = 100;
+    ctg_err e;
+    solver *s = solver_new(&o, &e);
+    assert_non_null(s);
+    solver_model m = SOLVER_MODEL_INIT;
+    assert_int_equal(solver_solve(s, C, cs, N + 1, N, &base, &m, &e), SOLVER_SKIP);
+    const solver_stats *ss = solver_get_stats(s);
+    assert_int_equal(ss->timeout, 1);
+    assert_int_equal(ss->subsumed, 0);
+    assert_true(ss->backend_secs < 20.0); /* unbounded: about 40 s */
+    solver_model_release(&m);
+    solver_free(s);
+    ctg_free(cs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_loop_bounds_keep_tightest_two, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_second_arc_and_broken_bounds_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_random_bounds_keep_solutions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_solver_answers_loop_query, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_timeout_bounds_the_push, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
