@@ -302,6 +302,7 @@ static solver_result from_backend(solver *s, expr_ctx *c, const squery *q, solve
     case SB_UNSAT: s->st.unsat++; remember(s, q, SOLVER_UNSAT, m); return SOLVER_UNSAT;
     case SB_UNKNOWN: s->st.unknown++; break;
     case SB_TIMEOUT: s->st.timeout++; break;
+    case SB_TOO_LARGE: s->st.too_large++; break;
     case SB_ERROR: s->st.error++; break;
     default: err_set(e, "solver: out of memory while solving a query"); return SOLVER_FAIL;
     }

@@ -27,9 +27,11 @@
  *      evaluation of every constraint agrees (solver_fp.c); Z3 decides
  *      IEEE products by bit-blasting and runs into its timeout where the
  *      reals take milliseconds;
- *   6. the back end with a per-query timeout.  Unknown, timeout and
- *      back-end errors answer SOLVER_SKIP (never a crash, never a wrong
- *      answer).
+ *   6. the back end with a per-query timeout, which a watchdog makes
+ *      cover Z3's pushes too; a query with more non-linear work (products
+ *      of non-constant terms) than the timeout allows is not asked.
+ *      Unknown, timeout, too large and back-end errors answer SOLVER_SKIP
+ *      (never a crash, never a wrong answer).
  *
  * Caches live across executions (keys are structural hashes, not pointers)
  * and survive allocation failure (an entry that cannot be stored is not).
@@ -72,6 +74,7 @@ typedef struct solver_stats {
     uint64_t cex_subset_model;  /* layer 4 (c)                                 */
     uint64_t backend_calls;
     uint64_t sat, unsat, unknown, timeout, error; /* back-end answers        */
+    uint64_t too_large;         /* not asked: too much non-linear work         */
     uint64_t fp_tries;      /* layer 5: queries it tried                   */
     uint64_t fp_sat;            /* ... and answered with a checked model        */
     uint64_t fp_evals;          /* candidates it evaluated                     */

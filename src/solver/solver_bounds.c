@@ -107,9 +107,9 @@ static int by_a_then_b(const void *x, const void *y)
     return (p->at > q->at) - (p->at < q->at);
 }
 
-/* Marks in drop[] the members of g[0..n) (sorted by a) that another
- * member's arc lies in (a and b no smaller than an earlier member's b);
- * returns how many. */
+/* Marks in drop[] the members of g[0..n) (sorted by a, then b) whose b
+ * is no smaller than the least b before them: that member's arc lies in
+ * theirs.  Returns how many. */
 static size_t drop_dominated(barc *g, size_t n, bool *drop)
 {
     size_t dropped = 0;

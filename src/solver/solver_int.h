@@ -97,7 +97,15 @@ bool scache_put(scache *sc, const squery *q, solver_result res, const solver_mod
 
 typedef struct sbackend sbackend;
 
-typedef enum sb_result { SB_SAT, SB_UNSAT, SB_UNKNOWN, SB_TIMEOUT, SB_ERROR, SB_OOM } sb_result;
+typedef enum sb_result {
+    SB_SAT,
+    SB_UNSAT,
+    SB_UNKNOWN,
+    SB_TIMEOUT,
+    SB_TOO_LARGE, /* not asked: more non-linear work than the timeout allows */
+    SB_ERROR,
+    SB_OOM
+} sb_result;
 
 sbackend *sbackend_new(ctg_err *e);
 void sbackend_free(sbackend *b);

@@ -149,6 +149,109 @@ void varmemo_release(varmemo *m)
     memset(m, 0, sizeof *m);
 }
 
+/* Inner nodes keep their variable set in the memo when it has at most
+ * MEMO_SMALL keys; a larger one is marked MEMO_BIG and the constraint's
+ * set is collected from its nodes (expr_vars).  Without the inner sets a
+ * path whose constraints all hold one loop's accumulator (y = y * z every
+ * iteration: each constraint a chain one step longer) costs the whole
+ * chain per constraint: 44 s for the first query of nla-digbench/geo1-ll
+ * (12,000 constraints, 46,000 nodes). */
+#define MEMO_SMALL 64
+#define MEMO_BIG 0xffffffffu
+
+static bool memo_store(varmemo *m, const expr *e, const uint32_t *k, size_t nk)
+{
+    if (ctg_grow((void **)&m->pool, &m->pool_cap, m->pool_n + nk + 1, sizeof *m->pool))
+        return false;
+    if (nk)
+        memcpy(m->pool + m->pool_n, k, nk * sizeof *k);
+    uint64_t v = (uint64_t)m->pool_n << 32 | (uint32_t)nk;
+    m->pool_n += nk;
+    return hmap_put(&m->map, (uintptr_t)e, v);
+}
+
+static int by_id_asc(const void *x, const void *y)
+{
+    uint32_t a = (*(expr *const *)x)->id, b = (*(expr *const *)y)->id;
+    return (a > b) - (a < b);
+}
+
+/* The nodes of e with variables that the memo does not hold, into *out
+ * (operands first).  False when out of memory. */
+static bool memo_missing(varmemo *m, expr *e, expr ***out, size_t *n)
+{
+    expr **stack = NULL;
+    size_t sn = 0, scap = 0, ocap = 0;
+    hmap seen = HMAP_SET;
+    bool ok = true, added;
+    uint64_t v;
+    *out = NULL;
+    *n = 0;
+    if (ctg_grow((void **)&stack, &scap, 1, sizeof *stack))
+        return false;
+    stack[sn++] = e;
+    while (sn && ok) {
+        expr *x = stack[--sn];
+        if (hmap_get(&m->map, (uintptr_t)x, &v) || !(ok = hmap_add(&seen, (uintptr_t)x, &added)) ||
+            !added)
+            continue;
+        ok = !ctg_grow((void **)out, &ocap, *n + 1, sizeof **out);
+        if (ok)
+            (*out)[(*n)++] = x;
+        for (unsigned i = 0; i < 3 && ok && x->op != EXPR_INPUT && x->op != EXPR_VAR; i++)
+            if (x->args[i] && (x->args[i]->flags & EXPR_F_VARS)) {
+                ok = !ctg_grow((void **)&stack, &scap, sn + 1, sizeof *stack);
+                if (ok)
+                    stack[sn++] = x->args[i];
+            }
+    }
+    ctg_free(stack);
+    hmap_release(&seen);
+    if (ok)
+        qsort(*out, *n, sizeof **out, by_id_asc);
+    else {
+        ctg_free(*out);
+        *out = NULL;
+    }
+    return ok;
+}
+
+/* The variable set of node x from its operands' memo entries, stored;
+ * MEMO_BIG when above MEMO_SMALL keys or an operand is.  buf: scratch of
+ * 3 * MEMO_SMALL + 1 keys. */
+static bool memo_node(varmemo *m, const expr *x, uint32_t *buf)
+{
+    size_t nk = 0;
+    bool big = false;
+    if (x->op == EXPR_INPUT)
+        buf[nk++] = x->aux;
+    else if (x->op == EXPR_VAR)
+        buf[nk++] = EXPR_VKEY_NAMED | x->aux;
+    for (unsigned i = 0; i < 3 && !big && x->op != EXPR_INPUT && x->op != EXPR_VAR; i++) {
+        uint64_t v;
+        if (!x->args[i] || !(x->args[i]->flags & EXPR_F_VARS))
+            continue;
+        if (!hmap_get(&m->map, (uintptr_t)x->args[i], &v) || (uint32_t)v == MEMO_BIG ||
+            (uint32_t)v > MEMO_SMALL) {
+            big = true;
+            break;
+        }
+        memcpy(buf + nk, m->pool + (v >> 32), (uint32_t)v * sizeof *buf);
+        nk += (uint32_t)v;
+    }
+    size_t u = 0; /* sorted, distinct */
+    if (!big) {
+        qsort(buf, nk, sizeof *buf, cmp_u32);
+        for (size_t i = 0; i < nk; i++)
+            if (!u || buf[u - 1] != buf[i])
+                buf[u++] = buf[i];
+        big = u > MEMO_SMALL;
+    }
+    if (big)
+        return hmap_put(&m->map, (uintptr_t)x, (uint64_t)MEMO_BIG);
+    return memo_store(m, x, buf, u);
+}
+
 /* The sorted variable keys of constraint e (valid until the next call).
  * False when out of memory. */
 static bool memo_vars(varmemo *m, expr_ctx *c, expr *e, const uint32_t **keys, size_t *n)
@@ -160,20 +263,32 @@ static bool memo_vars(varmemo *m, expr_ctx *c, expr *e, const uint32_t **keys, s
     }
     uint64_t v;
     if (!hmap_get(&m->map, (uintptr_t)e, &v)) {
+        expr **todo;
+        size_t nt;
+        uint32_t buf[3 * MEMO_SMALL + 1];
+        if (!memo_missing(m, e, &todo, &nt))
+            return false;
+        bool ok = true;
+        for (size_t i = 0; i < nt && ok; i++)
+            ok = memo_node(m, todo[i], buf);
+        ctg_free(todo);
+        if (!ok)
+            return false;
+        if (!hmap_get(&m->map, (uintptr_t)e, &v)) { /* e has no variables */
+            if (!memo_store(m, e, NULL, 0))
+                return false;
+            hmap_get(&m->map, (uintptr_t)e, &v);
+        }
+    }
+    if ((uint32_t)v == MEMO_BIG) { /* collected from its nodes, then kept */
         uint32_t *k;
         size_t nk;
         if (!expr_vars(c, &e, 1, &k, &nk))
             return false;
-        if (ctg_grow((void **)&m->pool, &m->pool_cap, m->pool_n + nk + 1, sizeof *m->pool)) {
-            ctg_free(k);
-            return false;
-        }
-        memcpy(m->pool + m->pool_n, k, nk * sizeof *k);
+        bool ok = memo_store(m, e, k, nk);
         ctg_free(k);
-        v = (uint64_t)m->pool_n << 32 | (uint32_t)nk;
-        if (!hmap_put(&m->map, (uintptr_t)e, v))
+        if (!ok || !hmap_get(&m->map, (uintptr_t)e, &v))
             return false;
-        m->pool_n += nk;
     }
     *keys = m->pool + (v >> 32);
     *n = (uint32_t)v;

@@ -791,6 +791,50 @@ static sb_result check_inc(tr *t, const squery *q, Z3_ast *vars, uint32_t timeou
     return r;
 }
 
+/* ---- queries too large to ask -------------------------------------------- *
+ *
+ * Z3 bit-blasts a product or quotient of two non-constant w-bit terms into
+ * about w^2 gates.  A loop that multiplies the input into a value every
+ * iteration (nla-digbench/geo1-ll: y = y * z) gives queries with thousands
+ * of them: one with 7,734 constraints (46,410 nodes) kept Z3 busy for
+ * over 15 minutes and 6 GB in Z3_solver_check, past its timeout and the
+ * watchdog's interrupt, which Z3 does not look at there.  On that program
+ * generational search's queries with about 50 of them (sum of w^2 near
+ * 200,000) already run into the 5 s timeout.  A query whose sum of w^2
+ * over such operations is above NONLINEAR_MAX (scaled with the timeout
+ * beyond 5 s) is not asked: it answers "too large", a skip. */
+
+#define NONLINEAR_MAX (1u << 20) /* 256 products of 64-bit terms */
+
+static bool nonlinear_op(const expr *e)
+{
+    switch (e->op) {
+    case EXPR_MUL:
+    case EXPR_UDIV:
+    case EXPR_SDIV:
+    case EXPR_UREM:
+    case EXPR_SREM: return !expr_is_const(e->args[0]) && !expr_is_const(e->args[1]);
+    case EXPR_FMUL:
+    case EXPR_FDIV: return true;
+    default: return false;
+    }
+}
+
+/* True when the nodes list[0..n) hold more non-linear work than a query
+ * with timeout_ms can take. */
+static bool too_large(expr *const *list, size_t n, uint32_t timeout_ms)
+{
+    uint64_t cost = 0, max = NONLINEAR_MAX;
+    if (timeout_ms == 0)
+        return false;
+    if (timeout_ms > 5000)
+        max = max * (timeout_ms / 5000);
+    for (size_t i = 0; i < n && cost <= max; i++)
+        if (nonlinear_op(list[i]))
+            cost += (uint64_t)list[i]->width * list[i]->width;
+    return cost > max;
+}
+
 sb_result sbackend_check(sbackend *b, expr_ctx *c, const squery *q, uint32_t timeout_ms,
                          solver_model *m)
 {
@@ -801,6 +845,10 @@ sb_result sbackend_check(sbackend *b, expr_ctx *c, const squery *q, uint32_t tim
     b->oom = false;
     if (!expr_collect(c, q->cs, q->n, &list, &ln))
         return SB_OOM;
+    if (too_large(list, ln, timeout_ms)) {
+        ctg_free(list);
+        return SB_TOO_LARGE;
+    }
     bv = ctg_calloc(ln + 1, sizeof *bv);
     bo = ctg_calloc(ln + 1, sizeof *bo);
     vars = ctg_calloc(q->n_keys + 1, sizeof *vars);

@@ -5,7 +5,9 @@
  * kept, and thousands of random families of 8-bit bounds keep exactly
  * their solutions (every value enumerated), the whole solver answers
  * a 2,000-bound loop query with the bounds dropped, and without
- * subsumption the query's timeout still bounds Z3's work on it.
+ * subsumption the query's timeout still bounds Z3's work on it; slicing
+ * on a loop accumulator's chains, and a query with too many products not
+ * asked.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -259,6 +261,91 @@ static void test_timeout_bounds_the_push(void **st)
     ctg_free(cs);
 }
 
+/* Slicing on a path whose constraints hold one loop's accumulator (each
+ * a product one step longer): the constraints of the chain stay, the one
+ * on an unrelated byte goes; so does one on a sum of 100 bytes (more
+ * variables than inner nodes keep) when nothing links it to the focus,
+ * and it stays when the focus reads one of its bytes. */
+static void test_slice_on_accumulator_chains(void **st)
+{
+    (void)st;
+    enum { N = 3000 };
+    expr **cs = ctg_malloc((N + 3) * sizeof *cs);
+    assert_non_null(cs);
+    expr *z = int32_at0(), *y = z;
+    for (unsigned i = 0; i < N; i++) {
+        y = bin(EXPR_MUL, y, z);
+        cs[i] = bin(EXPR_NE, y, k(32, 7));
+    }
+    expr *sum = expr_input(C, 10);
+    for (unsigned i = 11; i < 110; i++)
+        sum = bin(EXPR_ADD, sum, expr_input(C, i));
+    cs[N] = bin(EXPR_EQ, sum, k(8, 5));
+    cs[N + 1] = bin(EXPR_EQ, expr_input(C, 200), k(8, 1));
+    cs[N + 2] = bin(EXPR_ULT, z, k(32, 9)); /* the focus */
+    solver_stats s;
+    memset(&s, 0, sizeof s);
+    varmemo memo;
+    memset(&memo, 0, sizeof memo);
+    squery q;
+    assert_int_equal(squery_prep(&q, C, cs, N + 3, N + 2, false, true, NULL, &memo, &s), PREP_OK);
+    assert_int_equal(q.n, N + 1);
+    assert_int_equal(s.sliced_away, 2);
+    squery_release(&q);
+    expr *b50 = expr_cast(C, EXPR_ZEXT, expr_input(C, 50), 32);
+    cs[N + 2] = bin(EXPR_ULT, bin(EXPR_ADD, z, b50), k(32, 9)); /* byte 50 of the sum too */
+    memset(&s, 0, sizeof s);
+    assert_int_equal(squery_prep(&q, C, cs, N + 3, N + 2, false, true, NULL, &memo, &s), PREP_OK);
+    assert_int_equal(q.n, N + 2);
+    assert_int_equal(s.sliced_away, 1);
+    assert_true(kept(&q, cs[N]));
+    assert_false(kept(&q, cs[N + 1]));
+    squery_release(&q);
+    varmemo_release(&memo);
+    ctg_free(cs);
+}
+
+/* A query with 300 products of two 64-bit input terms (300 * 64^2 above
+ * the 2^20 a 5 s query may hold) is not asked: skip, counted too large;
+ * one with 100 is asked (its 100 ms timeout may run out). */
+static void test_too_large_not_asked(void **st)
+{
+    (void)st;
+    uint8_t bytes[8] = {3};
+    expr_env base = {bytes, 8, NULL, NULL, 0};
+    expr *z = expr_input(C, 0);
+    for (unsigned i = 1; i < 8; i++)
+        z = bin(EXPR_CONCAT, expr_input(C, i), z);
+    static const unsigned counts[] = {300, 100};
+    for (unsigned c = 0; c < 2; c++) {
+        unsigned products = counts[c];
+        expr *y = z;
+        for (unsigned i = 0; i < products; i++)
+            y = bin(EXPR_MUL, y, bin(EXPR_ADD, z, k(64, i + 1)));
+        expr *cs[2] = {bin(EXPR_NE, z, k(64, 0)), bin(EXPR_EQ, y, k(64, 12345))};
+        solver_opts o;
+        solver_opts_default(&o);
+        o.timeout_ms = products == 300 ? 5000 : 100;
+        ctg_err e;
+        solver *s = solver_new(&o, &e);
+        assert_non_null(s);
+        solver_model m = SOLVER_MODEL_INIT;
+        solver_result r = solver_solve(s, C, cs, 2, 1, &base, &m, &e);
+        const solver_stats *ss = solver_get_stats(s);
+        if (products == 300) {
+            assert_int_equal(r, SOLVER_SKIP);
+            assert_int_equal(ss->too_large, 1);
+            assert_int_equal(ss->sat + ss->unsat + ss->timeout + ss->unknown, 0);
+        } else {
+            assert_int_not_equal(r, SOLVER_FAIL);
+            assert_int_equal(ss->too_large, 0);
+            assert_int_equal(ss->sat + ss->unsat + ss->timeout + ss->unknown + ss->error, 1);
+        }
+        solver_model_release(&m);
+        solver_free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +354,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_random_bounds_keep_solutions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_solver_answers_loop_query, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_bounds_the_push, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_slice_on_accumulator_chains, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_too_large_not_asked, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -482,11 +482,14 @@ static void report(concolic *S, search_ctx *ctx)
                      (unsigned long long)c->divergences, (unsigned long long)c->pc_min,
                      first ? (double)c->pc_sum / (double)first : 0.0,
                      (unsigned long long)c->pc_max);
+    char large[48] = ""; /* only when some query was too large to ask */
+    if (v->too_large)
+        snprintf(large, sizeof large, ", %llu too large", (unsigned long long)v->too_large);
     ctx_summary_line(ctx, "  solver            %llu queries: %llu sat, %llu unsat, %llu timeout, "
-                          "%llu error; cache hit rate %.0f%% of %llu lookups",
+                          "%llu error%s; cache hit rate %.0f%% of %llu lookups",
                      (unsigned long long)c->queries, (unsigned long long)v->res_sat,
                      (unsigned long long)v->res_unsat, (unsigned long long)v->timeout,
-                     (unsigned long long)v->error,
+                     (unsigned long long)v->error, large,
                      v->cache_lookups ? 100.0 * (double)hits / (double)v->cache_lookups : 0.0,
                      (unsigned long long)v->cache_lookups);
     ctx_summary_line(ctx, "  time              solver %.2fs, concolic execution %.2fs",
