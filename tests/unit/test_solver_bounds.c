@@ -194,6 +194,19 @@ static void test_random_bounds_keep_solutions(void **st)
     assert_true(dropped > 3000); /* the check above saw real drops */
 }
 
+/* The query of `while (100 < z) z--;` after n iterations from z =
+ * 10000 (bytes 0-3): the bounds 100 <s z - i, then the focus 100000 <s z
+ * (ctg_malloc'd, n + 1 constraints). */
+static expr **loop_query(unsigned n)
+{
+    expr *z = int32_at0(), **cs = ctg_malloc((n + 1) * sizeof *cs);
+    assert_non_null(cs);
+    for (unsigned i = 0; i < n; i++)
+        cs[i] = bin(EXPR_SLT, k(32, 100), bin(EXPR_ADD, z, k(32, (uint64_t)-(int64_t)i)));
+    cs[n] = bin(EXPR_SLT, k(32, 100000), z);
+    return cs;
+}
+
 /* The whole solver on the loop's query of 2,000 bounds: sat, and the
  * model passes every bound, though only the tightest reached Z3. */
 static void test_solver_answers_loop_query(void **st)
@@ -202,11 +215,7 @@ static void test_solver_answers_loop_query(void **st)
     uint8_t bytes[4] = {0x10, 0x27, 0, 0}; /* 10000 */
     expr_env base = {bytes, 4, NULL, NULL, 0};
     enum { N = 2000 };
-    expr *z = int32_at0(), **cs = ctg_malloc((N + 1) * sizeof *cs);
-    assert_non_null(cs);
-    for (unsigned i = 0; i < N; i++)
-        cs[i] = bin(EXPR_SLT, k(32, 100), bin(EXPR_ADD, z, k(32, (uint64_t)-(int64_t)i)));
-    cs[N] = bin(EXPR_SLT, k(32, 100000), z); /* the focus: a larger z */
+    expr **cs = loop_query(N);
     ctg_err e;
     solver *s = solver_new(NULL, &e);
     assert_non_null(s);
@@ -238,11 +247,7 @@ static void test_timeout_bounds_the_push(void **st)
     uint8_t bytes[4] = {0x10, 0x27, 0, 0};
     expr_env base = {bytes, 4, NULL, NULL, 0};
     enum { N = 4000 };
-    expr *z = int32_at0(), **cs = ctg_malloc((N + 1) * sizeof *cs);
-    assert_non_null(cs);
-    for (unsigned i = 0; i < N; i++)
-        cs[i] = bin(EXPR_SLT, k(32, 100), bin(EXPR_ADD, z, k(32, (uint64_t)-(int64_t)i)));
-    cs[N] = bin(EXPR_SLT, k(32, 100000), z);
+    expr **cs = loop_query(N);
     solver_opts o;
     solver_opts_default(&o);
     o.subsume = false;
