@@ -24,8 +24,10 @@
  * allow exactly the values p - min a .. p + min b when a_i + b_j < 2^w
  * (else they also allow a second arc, on the far side of the circle), and
  * every other constraint of the group allows all of them: it is implied by
- * i and j and is dropped.  When i and j would allow a second arc, only the
- * constraints whose arc holds another's (no smaller a, no smaller b) go.
+ * i and j and is dropped.  When i and j would allow a second arc, a third
+ * constraint that excludes all of it keeps the rest implied; without one,
+ * only the constraints whose arc holds another's (no smaller a, no
+ * smaller b) go.
  * The query keeps its answer and its solutions.
  */
 #include "solver_int.h"
@@ -127,8 +129,10 @@ static size_t drop_dominated(barc *g, size_t n, bool *drop)
 
 /* Marks in drop[] the members of the group g[0..n) (one term, valued p)
  * that the others imply; returns how many.  The tightest pair (least a,
- * least b) implies all others when it allows one arc; else a member goes
- * when one other member's arc lies in its own. */
+ * least b) implies all others when it allows one arc, or with a third
+ * member that excludes the pair's second arc (n <=s 46340 and 0 <=s n - k
+ * also allow n in [INT_MIN, INT_MIN + k), which 0 <=s n excludes); else a
+ * member goes when one other member's arc lies in its own. */
 static size_t group_drop(barc *g, size_t n, expr_u128 p, bool *drop)
 {
     expr_u128 mask = expr_mask(g->t->width);
@@ -151,11 +155,18 @@ static size_t group_drop(barc *g, size_t n, expr_u128 p, bool *drop)
     for (size_t i = 1; i < in; i++)
         if (g[i].b < g[hi].b || (g[i].b == g[hi].b && g[i].a < g[hi].a))
             hi = i;
-    if (g[hi].a + g[lo].b > mask)
-        return drop_dominated(g, in, drop); /* the pair would allow a second arc */
+    size_t third = lo; /* a member that excludes the pair's second arc */
+    if (g[hi].a + g[lo].b > mask) {
+        third = in;
+        for (size_t i = 0; i < in && third == in; i++)
+            if (g[i].b + g[hi].a <= mask && g[i].a + g[lo].b <= mask)
+                third = i;
+        if (third == in)
+            return drop_dominated(g, in, drop);
+    }
     size_t dropped = 0;
     for (size_t i = 0; i < in; i++)
-        if (i != lo && i != hi) {
+        if (i != lo && i != hi && i != third) {
             drop[g[i].at] = true;
             dropped++;
         }

@@ -1,7 +1,8 @@
 /*
  * test_solver_bounds.c - unit tests of bound subsumption (solver_bounds.c):
- * a loop's exit bounds keep exactly their tightest two, a pair that would
- * allow a second arc keeps everything, bounds the base run breaks are
+ * a loop's exit bounds keep exactly their tightest two, or three when the
+ * pair allows a second arc that a third excludes; a pair that would
+ * allow a second arc keeps everything otherwise, bounds the base run breaks are
  * kept, and thousands of random families of 8-bit bounds keep exactly
  * their solutions (every value enumerated), the whole solver answers
  * a 2,000-bound loop query with the bounds dropped, and without
@@ -97,6 +98,29 @@ static void test_loop_bounds_keep_tightest_two(void **st)
     s = prep(&q, cs, 201, 200, NULL);
     assert_int_equal(s.subsumed, 0);
     assert_int_equal(q.n, 201);
+    squery_release(&q);
+}
+
+/* mult(n, m) of Test-Comp's MultCommutative-2 after 200 recursions from
+ * n = 13573: n <=s 46340 and 0 <=s n - k, k = 0..199.  The tightest pair
+ * (n <=s 46340, 0 <=s n - 199) also allows n in [INT_MIN, INT_MIN + 199),
+ * where n - 199 wraps; 0 <=s n excludes that: those three stay. */
+static void test_pair_and_third_keep_the_rest_implied(void **st)
+{
+    (void)st;
+    uint8_t bytes[4] = {0x05, 0x35, 0, 0}; /* 13573 */
+    expr_env base = {bytes, 4, NULL, NULL, 0};
+    expr *n = int32_at0(), *cs[202];
+    for (unsigned i = 0; i < 200; i++)
+        cs[i] = bin(EXPR_SLE, k(32, 0), bin(EXPR_ADD, n, k(32, (uint64_t)-(int64_t)i)));
+    cs[200] = bin(EXPR_SLE, n, k(32, 46340));
+    cs[201] = bin(EXPR_EQ, bin(EXPR_ADD, n, k(32, (uint64_t)-200)), k(32, 0)); /* focus */
+    squery q;
+    solver_stats s = prep(&q, cs, 202, 201, &base);
+    assert_int_equal(s.subsumed, 198);
+    assert_true(kept(&q, cs[0]));
+    assert_true(kept(&q, cs[199]));
+    assert_true(kept(&q, cs[200]));
     squery_release(&q);
 }
 
@@ -355,6 +379,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_loop_bounds_keep_tightest_two, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pair_and_third_keep_the_rest_implied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_second_arc_and_broken_bounds_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_bounds_keep_solutions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_solver_answers_loop_query, setup, teardown),
