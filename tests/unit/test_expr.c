@@ -15,31 +15,10 @@
 #include "base/mem.h"
 #include "base/rng.h"
 #include "expr/expr.h"
+#include "expr_fixture.h"
 
-static expr_ctx *C;
-
-static int setup(void **st)
-{
-    (void)st;
-    C = expr_ctx_new();
-    return C ? 0 : -1;
-}
-
-static int teardown(void **st)
-{
-    (void)st;
-    expr_ctx_free(C);
-    return 0;
-}
-
-static expr *k(unsigned w, uint64_t v) { return expr_const(C, w, v); }
-static expr *in(uint32_t i) { return expr_input(C, i); }
-static expr *bin(expr_op op, expr *a, expr *b) { return expr_binop(C, op, a, b); }
 /* 32-bit little-endian int from input bytes i..i+3. */
-static expr *int32_at(uint32_t i)
-{
-    return bin(EXPR_CONCAT, in(i + 3), bin(EXPR_CONCAT, in(i + 2), bin(EXPR_CONCAT, in(i + 1), in(i))));
-}
+static expr *int32_at(uint32_t i) { return intn(i, 4); }
 
 static void assert_const(expr *e, unsigned w, uint64_t v)
 {

@@ -19,36 +19,10 @@
 #include "base/rng.h"
 #include "expr/expr.h"
 #include "solver/solver.h"
+#include "expr_fixture.h"
 
-static expr_ctx *C;
 static uint8_t zero_bytes[64];
 static const expr_env ZERO = {zero_bytes, 64, NULL, NULL, 0};
-
-static int setup(void **st)
-{
-    (void)st;
-    C = expr_ctx_new();
-    return C ? 0 : -1;
-}
-
-static int teardown(void **st)
-{
-    (void)st;
-    expr_ctx_free(C);
-    return 0;
-}
-
-static expr *k(unsigned w, uint64_t v) { return expr_const(C, w, v); }
-static expr *in(uint32_t i) { return expr_input(C, i); }
-static expr *bin(expr_op op, expr *a, expr *b) { return expr_binop(C, op, a, b); }
-/* Little-endian integer of `bytes` input bytes from byte `at`. */
-static expr *intn(uint32_t at, unsigned bytes)
-{
-    expr *e = in(at);
-    for (unsigned i = 1; i < bytes; i++)
-        e = bin(EXPR_CONCAT, in(at + i), e);
-    return e;
-}
 
 static solver *mk_solver(bool norm, bool slice, bool qc, bool cex)
 {

@@ -24,33 +24,7 @@
 #include "expr/expr.h"
 #include "solver/solver.h"
 #include "solver/solver_int.h"
-
-static expr_ctx *C;
-
-static int setup(void **st)
-{
-    (void)st;
-    C = expr_ctx_new();
-    return C ? 0 : -1;
-}
-
-static int teardown(void **st)
-{
-    (void)st;
-    expr_ctx_free(C);
-    return 0;
-}
-
-static expr *k(unsigned w, uint64_t v) { return expr_const(C, w, v); }
-static expr *bin(expr_op op, expr *a, expr *b) { return expr_binop(C, op, a, b); }
-/* Little-endian 32-bit integer of input bytes 0..3. */
-static expr *int32_at0(void)
-{
-    expr *e = expr_input(C, 0);
-    for (unsigned i = 1; i < 4; i++)
-        e = bin(EXPR_CONCAT, expr_input(C, i), e);
-    return e;
-}
+#include "expr_fixture.h"
 
 /* Prepares cs[0..n) (focus cs[focus]) as they are, no normalisation or
  * slicing, with subsumption under base; returns the stats. */
@@ -82,7 +56,7 @@ static void test_loop_bounds_keep_tightest_two(void **st)
     (void)st;
     uint8_t bytes[4] = {0xe8, 0x03, 0, 0}; /* 1000 */
     expr_env base = {bytes, 4, NULL, NULL, 0};
-    expr *z = int32_at0(), *cs[201];
+    expr *z = intn(0, 4), *cs[201];
     for (unsigned i = 0; i < 200; i++)
         cs[i] = bin(EXPR_SLT, k(32, 100), bin(EXPR_ADD, z, k(32, (uint64_t)-(int64_t)i)));
     cs[200] = bin(EXPR_SLE, bin(EXPR_ADD, z, k(32, (uint64_t)-200)), k(32, 100));
@@ -110,7 +84,7 @@ static void test_pair_and_third_keep_the_rest_implied(void **st)
     (void)st;
     uint8_t bytes[4] = {0x05, 0x35, 0, 0}; /* 13573 */
     expr_env base = {bytes, 4, NULL, NULL, 0};
-    expr *n = int32_at0(), *cs[202];
+    expr *n = intn(0, 4), *cs[202];
     for (unsigned i = 0; i < 200; i++)
         cs[i] = bin(EXPR_SLE, k(32, 0), bin(EXPR_ADD, n, k(32, (uint64_t)-(int64_t)i)));
     cs[200] = bin(EXPR_SLE, n, k(32, 46340));
@@ -133,10 +107,10 @@ static void test_second_arc_and_broken_bounds_kept(void **st)
     (void)st;
     uint8_t bytes[1] = {0};
     expr_env base = {bytes, 1, NULL, NULL, 0};
-    expr *t = expr_input(C, 0);
+    expr *t = in(0);
     expr *cs[] = {bin(EXPR_ULE, t, k(8, 200)), bin(EXPR_ULE, k(8, 100), t),
                   bin(EXPR_NE, t, k(8, 5)), bin(EXPR_NE, t, k(8, 7)),
-                  bin(EXPR_EQ, expr_input(C, 1), k(8, 1))};
+                  bin(EXPR_EQ, in(1), k(8, 1))};
     squery q;
     solver_stats s = prep(&q, cs, 5, 4, &base);
     assert_int_equal(s.subsumed, 0);
@@ -191,7 +165,7 @@ static void test_random_bounds_keep_solutions(void **st)
     for (int round = 0; round < 3000; round++) {
         uint8_t p[1] = {(uint8_t)rng_below(&r, 256)};
         expr_env base = {p, 1, NULL, NULL, 0};
-        expr *t = expr_input(C, 0);
+        expr *t = in(0);
         if (round % 3 == 1)
             t = bin(EXPR_MUL, t, k(8, 3));
         else if (round % 3 == 2)
@@ -223,7 +197,7 @@ static void test_random_bounds_keep_solutions(void **st)
  * (ctg_malloc'd, n + 1 constraints). */
 static expr **loop_query(unsigned n)
 {
-    expr *z = int32_at0(), **cs = ctg_malloc((n + 1) * sizeof *cs);
+    expr *z = intn(0, 4), **cs = ctg_malloc((n + 1) * sizeof *cs);
     assert_non_null(cs);
     for (unsigned i = 0; i < n; i++)
         cs[i] = bin(EXPR_SLT, k(32, 100), bin(EXPR_ADD, z, k(32, (uint64_t)-(int64_t)i)));
@@ -301,16 +275,16 @@ static void test_slice_on_accumulator_chains(void **st)
     enum { N = 3000 };
     expr **cs = ctg_malloc((N + 3) * sizeof *cs);
     assert_non_null(cs);
-    expr *z = int32_at0(), *y = z;
+    expr *z = intn(0, 4), *y = z;
     for (unsigned i = 0; i < N; i++) {
         y = bin(EXPR_MUL, y, z);
         cs[i] = bin(EXPR_NE, y, k(32, 7));
     }
-    expr *sum = expr_input(C, 10);
+    expr *sum = in(10);
     for (unsigned i = 11; i < 110; i++)
-        sum = bin(EXPR_ADD, sum, expr_input(C, i));
+        sum = bin(EXPR_ADD, sum, in(i));
     cs[N] = bin(EXPR_EQ, sum, k(8, 5));
-    cs[N + 1] = bin(EXPR_EQ, expr_input(C, 200), k(8, 1));
+    cs[N + 1] = bin(EXPR_EQ, in(200), k(8, 1));
     cs[N + 2] = bin(EXPR_ULT, z, k(32, 9)); /* the focus */
     solver_stats s;
     memset(&s, 0, sizeof s);
@@ -321,7 +295,7 @@ static void test_slice_on_accumulator_chains(void **st)
     assert_int_equal(q.n, N + 1);
     assert_int_equal(s.sliced_away, 2);
     squery_release(&q);
-    expr *b50 = expr_cast(C, EXPR_ZEXT, expr_input(C, 50), 32);
+    expr *b50 = expr_cast(C, EXPR_ZEXT, in(50), 32);
     cs[N + 2] = bin(EXPR_ULT, bin(EXPR_ADD, z, b50), k(32, 9)); /* byte 50 of the sum too */
     memset(&s, 0, sizeof s);
     assert_int_equal(squery_prep(&q, C, cs, N + 3, N + 2, false, true, NULL, &memo, &s), PREP_OK);
@@ -342,9 +316,9 @@ static void test_too_large_not_asked(void **st)
     (void)st;
     uint8_t bytes[8] = {3};
     expr_env base = {bytes, 8, NULL, NULL, 0};
-    expr *z = expr_input(C, 0);
+    expr *z = in(0);
     for (unsigned i = 1; i < 8; i++)
-        z = bin(EXPR_CONCAT, expr_input(C, i), z);
+        z = bin(EXPR_CONCAT, in(i), z);
     static const unsigned counts[] = {300, 100};
     for (unsigned c = 0; c < 2; c++) {
         unsigned products = counts[c];
