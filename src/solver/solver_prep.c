@@ -134,6 +134,17 @@ static int cmp_u32(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Sorts k[0..n) and keeps each key once; returns how many are left. */
+static size_t sort_unique_u32(uint32_t *k, size_t n)
+{
+    size_t u = 0;
+    qsort(k, n, sizeof *k, cmp_u32);
+    for (size_t i = 0; i < n; i++)
+        if (!u || k[u - 1] != k[i])
+            k[u++] = k[i];
+    return u;
+}
+
 static uint32_t key_index(const uint32_t *uniq, size_t nu, uint32_t key)
 {
     const uint32_t *p = bsearch(&key, uniq, nu, sizeof *uniq, cmp_u32);
@@ -176,6 +187,16 @@ static int by_id_asc(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* Operand i of x when it holds variables, else NULL (an input byte or a
+ * named variable has no operands). */
+static expr *var_operand(const expr *x, unsigned i)
+{
+    if (i >= 3 || x->op == EXPR_INPUT || x->op == EXPR_VAR || !x->args[i] ||
+        !(x->args[i]->flags & EXPR_F_VARS))
+        return NULL;
+    return x->args[i];
+}
+
 /* The nodes of e with variables that the memo does not hold, into *out
  * (operands first).  False when out of memory. */
 static bool memo_missing(varmemo *m, expr *e, expr ***out, size_t *n)
@@ -198,11 +219,11 @@ static bool memo_missing(varmemo *m, expr *e, expr ***out, size_t *n)
         ok = !ctg_grow((void **)out, &ocap, *n + 1, sizeof **out);
         if (ok)
             (*out)[(*n)++] = x;
-        for (unsigned i = 0; i < 3 && ok && x->op != EXPR_INPUT && x->op != EXPR_VAR; i++)
-            if (x->args[i] && (x->args[i]->flags & EXPR_F_VARS)) {
+        for (unsigned i = 0; i < 3 && ok; i++)
+            if (var_operand(x, i)) {
                 ok = !ctg_grow((void **)&stack, &scap, sn + 1, sizeof *stack);
                 if (ok)
-                    stack[sn++] = x->args[i];
+                    stack[sn++] = var_operand(x, i);
             }
     }
     ctg_free(stack);
@@ -227,26 +248,20 @@ static bool memo_node(varmemo *m, const expr *x, uint32_t *buf)
         buf[nk++] = x->aux;
     else if (x->op == EXPR_VAR)
         buf[nk++] = EXPR_VKEY_NAMED | x->aux;
-    for (unsigned i = 0; i < 3 && !big && x->op != EXPR_INPUT && x->op != EXPR_VAR; i++) {
+    for (unsigned i = 0; i < 3 && !big; i++) {
         uint64_t v;
-        if (!x->args[i] || !(x->args[i]->flags & EXPR_F_VARS))
+        const expr *a = var_operand(x, i);
+        if (!a)
             continue;
-        if (!hmap_get(&m->map, (uintptr_t)x->args[i], &v) || (uint32_t)v == MEMO_BIG ||
-            (uint32_t)v > MEMO_SMALL) {
-            big = true;
+        if (!hmap_get(&m->map, (uintptr_t)a, &v) || (uint32_t)v > MEMO_SMALL) {
+            big = true; /* MEMO_BIG is above MEMO_SMALL too */
             break;
         }
         memcpy(buf + nk, m->pool + (v >> 32), (uint32_t)v * sizeof *buf);
         nk += (uint32_t)v;
     }
-    size_t u = 0; /* sorted, distinct */
-    if (!big) {
-        qsort(buf, nk, sizeof *buf, cmp_u32);
-        for (size_t i = 0; i < nk; i++)
-            if (!u || buf[u - 1] != buf[i])
-                buf[u++] = buf[i];
-        big = u > MEMO_SMALL;
-    }
+    size_t u = big ? 0 : sort_unique_u32(buf, nk);
+    big = big || u > MEMO_SMALL;
     if (big)
         return hmap_put(&m->map, (uintptr_t)x, (uint64_t)MEMO_BIG);
     return memo_store(m, x, buf, u);
@@ -272,13 +287,8 @@ static bool memo_vars(varmemo *m, expr_ctx *c, expr *e, const uint32_t **keys, s
         for (size_t i = 0; i < nt && ok; i++)
             ok = memo_node(m, todo[i], buf);
         ctg_free(todo);
-        if (!ok)
+        if (!ok || !hmap_get(&m->map, (uintptr_t)e, &v)) /* e was the last of todo */
             return false;
-        if (!hmap_get(&m->map, (uintptr_t)e, &v)) { /* e has no variables */
-            if (!memo_store(m, e, NULL, 0))
-                return false;
-            hmap_get(&m->map, (uintptr_t)e, &v);
-        }
     }
     if ((uint32_t)v == MEMO_BIG) { /* collected from its nodes, then kept */
         uint32_t *k;
@@ -342,11 +352,7 @@ static bool uf_build(uf *u, const varsets *vs, size_t n)
     if (!u->uniq || !u->parent)
         return false;
     memcpy(u->uniq, vs->keys, vs->total * sizeof *u->uniq);
-    qsort(u->uniq, vs->total, sizeof *u->uniq, cmp_u32);
-    u->nu = 0;
-    for (size_t i = 0; i < vs->total; i++)
-        if (!u->nu || u->uniq[u->nu - 1] != u->uniq[i])
-            u->uniq[u->nu++] = u->uniq[i];
+    u->nu = sort_unique_u32(u->uniq, vs->total);
     for (uint32_t i = 0; i < u->nu; i++)
         u->parent[i] = i;
     for (size_t i = 0; i < n; i++) /* one set per constraint's variables */
@@ -404,13 +410,8 @@ static bool query_keys(squery *q, expr_ctx *c, varmemo *memo)
     varsets vs;
     bool ok = varsets_build(&vs, c, q, memo);
     if (ok) {
-        qsort(vs.keys, vs.total, sizeof *vs.keys, cmp_u32);
-        size_t n = 0;
-        for (size_t i = 0; i < vs.total; i++)
-            if (!n || vs.keys[n - 1] != vs.keys[i])
-                vs.keys[n++] = vs.keys[i];
+        q->n_keys = sort_unique_u32(vs.keys, vs.total);
         q->keys = vs.keys;
-        q->n_keys = n;
         vs.keys = NULL;
     }
     ctg_free(vs.keys);
