@@ -265,11 +265,53 @@ static expr *raw2(expr_ctx *c, expr_op op, expr *a, expr *b)
     return mk(c, op, bin_width(op, a, b), 0, 0, a, b, NULL);
 }
 
+/* A summand as atom * coefficient: t * k, -t and t itself. */
+static expr *lin_split(expr *e, expr_u128 *k)
+{
+    if (e->op == EXPR_MUL && is_c(e->args[1])) {
+        *k = e->args[1]->val;
+        return e->args[0];
+    }
+    *k = e->op == EXPR_NEG ? expr_mask(e->width) : 1;
+    return e->op == EXPR_NEG ? e->args[0] : e;
+}
+
+/* a + b (sub: a - b) as one multiple when both are multiples of one atom,
+ * else NULL: loop accumulators (x = x + y) stay k * y, not a k-deep sum. */
+static expr *lin_merge(expr_ctx *c, const expr *a, const expr *b, bool sub)
+{
+    expr_u128 ka, kb;
+    expr *t = lin_split((expr *)a, &ka);
+    if (is_c(a) || is_c(b) || lin_split((expr *)b, &kb) != t)
+        return NULL;
+    return expr_binop(c, EXPR_MUL, t, cst(c, a->width, sub ? ka - kb : ka + kb));
+}
+
+/* (r + s) + b with s and b multiples of one atom: r + merged. */
+static expr *lin_merge_sum(expr_ctx *c, expr *a, expr *b)
+{
+    if (a->op != EXPR_ADD)
+        return NULL;
+    for (int i = 0; i < 2; i++) {
+        expr *m = lin_merge(c, a->args[i], b, false);
+        if (m)
+            return expr_binop(c, EXPR_ADD, a->args[1 - i], m);
+    }
+    return NULL;
+}
+
 static expr *simp_add(expr_ctx *c, expr_op op, expr *a, expr *b)
 {
     unsigned w = a->width;
     if (is_zero(b))
         return a;
+    expr *m = lin_merge(c, a, b, false);
+    if (!m && !is_c(b))
+        m = lin_merge_sum(c, a, b);
+    if (!m && !is_c(b))
+        m = lin_merge_sum(c, b, a);
+    if (m)
+        return m;
     if (is_c(b) && a->op == EXPR_ADD && is_c(a->args[1]))
         return expr_binop(c, op, a->args[0], cst(c, w, a->args[1]->val + b->val));
     if (!is_c(b)) { /* float constants out of sums */
@@ -278,8 +320,6 @@ static expr *simp_add(expr_ctx *c, expr_op op, expr *a, expr *b)
         if (b->op == EXPR_ADD && is_c(b->args[1]))
             return expr_binop(c, op, expr_binop(c, op, a, b->args[0]), b->args[1]);
     }
-    if ((a->op == EXPR_NEG && a->args[0] == b) || (b->op == EXPR_NEG && b->args[0] == a))
-        return cst(c, w, 0);
     return raw2(c, op, a, b);
 }
 
@@ -298,6 +338,9 @@ static expr *simp_sub(expr_ctx *c, expr_op op, expr *a, expr *b)
         return a->args[1];
     if (a->op == EXPR_ADD && a->args[1] == b)
         return a->args[0];
+    expr *m = lin_merge(c, a, b, true);
+    if (m)
+        return m;
     return raw2(c, op, a, b);
 }
 

@@ -28,6 +28,19 @@
  * constraint that excludes all of it keeps the rest implied; without one,
  * only the constraints whose arc holds another's (no smaller a, no
  * smaller b) go.
+ *
+ * A loop that adds the input to an accumulator (`x = x + y; y++` while
+ * x < 0) leaves bounds of multiples of the term instead, m_i * y + c_i <s 0
+ * (the expression builder keeps such sums as one multiple), one per
+ * iteration: thousands of constant products, each bit-blasted (1,536 of
+ * them: 1.7-4.4 s in Z3).  When the plain bounds of t (m = 1) leave one
+ * arc, t in p - A .. p + B, a bound of m * t + c on it is one arc of t too
+ * when m * t does not wrap onto the bound's arc again over that range:
+ * t in p - alpha .. p + beta, with alpha and beta from the bound's offsets
+ * a and b around m * p divided by |m|.  Of those only the least alpha and
+ * the least beta stay (and only where tighter than A and B).  Without
+ * such an arc the bounds of each multiple are grouped as bounds of one
+ * term, as above.
  * The query keeps its answer and its solutions.
  */
 #include "solver_int.h"
@@ -36,9 +49,10 @@
 
 #include "../base/mem.h"
 
-/* The values of t that satisfy a constraint: len values from start. */
+/* The values of m * t that satisfy a constraint: len values from start. */
 typedef struct barc {
     expr *t;
+    expr_u128 m; /* 1 for a bound of t itself */
     expr_u128 start, len;
     size_t at; /* index in the query */
     expr_u128 a, b;
@@ -85,6 +99,14 @@ static bool as_arc(const expr *e, barc *arc)
         add = s->args[1]->val;
         s = s->args[0];
     }
+    arc->m = 1;
+    if (s->op == EXPR_MUL && expr_is_const(s->args[1])) {
+        arc->m = s->args[1]->val;
+        s = s->args[0];
+    } else if (s->op == EXPR_NEG) {
+        arc->m = mask;
+        s = s->args[0];
+    }
     arc->t = s;
     arc->start = (start - add) & mask;
     arc->len = len;
@@ -96,6 +118,8 @@ static int by_term(const void *x, const void *y)
     const barc *a = x, *b = y;
     if (a->t != b->t)
         return a->t->id < b->t->id ? -1 : 1;
+    if (a->m != b->m) /* the plain bounds (m = 1) first */
+        return a->m == 1 ? -1 : b->m == 1 ? 1 : a->m < b->m ? -1 : 1;
     return (a->at > b->at) - (a->at < b->at);
 }
 
@@ -127,16 +151,24 @@ static size_t drop_dominated(barc *g, size_t n, bool *drop)
     return dropped;
 }
 
-/* Marks in drop[] the members of the group g[0..n) (one term, valued p)
- * that the others imply; returns how many.  The tightest pair (least a,
- * least b) implies all others when it allows one arc, or with a third
- * member that excludes the pair's second arc (n <=s 46340 and 0 <=s n - k
- * also allow n in [INT_MIN, INT_MIN + k), which 0 <=s n excludes); else a
- * member goes when one other member's arc lies in its own. */
-static size_t group_drop(barc *g, size_t n, expr_u128 p, bool *drop)
+/* The arc that the kept bounds of a group allow, p - a .. p + b. */
+typedef struct span {
+    bool one; /* they allow that arc and nothing else */
+    expr_u128 a, b;
+} span;
+
+/* Marks in drop[] the members of the group g[0..n) (bounds of one term,
+ * valued p) that the others imply; returns how many; *sp: the arc the
+ * group allows, when one.  The tightest pair (least a, least b) implies
+ * all others when it allows one arc, or with a third member that excludes
+ * the pair's second arc (n <=s 46340 and 0 <=s n - k also allow n in
+ * [INT_MIN, INT_MIN + k), which 0 <=s n excludes); else a member goes
+ * when one other member's arc lies in its own. */
+static size_t plain_drop(barc *g, size_t n, expr_u128 p, bool *drop, span *sp)
 {
     expr_u128 mask = expr_mask(g->t->width);
     size_t in = 0; /* members whose arc holds p, moved to the front */
+    sp->one = false;
     for (size_t i = 0; i < n; i++) {
         expr_u128 d = (p - g[i].start) & mask;
         if (d >= g[i].len)
@@ -148,8 +180,10 @@ static size_t group_drop(barc *g, size_t n, expr_u128 p, bool *drop)
         g[in].b = g[in].len - 1 - d;
         in++;
     }
-    if (in < 2)
+    if (in < 2) {
+        *sp = (span){in == 1, in ? g[0].a : 0, in ? g[0].b : 0};
         return 0;
+    }
     qsort(g, in, sizeof *g, by_a_then_b);
     size_t lo = 0, hi = 0; /* least a (then b), least b (then a) */
     for (size_t i = 1; i < in; i++)
@@ -164,12 +198,86 @@ static size_t group_drop(barc *g, size_t n, expr_u128 p, bool *drop)
         if (third == in)
             return drop_dominated(g, in, drop);
     }
+    *sp = (span){true, g[lo].a, g[hi].b};
     size_t dropped = 0;
     for (size_t i = 0; i < in; i++)
         if (i != lo && i != hi && i != third) {
             drop[g[i].at] = true;
             dropped++;
         }
+    return dropped;
+}
+
+/* For a bound of m * t + c in g (arc of m * t) and t in p - sp.a .. p +
+ * sp.b: the values of t it allows there as an arc p - g->a .. p + g->b
+ * (capped at sp's); false when m * t wraps onto the bound's arc again
+ * over that range, or the bound does not hold at p. */
+static bool linear_arc(barc *g, expr_u128 p, const span *sp)
+{
+    expr_u128 mask = expr_mask(g->t->width);
+    bool neg = g->m >> (g->t->width - 1);
+    expr_u128 mm = neg ? (mask + 1 - g->m) : g->m; /* |m| */
+    expr_u128 au = ((g->m * p) - g->start) & mask, bu;
+    if (au >= g->len)
+        return false;
+    bu = g->len - 1 - au;
+    /* m * d for d in -sp.a .. sp.b spans -lo .. hi around m * p */
+    expr_u128 lo = mm * (neg ? sp->b : sp->a), hi = mm * (neg ? sp->a : sp->b);
+    if (hi + au > mask || lo + bu > mask)
+        return false;
+    expr_u128 alpha = (neg ? bu : au) / mm, beta = (neg ? au : bu) / mm;
+    g->a = alpha < sp->a ? alpha : sp->a;
+    g->b = beta < sp->b ? beta : sp->b;
+    return true;
+}
+
+/* The bounds of multiples of t in g[0..n), t confined to sp's arc: keeps
+ * the one of least a and the one of least b where tighter than sp, drops
+ * the others that linear_arc reads as an arc; returns how many. */
+static size_t linear_drop(barc *g, size_t n, expr_u128 p, const span *sp, bool *drop)
+{
+    size_t ia = n, ib = n, dropped = 0;
+    bool *arc = ctg_calloc(n + 1, sizeof *arc);
+    if (!arc)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(arc[i] = linear_arc(&g[i], p, sp)))
+            continue;
+        if (ia == n || g[i].a < g[ia].a)
+            ia = i;
+        if (ib == n || g[i].b < g[ib].b)
+            ib = i;
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool keep = (i == ia && g[i].a < sp->a) || (i == ib && g[i].b < sp->b);
+        if (arc[i] && !keep) {
+            drop[g[i].at] = true;
+            dropped++;
+        }
+    }
+    ctg_free(arc);
+    return dropped;
+}
+
+/* Marks in drop[] the members of g[0..n) (bounds of t and of multiples
+ * of t, the plain ones first, each multiple together; t valued p) that
+ * the others imply; returns how many. */
+static size_t group_drop(barc *g, size_t n, expr_u128 p, bool *drop)
+{
+    expr_u128 mask = expr_mask(g->t->width);
+    size_t np = 0, dropped = 0;
+    while (np < n && g[np].m == 1)
+        np++;
+    span sp = {false, 0, 0};
+    if (np)
+        dropped = plain_drop(g, np, p, drop, &sp);
+    if (sp.one)
+        return dropped + linear_drop(g + np, n - np, p, &sp, drop);
+    for (size_t i = np, j; i < n; i = j) {
+        for (j = i + 1; j < n && g[j].m == g[i].m;)
+            j++;
+        dropped += plain_drop(g + i, j - i, (g[i].m * p) & mask, drop, &sp);
+    }
     return dropped;
 }
 

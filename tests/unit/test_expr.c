@@ -85,6 +85,20 @@ static void test_simp_arith(void **st)
     assert_ptr_equal(bin(EXPR_MUL, bin(EXPR_MUL, x, k(32, 3)), k(32, 5)), bin(EXPR_MUL, x, k(32, 15)));
     assert_ptr_equal(bin(EXPR_UDIV, x, k(32, 16)), bin(EXPR_LSHR, x, k(32, 4)));
     assert_ptr_equal(bin(EXPR_UREM, x, k(32, 16)), bin(EXPR_AND, x, k(32, 15)));
+    /* sums of one term's multiples are one multiple (x = x + y; y++ in a loop) */
+    expr *x3 = bin(EXPR_MUL, x, k(32, 3));
+    assert_ptr_equal(bin(EXPR_ADD, x, x), bin(EXPR_MUL, x, k(32, 2)));
+    assert_ptr_equal(bin(EXPR_ADD, x3, x), bin(EXPR_MUL, x, k(32, 4)));
+    assert_ptr_equal(bin(EXPR_SUB, x, x3), bin(EXPR_MUL, x, k(32, (uint32_t)-2)));
+    assert_const(bin(EXPR_ADD, expr_unop(C, EXPR_NEG, x), x), 32, 0);
+    assert_const(bin(EXPR_ADD, x3, bin(EXPR_MUL, x, k(32, (uint32_t)-3))), 32, 0);
+    assert_ptr_equal(bin(EXPR_ADD, bin(EXPR_ADD, y, x3), x), bin(EXPR_ADD, y, bin(EXPR_MUL, x, k(32, 4))));
+    expr *acc = k(32, (uint32_t)-50), *yi = x;
+    for (int i = 0; i < 100; i++) {
+        acc = bin(EXPR_ADD, acc, yi);
+        yi = bin(EXPR_ADD, yi, k(32, 1));
+    }
+    assert_ptr_equal(acc, bin(EXPR_ADD, bin(EXPR_MUL, x, k(32, 100)), k(32, 4950 - 50)));
 }
 
 static void test_simp_bits(void **st)

@@ -192,6 +192,97 @@ static void test_random_bounds_keep_solutions(void **st)
     assert_true(dropped > 3000); /* the check above saw real drops */
 }
 
+/* 3,000 families of 1-3 plain bounds of in0 and 2-12 bounds of random
+ * multiples of in0 (in0 * m + a, m in 2..255: -in0, 2 * in0, 128 * in0,
+ * ...), most holding in the base run, one the focus: the kept constraints
+ * have exactly the solutions of all. */
+static void test_random_multiples_keep_solutions(void **st)
+{
+    (void)st;
+    rng r;
+    rng_seed(&r, 5);
+    uint64_t dropped = 0;
+    for (int round = 0; round < 3000; round++) {
+        uint8_t p[1] = {(uint8_t)rng_below(&r, 256)};
+        expr_env base = {p, 1, NULL, NULL, 0};
+        expr *cs[15];
+        size_t plain = 1 + rng_below(&r, 3), n = plain + 2 + rng_below(&r, 11);
+        for (size_t i = 0; i < n; i++) {
+            expr_u128 v;
+            do {
+                expr *t = in(0);
+                if (i >= plain)
+                    t = bin(EXPR_MUL, t, k(8, 2 + rng_below(&r, 254)));
+                cs[i] = random_bound(&r, t);
+                assert_true(expr_eval(C, &cs[i], 1, &base, &v));
+            } while (expr_is_const(cs[i]) || (v != 1 && rng_below(&r, 8)));
+        }
+        squery q;
+        solver_stats s = prep(&q, cs, n, rng_below(&r, n), &base);
+        dropped += s.subsumed;
+        assert_int_equal(q.n + s.subsumed, n);
+        bool all[256], left[256];
+        solutions(cs, n, all);
+        solutions(q.cs, q.n, left);
+        assert_memory_equal(all, left, sizeof all);
+        squery_release(&q);
+    }
+    assert_true(dropped > 500); /* 798: most random plain bounds leave wide arcs */
+}
+
+/* gsv2008's loop, x = -50; while (x < 0) { x = x + y; y++; } with y from
+ * the input in (-1000, 1000000), run from y = -20 (43 iterations): the
+ * builder keeps x as k * y + c, and of the 43 bounds x <s 0 one stays,
+ * the tightest (y <= -20), with the tighter plain bound of each side and
+ * the focus (the loop's exit, negated). */
+static void test_accumulator_multiples_keep_tightest(void **st)
+{
+    (void)st;
+    uint8_t bytes[4] = {0xec, 0xff, 0xff, 0xff}; /* -20 */
+    expr_env base = {bytes, 4, NULL, NULL, 0};
+    expr *y = intn(0, 4), *x = k(32, (uint64_t)-50), *cs[64];
+    size_t n = 0;
+    cs[n++] = bin(EXPR_SLT, k(32, (uint64_t)-1000), y);
+    cs[n++] = bin(EXPR_SLT, y, k(32, 1000000));
+    expr *yi = y;
+    x = bin(EXPR_ADD, x, yi); /* x_0 = -50 <s 0 holds on every path */
+    yi = bin(EXPR_ADD, yi, k(32, 1));
+    for (;;) {
+        expr *go = bin(EXPR_SLT, x, k(32, 0));
+        expr_u128 v;
+        assert_true(expr_eval(C, &go, 1, &base, &v));
+        if (!v) {
+            cs[n++] = go; /* the focus: stay in the loop once more */
+            break;
+        }
+        cs[n++] = go;
+        x = bin(EXPR_ADD, x, yi);
+        yi = bin(EXPR_ADD, yi, k(32, 1));
+        assert_true(n < 64);
+    }
+    assert_int_equal(n, 2 + 43 + 1); /* x_1 .. x_43 <s 0, then x_44 = 16 */
+    assert_int_equal(x->op, EXPR_ADD); /* -50 + 44 * y + 946 */
+    assert_int_equal(x->args[0]->op, EXPR_MUL);
+    assert_ptr_equal(x->args[0]->args[0], y);
+    assert_int_equal(x->args[0]->args[1]->val, 44);
+    squery q;
+    solver_stats s = prep(&q, cs, n, n - 1, &base);
+    assert_int_equal(q.n + s.subsumed, n);
+    assert_int_equal(q.n, 4);
+    assert_true(kept(&q, cs[0]));     /* -1000 <s y */
+    assert_true(kept(&q, cs[2]));     /* x_1 = y - 50 <s 0, which implies y <s 1000000 */
+    assert_true(kept(&q, cs[n - 1]));
+    uint8_t m19[4] = {0xed, 0xff, 0xff, 0xff}; /* the fourth: an x_k <s 0 with y <= -20 */
+    expr_env env = {m19, 4, NULL, NULL, 0};
+    for (size_t i = 0; i < q.n; i++) {
+        expr_u128 v;
+        assert_true(expr_eval(C, &q.cs[i], 1, &env, &v));
+        if (q.cs[i] != cs[n - 1])
+            assert_int_equal(v, q.cs[i] != cs[0] && q.cs[i] != cs[2] ? 0 : 1);
+    }
+    squery_release(&q);
+}
+
 /* The query of `while (100 < z) z--;` after n iterations from z =
  * 10000 (bytes 0-3): the bounds 100 <s z - i, then the focus 100000 <s z
  * (ctg_malloc'd, n + 1 constraints). */
@@ -356,6 +447,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pair_and_third_keep_the_rest_implied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_second_arc_and_broken_bounds_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_bounds_keep_solutions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_random_multiples_keep_solutions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_accumulator_multiples_keep_tightest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_solver_answers_loop_query, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_bounds_the_push, setup, teardown),
         cmocka_unit_test_setup_teardown(test_slice_on_accumulator_chains, setup, teardown),
