@@ -231,18 +231,26 @@ static bool linear_arc(barc *g, expr_u128 p, const span *sp)
     return true;
 }
 
-/* The bounds of multiples of t in g[0..n), t confined to sp's arc: keeps
- * the one of least a and the one of least b where tighter than sp, drops
- * the others that linear_arc reads as an arc; returns how many. */
+/* The bounds of multiples of t in g[0..n) (each multiple together), t
+ * confined to sp's arc: of those that linear_arc reads as an arc of t,
+ * keeps the one of least a and the one of least b where tighter than sp
+ * and drops the others; the rest go by plain_drop among the bounds of
+ * their own multiple.  Returns how many were dropped. */
 static size_t linear_drop(barc *g, size_t n, expr_u128 p, const span *sp, bool *drop)
 {
-    size_t ia = n, ib = n, dropped = 0;
-    bool *arc = ctg_calloc(n + 1, sizeof *arc);
-    if (!arc)
+    if (!n)
         return 0;
+    expr_u128 mask = expr_mask(g->t->width);
+    size_t ia = n, ib = n, dropped = 0, nr = 0;
+    barc *rest = ctg_malloc((n + 1) * sizeof *rest);
+    bool *arc = ctg_calloc(n + 1, sizeof *arc);
+    if (!rest || !arc)
+        goto out;
     for (size_t i = 0; i < n; i++) {
-        if (!(arc[i] = linear_arc(&g[i], p, sp)))
+        if (!(arc[i] = linear_arc(&g[i], p, sp))) {
+            rest[nr++] = g[i];
             continue;
+        }
         if (ia == n || g[i].a < g[ia].a)
             ia = i;
         if (ib == n || g[i].b < g[ib].b)
@@ -255,6 +263,14 @@ static size_t linear_drop(barc *g, size_t n, expr_u128 p, const span *sp, bool *
             dropped++;
         }
     }
+    span unused;
+    for (size_t i = 0, j; i < nr; i = j) {
+        for (j = i + 1; j < nr && rest[j].m == rest[i].m;)
+            j++;
+        dropped += plain_drop(rest + i, j - i, (rest[i].m * p) & mask, drop, &unused);
+    }
+out:
+    ctg_free(rest);
     ctg_free(arc);
     return dropped;
 }

@@ -227,7 +227,7 @@ static void test_random_multiples_keep_solutions(void **st)
         assert_memory_equal(all, left, sizeof all);
         squery_release(&q);
     }
-    assert_true(dropped > 500); /* 798: most random plain bounds leave wide arcs */
+    assert_true(dropped > 500); /* 826: most random plain bounds leave wide arcs */
 }
 
 /* gsv2008's loop, x = -50; while (x < 0) { x = x + y; y++; } with y from
