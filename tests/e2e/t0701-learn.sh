@@ -198,6 +198,18 @@ printf 'cfds_rank 1\nscope mix\n' >"$T/shipped.txt"
 same_runs "param with cfds_rank alone, scope mix" "$T/shipped.txt" shipped param
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --search-scope all -o "$T/y" 2>"$T/err2" >/dev/null
 check "an unknown scope: one-line error" bash -c "[ \$(wc -l <'$T/err2') = 1 ] && grep -q 'search-scope' '$T/err2'"
+# auto's concolic member: param with the shipped weights unless --search
+# says otherwise (issue 10 part 6); --strategy concolic stays generational
+"$CTESTGEN" run "$EX/cgi_decode.c" --max-execs 3000 --seed 1 -q -o "$T/auto" || fail "auto: run failed"
+"$CTESTGEN" run "$EX/cgi_decode.c" --max-execs 3000 --seed 1 -q --search generational -o "$T/autog" ||
+  fail "auto --search generational: run failed"
+check "auto: its concolic member runs param, scope mix" \
+  bash -c "[ \"\$(jq -r '.info.search + \" \" + .info.scope' '$T/auto/stats.json')\" = 'param mix' ]"
+check "auto: the param member ran" [ "$(stat auto.execs.concolic "$T/auto")" -ge 1 ]
+check "auto --search generational: as given" [ "$(jq -r .info.search "$T/autog/stats.json")" = generational ]
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --max-execs 50 --seed 1 -q -o "$T/cdef" ||
+  fail "concolic, default search: run failed"
+check "concolic: generational search by default" [ "$(jq -r .info.search "$T/cdef/stats.json")" = generational ]
 
 # restarts after a stall (scope last: the paper's): on two_mains the random
 # seed dives into main1's endless loop; only a restart from the oldest path
