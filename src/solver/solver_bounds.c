@@ -55,6 +55,7 @@ typedef struct barc {
     expr_u128 m; /* 1 for a bound of t itself */
     expr_u128 start, len;
     size_t at; /* index in the query */
+    bool focus; /* from the focus constraint: kept; does not hold at p */
     expr_u128 a, b;
 } barc;
 
@@ -83,6 +84,9 @@ static bool cmp_arc(expr_op op, bool y_left, expr_u128 k, unsigned w, expr_u128 
 /* e as a bound of a term: true and *arc filled when e is one. */
 static bool as_arc(const expr *e, barc *arc)
 {
+    bool negated = e->width == 1 && e->op == EXPR_NOT; /* x != K is not(x == K) */
+    if (negated)
+        e = e->args[0];
     if (e->width != 1 || e->op < EXPR_EQ || e->op > EXPR_SLE)
         return false;
     expr *x = e->args[0], *y = e->args[1];
@@ -95,6 +99,10 @@ static bool as_arc(const expr *e, barc *arc)
     expr_u128 start, len, mask = expr_mask(w), add = 0;
     if (!cmp_arc((expr_op)e->op, y_left, kc->val, w, &start, &len))
         return false;
+    if (negated) { /* the rest of the circle */
+        start = (start + len) & mask;
+        len = mask + 1 - len;
+    }
     if (s->op == EXPR_ADD && expr_is_const(s->args[1])) { /* t + add in the arc */
         add = s->args[1]->val;
         s = s->args[0];
@@ -315,9 +323,41 @@ static bool term_values(expr_ctx *c, const barc *arcs, size_t n, const expr_env 
     return ok;
 }
 
+#define FOCUS_MAX 8 /* focus bounds of one term compared with the others */
+
+/* Marks in drop[] the non-focus members of g[0..n) (one term) whose arc
+ * holds a focus member's arc of the same multiple (x != j for every j
+ * other than k, under the focus x == k), and moves the members left for
+ * group_drop (not focus, not dropped) to the front, in order; returns how
+ * many those are, and adds the number marked to *dropped. */
+static size_t focus_drop(barc *g, size_t n, bool *drop, size_t *dropped)
+{
+    expr_u128 mask = expr_mask(g->t->width);
+    barc f[FOCUS_MAX];
+    size_t nf = 0, left = 0;
+    for (size_t i = 0; i < n; i++)
+        if (g[i].focus && nf < FOCUS_MAX)
+            f[nf++] = g[i];
+    for (size_t i = 0; i < n; i++) {
+        if (g[i].focus)
+            continue;
+        bool implied = false;
+        for (size_t k = 0; k < nf && !implied; k++)
+            implied = f[k].m == g[i].m &&
+                      ((f[k].start - g[i].start) & mask) + f[k].len <= g[i].len;
+        if (implied) {
+            drop[g[i].at] = true;
+            ++*dropped;
+        } else {
+            g[left++] = g[i];
+        }
+    }
+    return left;
+}
+
 prep_result squery_subsume(squery *q, expr_ctx *c, const expr_env *base, solver_stats *st)
 {
-    if (!base || q->n < 3)
+    if (!base || q->n < 2)
         return PREP_OK;
     barc *arcs = ctg_malloc(q->n * sizeof *arcs);
     bool *drop = ctg_calloc(q->n, sizeof *drop);
@@ -327,10 +367,12 @@ prep_result squery_subsume(squery *q, expr_ctx *c, const expr_env *base, solver_
     if (!arcs || !drop)
         goto out;
     for (size_t i = 0; i < q->n; i++)
-        if (!q->focus[i] && as_arc(q->cs[i], &arcs[n]))
+        if (as_arc(q->cs[i], &arcs[n])) {
+            arcs[n].focus = q->focus[i];
             arcs[n++].at = i;
+        }
     r = PREP_OK;
-    if (n < 3)
+    if (n < 2)
         goto out;
     qsort(arcs, n, sizeof *arcs, by_term);
     if (!term_values(c, arcs, n, base, &vals)) {
@@ -341,7 +383,9 @@ prep_result squery_subsume(squery *q, expr_ctx *c, const expr_env *base, solver_
     for (size_t i = 0, g = 0, j; i < n; i = j, g++) {
         for (j = i + 1; j < n && arcs[j].t == arcs[i].t;)
             j++;
-        dropped += group_drop(arcs + i, j - i, vals[g], drop);
+        size_t left = focus_drop(arcs + i, j - i, drop, &dropped);
+        if (left)
+            dropped += group_drop(arcs + i, left, vals[g], drop);
     }
     if (dropped) {
         size_t out = 0;

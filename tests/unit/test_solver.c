@@ -32,6 +32,7 @@ static solver *mk_solver(bool norm, bool slice, bool qc, bool cex)
     o.slice = slice;
     o.query_cache = qc;
     o.cex_cache = cex;
+    o.subsume = false; /* its own tests: test_solver_bounds.c */
     ctg_err e = {{0}};
     solver *s = solver_new(&o, &e);
     assert_non_null(s);

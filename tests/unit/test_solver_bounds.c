@@ -124,6 +124,35 @@ static void test_second_arc_and_broken_bounds_kept(void **st)
     squery_release(&q);
 }
 
+/* A loop that counts an input byte down to 0 (`while (x != 0) x--;`) from
+ * x = 200 holds x != 200 - i for i < 150; the negation of the entry for
+ * i = 150 is the focus x == 50, which implies every other: it alone
+ * stays.  (A wider x compares byte by byte, an and of byte equalities,
+ * which the layer does not read as a bound.) */
+static void test_focus_implies_the_rest(void **st)
+{
+    (void)st;
+    uint8_t bytes[1] = {200};
+    expr_env base = {bytes, 1, NULL, NULL, 0};
+    expr *x = in(0), *cs[151];
+    for (unsigned i = 0; i < 150; i++)
+        cs[i] = bin(EXPR_NE, x, k(8, 200 - i));
+    cs[150] = bin(EXPR_EQ, x, k(8, 50));
+    squery q;
+    solver_stats s = prep(&q, cs, 151, 150, &base);
+    assert_int_equal(s.subsumed, 150);
+    assert_int_equal(q.n, 1);
+    assert_true(kept(&q, cs[150]));
+    squery_release(&q);
+    /* the focus x <u 100 implies x != 200 .. x != 100, not x != 99 .. 51 */
+    cs[150] = bin(EXPR_ULT, x, k(8, 100));
+    s = prep(&q, cs, 151, 150, &base);
+    assert_int_equal(s.subsumed, 101);
+    for (unsigned i = 0; i < 150; i++)
+        assert_int_equal(kept(&q, cs[i]), 200 - i < 100);
+    squery_release(&q);
+}
+
 static const expr_op CMP[] = {EXPR_EQ, EXPR_NE, EXPR_ULT, EXPR_ULE, EXPR_SLT, EXPR_SLE};
 
 /* A random bound of t: cmp(t + a, K) or cmp(K, t + a). */
@@ -446,6 +475,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_loop_bounds_keep_tightest_two, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pair_and_third_keep_the_rest_implied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_second_arc_and_broken_bounds_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_focus_implies_the_rest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_bounds_keep_solutions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_multiples_keep_solutions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_accumulator_multiples_keep_tightest, setup, teardown),
