@@ -355,6 +355,109 @@ static size_t focus_drop(barc *g, size_t n, bool *drop, size_t *dropped)
     return left;
 }
 
+/* ---- pinned bytes ---------------------------------------------------------- *
+ *
+ * A constraint in == K of one input byte pins it.  A wider equality is
+ * built byte by byte (x == 600 for a 4-byte x is an and of four byte
+ * equalities, which normalisation splits), so a negated entry x == k
+ * pins all of x, and every constraint that reads only pinned bytes has
+ * one value under the pins: true, it is implied (dropped); false, the
+ * query has no solution.  recursive-simple/id2_b3_o5 (`id(x)` recurses
+ * while x != 0) asks x != 0, ..., x != k-1 under x == k, 65,000
+ * constraints of which only the pins are needed. */
+
+#define PIN_WALK 64 /* nodes walked per constraint to find its bytes */
+
+static bool is_pin(const expr *e)
+{
+    return e->op == EXPR_EQ && e->args[0]->op == EXPR_INPUT && expr_is_const(e->args[1]);
+}
+
+/* True when e reads input bytes only, each pinned[] (within PIN_WALK nodes,
+ * counted with repeats; stack holds PIN_WALK * 3 + 1 entries). */
+static bool all_pinned(const expr *e, const bool *pinned, size_t n_pinned, const expr **stack)
+{
+    size_t sn = 0, seen = 0;
+    stack[sn++] = e;
+    while (sn) {
+        const expr *x = stack[--sn];
+        if (++seen > PIN_WALK || x->op == EXPR_VAR || (x->flags & EXPR_F_ARRAY))
+            return false;
+        if (x->op == EXPR_INPUT && (x->aux >= n_pinned || !pinned[x->aux]))
+            return false;
+        for (unsigned k = 0; k < expr_nargs((expr_op)x->op); k++)
+            stack[sn++] = x->args[k];
+    }
+    return true;
+}
+
+/* Marks in drop[] the non-focus constraints of q that the pins imply;
+ * PREP_FALSE when the pins contradict one (or each other). */
+static prep_result pin_drop(squery *q, expr_ctx *c, const expr_env *base, bool *drop,
+                            size_t *dropped)
+{
+    size_t len = 0, n_cand = 0;
+    for (size_t i = 0; i < q->n; i++)
+        if (is_pin(q->cs[i]) && q->cs[i]->args[0]->aux >= len)
+            len = q->cs[i]->args[0]->aux + 1;
+    if (!len || len > (1u << 20))
+        return PREP_OK;
+    prep_result r = PREP_OOM;
+    bool *pinned = ctg_calloc(len, sizeof *pinned);
+    uint8_t *bytes = ctg_calloc(len, 1);
+    const expr **stack = ctg_malloc((PIN_WALK * 3 + 1) * sizeof *stack);
+    expr **cand = ctg_malloc(q->n * sizeof *cand);
+    size_t *at = ctg_malloc(q->n * sizeof *at);
+    expr_u128 *vals = ctg_malloc(q->n * sizeof *vals);
+    if (!pinned || !bytes || !stack || !cand || !at || !vals)
+        goto out;
+    for (size_t i = 0; i < q->n; i++) {
+        const expr *e = q->cs[i];
+        if (!is_pin(e))
+            continue;
+        uint32_t b = e->args[0]->aux;
+        uint8_t v = (uint8_t)e->args[1]->val;
+        if (pinned[b] && bytes[b] != v) {
+            r = PREP_FALSE;
+            goto out;
+        }
+        pinned[b] = true;
+        bytes[b] = v;
+    }
+    for (size_t i = 0; i < q->n; i++)
+        if (!is_pin(q->cs[i]) && all_pinned(q->cs[i], pinned, len, stack)) {
+            cand[n_cand] = q->cs[i];
+            at[n_cand++] = i;
+        }
+    r = PREP_OK;
+    if (!n_cand)
+        goto out;
+    /* bytes beyond the pins keep the base run's values; no candidate reads them */
+    expr_env env = {bytes, len, base->named_ids, base->named_vals, base->n_named};
+    if (!expr_eval(c, cand, n_cand, &env, vals)) {
+        r = PREP_OOM;
+        goto out;
+    }
+    for (size_t i = 0; i < n_cand; i++) {
+        if (!vals[i]) {
+            r = PREP_FALSE;
+            goto out;
+        }
+        if (!q->focus[at[i]]) {
+            drop[at[i]] = true;
+            ++*dropped;
+        }
+    }
+out:
+    ctg_free(pinned);
+    ctg_free(bytes);
+    ctg_free(stack);
+    ctg_free(cand);
+    ctg_free(at);
+    ctg_free(vals);
+    return r;
+}
+
 prep_result squery_subsume(squery *q, expr_ctx *c, const expr_env *base, solver_stats *st)
 {
     if (!base || q->n < 2)
@@ -364,22 +467,24 @@ prep_result squery_subsume(squery *q, expr_ctx *c, const expr_env *base, solver_
     expr_u128 *vals = NULL;
     prep_result r = PREP_OOM;
     size_t n = 0;
+    size_t dropped = 0;
     if (!arcs || !drop)
         goto out;
+    if ((r = pin_drop(q, c, base, drop, &dropped)) != PREP_OK)
+        goto out;
     for (size_t i = 0; i < q->n; i++)
-        if (as_arc(q->cs[i], &arcs[n])) {
+        if (!drop[i] && as_arc(q->cs[i], &arcs[n])) {
             arcs[n].focus = q->focus[i];
             arcs[n++].at = i;
         }
     r = PREP_OK;
     if (n < 2)
-        goto out;
+        goto drop;
     qsort(arcs, n, sizeof *arcs, by_term);
     if (!term_values(c, arcs, n, base, &vals)) {
         r = PREP_OOM;
         goto out;
     }
-    size_t dropped = 0;
     for (size_t i = 0, g = 0, j; i < n; i = j, g++) {
         for (j = i + 1; j < n && arcs[j].t == arcs[i].t;)
             j++;
@@ -387,6 +492,7 @@ prep_result squery_subsume(squery *q, expr_ctx *c, const expr_env *base, solver_
         if (left)
             dropped += group_drop(arcs + i, left, vals[g], drop);
     }
+drop:
     if (dropped) {
         size_t out = 0;
         for (size_t i = 0; i < q->n; i++)

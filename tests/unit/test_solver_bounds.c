@@ -28,14 +28,23 @@
 
 /* Prepares cs[0..n) (focus cs[focus]) as they are, no normalisation or
  * slicing, with subsumption under base; returns the stats. */
-static solver_stats prep(squery *q, expr **cs, size_t n, size_t focus, const expr_env *base)
+static solver_stats prep_as(squery *q, expr **cs, size_t n, size_t focus, const expr_env *base,
+                            prep_result *r)
 {
     solver_stats st;
     memset(&st, 0, sizeof st);
     varmemo memo;
     memset(&memo, 0, sizeof memo);
-    assert_int_equal(squery_prep(q, C, cs, n, focus, false, false, base, &memo, &st), PREP_OK);
+    *r = squery_prep(q, C, cs, n, focus, false, false, base, &memo, &st);
     varmemo_release(&memo);
+    return st;
+}
+
+static solver_stats prep(squery *q, expr **cs, size_t n, size_t focus, const expr_env *base)
+{
+    prep_result r;
+    solver_stats st = prep_as(q, cs, n, focus, base, &r);
+    assert_int_equal(r, PREP_OK);
     return st;
 }
 
@@ -153,6 +162,39 @@ static void test_focus_implies_the_rest(void **st)
     squery_release(&q);
 }
 
+/* recursive-simple/id2_b3_o5: id(x) recurses while x != 0, x a 4-byte
+ * int; from x = 1000 a path holds x != 1000 - i for i < 1000, and the
+ * negation of the entry for i = 400 is the focus x == 600, built (and
+ * split by normalisation) as four byte equalities.  They pin x: the 999
+ * other constraints are implied, and x != 600 among them would make the
+ * query unsatisfiable. */
+static void test_pinned_bytes_imply_the_rest(void **st)
+{
+    (void)st;
+    uint8_t bytes[4] = {0xe8, 0x03, 0, 0}; /* 1000 */
+    expr_env base = {bytes, 4, NULL, NULL, 0};
+    expr *x = intn(0, 4), *cs[1000];
+    for (unsigned i = 0; i < 999; i++)
+        cs[i] = bin(EXPR_NE, x, k(32, 1000 - (i < 400 ? i : i + 1)));
+    cs[999] = bin(EXPR_EQ, x, k(32, 600));
+    assert_int_equal(cs[999]->op, EXPR_AND); /* byte by byte */
+    solver_stats s;
+    memset(&s, 0, sizeof s);
+    varmemo memo;
+    memset(&memo, 0, sizeof memo);
+    squery q;
+    assert_int_equal(squery_prep(&q, C, cs, 1000, 999, true, false, &base, &memo, &s), PREP_OK);
+    assert_int_equal(s.subsumed, 999);
+    assert_int_equal(q.n, 4); /* the four byte equalities */
+    for (size_t i = 0; i < q.n; i++)
+        assert_true(q.focus[i]);
+    squery_release(&q);
+    cs[0] = bin(EXPR_NE, x, k(32, 600));
+    assert_int_equal(squery_prep(&q, C, cs, 1000, 999, true, false, &base, &memo, &s), PREP_FALSE);
+    squery_release(&q);
+    varmemo_release(&memo);
+}
+
 static const expr_op CMP[] = {EXPR_EQ, EXPR_NE, EXPR_ULT, EXPR_ULE, EXPR_SLT, EXPR_SLE};
 
 /* A random bound of t: cmp(t + a, K) or cmp(K, t + a). */
@@ -182,6 +224,29 @@ static void solutions(expr **cs, size_t n, bool *sol)
     ctg_free(vals);
 }
 
+/* As the random families' checks need it: the kept constraints have
+ * exactly the solutions of all cs[0..n), or prep found there are none. */
+static void same_solutions(expr **cs, size_t n, size_t focus, const expr_env *base,
+                           uint64_t *dropped)
+{
+    squery q;
+    prep_result r;
+    solver_stats s = prep_as(&q, cs, n, focus, base, &r);
+    bool all[256], left[256];
+    solutions(cs, n, all);
+    if (r == PREP_FALSE) {
+        for (unsigned v = 0; v < 256; v++)
+            assert_false(all[v]);
+    } else {
+        assert_int_equal(r, PREP_OK);
+        *dropped += s.subsumed;
+        assert_int_equal(q.n + s.subsumed, n);
+        solutions(q.cs, q.n, left);
+        assert_memory_equal(all, left, sizeof all);
+    }
+    squery_release(&q);
+}
+
 /* 3,000 families of 3-14 random bounds of in0, of in0 * 3 or of in0 ^ 0x5a,
  * most of them holding in the base run (as on a path), one of them the
  * focus: the kept constraints have exactly the solutions of all. */
@@ -208,15 +273,7 @@ static void test_random_bounds_keep_solutions(void **st)
                 assert_true(expr_eval(C, &cs[i], 1, &base, &v));
             } while (expr_is_const(cs[i]) || (v != 1 && rng_below(&r, 8)));
         }
-        squery q;
-        solver_stats s = prep(&q, cs, n, rng_below(&r, n), &base);
-        dropped += s.subsumed;
-        assert_int_equal(q.n + s.subsumed, n);
-        bool all[256], left[256];
-        solutions(cs, n, all);
-        solutions(q.cs, q.n, left);
-        assert_memory_equal(all, left, sizeof all);
-        squery_release(&q);
+        same_solutions(cs, n, rng_below(&r, n), &base, &dropped);
     }
     assert_true(dropped > 3000); /* the check above saw real drops */
 }
@@ -246,15 +303,7 @@ static void test_random_multiples_keep_solutions(void **st)
                 assert_true(expr_eval(C, &cs[i], 1, &base, &v));
             } while (expr_is_const(cs[i]) || (v != 1 && rng_below(&r, 8)));
         }
-        squery q;
-        solver_stats s = prep(&q, cs, n, rng_below(&r, n), &base);
-        dropped += s.subsumed;
-        assert_int_equal(q.n + s.subsumed, n);
-        bool all[256], left[256];
-        solutions(cs, n, all);
-        solutions(q.cs, q.n, left);
-        assert_memory_equal(all, left, sizeof all);
-        squery_release(&q);
+        same_solutions(cs, n, rng_below(&r, n), &base, &dropped);
     }
     assert_true(dropped > 500); /* 826: most random plain bounds leave wide arcs */
 }
@@ -476,6 +525,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pair_and_third_keep_the_rest_implied, setup, teardown),
         cmocka_unit_test_setup_teardown(test_second_arc_and_broken_bounds_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_focus_implies_the_rest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pinned_bytes_imply_the_rest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_bounds_keep_solutions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_multiples_keep_solutions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_accumulator_multiples_keep_tightest, setup, teardown),
