@@ -52,6 +52,7 @@ struct cc_node {
     /* the path constraint, while retained (else NULL: run again) */
     expr_ctx *ctx;
     expr_pc pc;
+    size_t n_kept;      /* pc.n when it joined the retained list              */
     uint64_t *prefix;   /* prefix[i]: hash of decisions 0..i                  */
     expr **asserted;    /* asserted[i]: the constraint entry i asserts        */
     expr **uniq;        /* the distinct ones, in first-occurrence order, and  */
@@ -141,6 +142,7 @@ struct cc_search {
     uint32_t cur_j;
     cc_node *lru_head, *lru_tail;
     uint32_t n_retained;
+    uint64_t retained_entries; /* decisions of the retained constraints */
     uint64_t seq;
     cc_node **stack; /* cfds / param: the paths, last on top          */
     size_t n_stack, cap_stack;

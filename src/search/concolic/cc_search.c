@@ -58,6 +58,7 @@ void cc_config_default(cc_config *c)
     c->seed = 1;
     solver_opts_default(&c->solver);
     c->max_retained = 64;
+    c->max_retained_entries = 1u << 18;
     c->max_work = 65536;
     c->max_seen = 1u << 22;
 }
@@ -117,6 +118,7 @@ static void node_drop_pc(cc_search *s, cc_node *n)
         s->lru_tail = n->prev;
     n->prev = n->next = NULL;
     s->n_retained--;
+    s->retained_entries -= n->n_kept;
 }
 
 void cc_node_free(cc_search *s, cc_node *n)
@@ -149,6 +151,8 @@ static void node_touch(cc_search *s, cc_node *n)
                 s->lru_tail = n->prev;
         } else {
             s->n_retained++;
+            n->n_kept = n->pc.n;
+            s->retained_entries += n->n_kept;
         }
         n->prev = NULL;
         n->next = s->lru_head;
@@ -158,7 +162,9 @@ static void node_touch(cc_search *s, cc_node *n)
         if (!s->lru_tail)
             s->lru_tail = n;
     }
-    for (cc_node *v = s->lru_tail; v && s->n_retained > s->cfg.max_retained;) {
+    for (cc_node *v = s->lru_tail;
+         v && (s->n_retained > s->cfg.max_retained ||
+               s->retained_entries > s->cfg.max_retained_entries);) {
         cc_node *p = v->prev;
         if (!v->pinned && v != n)
             node_drop_pc(s, v);

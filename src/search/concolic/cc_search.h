@@ -41,8 +41,8 @@
  * decision) was executed or already tried is skipped without a query.
  *
  * Path constraints of executed tests are kept in memory for at most
- * max_retained tests; a test whose constraint was dropped is run again when
- * it is expanded.  max_work bounds the work list and max_seen the memory of
+ * max_retained tests and max_retained_entries decisions in all; a test
+ * whose constraint was dropped is run again when it is expanded.  max_work bounds the work list and max_seen the memory of
  * seen path prefixes.  One cc_step does at most one solver query and one
  * run (plus, rarely, one re-run), so a driver can honour its budgets.
  */
@@ -178,6 +178,9 @@ typedef struct cc_config {
     uint64_t seed;          /* random-branch                                   */
     solver_opts solver;     /* the solver chain                                */
     uint32_t max_retained;  /* path constraints kept in memory (default 64)    */
+    uint64_t max_retained_entries; /* and their decisions in all (default
+                               256K: id2_b3_o5's 64 paths of 65,534 took
+                               1.5 GB, with this 0.4 GB)                     */
     uint32_t max_work;      /* tests / pending negations kept in the work list;
                                beyond, the worst are dropped (default 65536)  */
     uint32_t max_seen;      /* path prefixes remembered to skip known targets;
