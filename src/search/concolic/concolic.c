@@ -241,7 +241,7 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
      * weights unless --search says otherwise: measured against generational
      * search inside auto (docs/concolic.md, "In auto"), it beats it on 4 of
      * 26 programs and loses none (10 seeds), and on the Test-Comp dev set
-     * covers more on 10 tasks, less on 2, the same on 88 (one run each) */
+     * covers more on 10 tasks, less on 2, the same on 87 (one run each) */
     if (!opt_given(o, "search") && o->search.strategy && !strcmp(o->search.strategy, "auto"))
         order = "param";
     if (!cc_order_parse(order, &cfg->order))
