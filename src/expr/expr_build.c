@@ -278,11 +278,11 @@ static expr *lin_split(expr *e, expr_u128 *k)
 
 /* a + b (sub: a - b) as one multiple when both are multiples of one atom,
  * else NULL: loop accumulators (x = x + y) stay k * y, not a k-deep sum. */
-static expr *lin_merge(expr_ctx *c, const expr *a, const expr *b, bool sub)
+static expr *lin_merge(expr_ctx *c, expr *a, expr *b, bool sub)
 {
     expr_u128 ka, kb;
-    expr *t = lin_split((expr *)a, &ka);
-    if (is_c(a) || is_c(b) || lin_split((expr *)b, &kb) != t)
+    expr *t = lin_split(a, &ka);
+    if (is_c(a) || is_c(b) || lin_split(b, &kb) != t)
         return NULL;
     return expr_binop(c, EXPR_MUL, t, cst(c, a->width, sub ? ka - kb : ka + kb));
 }

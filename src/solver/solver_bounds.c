@@ -239,6 +239,24 @@ static bool linear_arc(barc *g, expr_u128 p, const span *sp)
     return true;
 }
 
+/* The bounds of multiples of t in g[0..n) (each multiple together; t
+ * valued p), each multiple's by the plain rule among its own: a bound of
+ * m * t is a bound of one term there.  Returns how many were dropped. */
+static size_t multiples_drop(barc *g, size_t n, expr_u128 p, bool *drop)
+{
+    if (!n)
+        return 0;
+    expr_u128 mask = expr_mask(g->t->width);
+    size_t dropped = 0;
+    span unused;
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && g[j].m == g[i].m;)
+            j++;
+        dropped += plain_drop(g + i, j - i, (g[i].m * p) & mask, drop, &unused);
+    }
+    return dropped;
+}
+
 /* The bounds of multiples of t in g[0..n) (each multiple together), t
  * confined to sp's arc: of those that linear_arc reads as an arc of t,
  * keeps the one of least a and the one of least b where tighter than sp
@@ -248,7 +266,6 @@ static size_t linear_drop(barc *g, size_t n, expr_u128 p, const span *sp, bool *
 {
     if (!n)
         return 0;
-    expr_u128 mask = expr_mask(g->t->width);
     size_t ia = n, ib = n, dropped = 0, nr = 0;
     barc *rest = ctg_malloc((n + 1) * sizeof *rest);
     bool *arc = ctg_calloc(n + 1, sizeof *arc);
@@ -271,12 +288,7 @@ static size_t linear_drop(barc *g, size_t n, expr_u128 p, const span *sp, bool *
             dropped++;
         }
     }
-    span unused;
-    for (size_t i = 0, j; i < nr; i = j) {
-        for (j = i + 1; j < nr && rest[j].m == rest[i].m;)
-            j++;
-        dropped += plain_drop(rest + i, j - i, (rest[i].m * p) & mask, drop, &unused);
-    }
+    dropped += multiples_drop(rest, nr, p, drop);
 out:
     ctg_free(rest);
     ctg_free(arc);
@@ -288,7 +300,6 @@ out:
  * the others imply; returns how many. */
 static size_t group_drop(barc *g, size_t n, expr_u128 p, bool *drop)
 {
-    expr_u128 mask = expr_mask(g->t->width);
     size_t np = 0, dropped = 0;
     while (np < n && g[np].m == 1)
         np++;
@@ -297,12 +308,7 @@ static size_t group_drop(barc *g, size_t n, expr_u128 p, bool *drop)
         dropped = plain_drop(g, np, p, drop, &sp);
     if (sp.one)
         return dropped + linear_drop(g + np, n - np, p, &sp, drop);
-    for (size_t i = np, j; i < n; i = j) {
-        for (j = i + 1; j < n && g[j].m == g[i].m;)
-            j++;
-        dropped += plain_drop(g + i, j - i, (g[i].m * p) & mask, drop, &sp);
-    }
-    return dropped;
+    return dropped + multiples_drop(g + np, n - np, p, drop);
 }
 
 /* The values of the groups' terms under base into vals (one per group
@@ -477,22 +483,20 @@ prep_result squery_subsume(squery *q, expr_ctx *c, const expr_env *base, solver_
             arcs[n].focus = q->focus[i];
             arcs[n++].at = i;
         }
-    r = PREP_OK;
-    if (n < 2)
-        goto drop;
-    qsort(arcs, n, sizeof *arcs, by_term);
-    if (!term_values(c, arcs, n, base, &vals)) {
-        r = PREP_OOM;
-        goto out;
+    if (n >= 2) {
+        qsort(arcs, n, sizeof *arcs, by_term);
+        if (!term_values(c, arcs, n, base, &vals)) {
+            r = PREP_OOM;
+            goto out;
+        }
+        for (size_t i = 0, g = 0, j; i < n; i = j, g++) {
+            for (j = i + 1; j < n && arcs[j].t == arcs[i].t;)
+                j++;
+            size_t left = focus_drop(arcs + i, j - i, drop, &dropped);
+            if (left)
+                dropped += group_drop(arcs + i, left, vals[g], drop);
+        }
     }
-    for (size_t i = 0, g = 0, j; i < n; i = j, g++) {
-        for (j = i + 1; j < n && arcs[j].t == arcs[i].t;)
-            j++;
-        size_t left = focus_drop(arcs + i, j - i, drop, &dropped);
-        if (left)
-            dropped += group_drop(arcs + i, left, vals[g], drop);
-    }
-drop:
     if (dropped) {
         size_t out = 0;
         for (size_t i = 0; i < q->n; i++)
