@@ -7,6 +7,7 @@
 #include "expr_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "../base/mem.h"
 
@@ -14,6 +15,51 @@ static int by_id(const void *x, const void *y)
 {
     const expr *a = *(expr *const *)x, *b = *(expr *const *)y;
     return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Lists this long or longer are sorted by a radix sort of the ids (11 bits
+ * a pass, as many passes as the largest id needs); shorter ones by qsort.
+ * Ids are distinct, so both give the same order. */
+#define COLLECT_RADIX_MIN 2048
+#define RADIX_BITS 11
+
+/* Sorts list[0..n) by id; false when out of memory (list unchanged). */
+static bool sort_by_id(expr **list, size_t n)
+{
+    if (n < COLLECT_RADIX_MIN) {
+        qsort(list, n, sizeof *list, by_id);
+        return true;
+    }
+    uint32_t max = 0;
+    for (size_t i = 0; i < n; i++)
+        if (list[i]->id > max)
+            max = list[i]->id;
+    expr **tmp = ctg_malloc(n * sizeof *tmp);
+    if (!tmp)
+        return false;
+    size_t count[1u << RADIX_BITS];
+    expr **from = list, **to = tmp;
+    for (unsigned shift = 0; shift < 32 && (shift == 0 || (max >> shift) != 0);
+         shift += RADIX_BITS) {
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++)
+            count[(from[i]->id >> shift) & ((1u << RADIX_BITS) - 1)]++;
+        size_t at = 0;
+        for (size_t d = 0; d < (1u << RADIX_BITS); d++) {
+            size_t k = count[d];
+            count[d] = at;
+            at += k;
+        }
+        for (size_t i = 0; i < n; i++)
+            to[count[(from[i]->id >> shift) & ((1u << RADIX_BITS) - 1)]++] = from[i];
+        expr **swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != list)
+        memcpy(list, from, n * sizeof *list);
+    ctg_free(tmp);
+    return true;
 }
 
 bool expr_collect(expr_ctx *c, expr *const *roots, size_t n, expr ***out, size_t *n_out)
@@ -44,8 +90,9 @@ bool expr_collect(expr_ctx *c, expr *const *roots, size_t n, expr ***out, size_t
         }
     }
     ctg_free(stack);
-    if (ln > 1)
-        qsort(list, ln, sizeof *list, by_id);
+    stack = NULL;
+    if (ln > 1 && !sort_by_id(list, ln))
+        goto oom;
     *out = list;
     *n_out = ln;
     return true;

@@ -546,6 +546,75 @@ static void test_eval_vars(void **st)
     sbuf_release(&sb);
 }
 
+/* Reachable ids of e, by a plain walk with its own stack, into seen[]. */
+static void mark_reachable(expr *e, uint8_t *seen, expr **stack)
+{
+    size_t sn = 0;
+    stack[sn++] = e;
+    while (sn) {
+        expr *x = stack[--sn];
+        if (seen[x->id])
+            continue;
+        seen[x->id] = 1;
+        for (unsigned a = 0; a < expr_nargs((expr_op)x->op); a++)
+            stack[sn++] = x->args[a];
+    }
+}
+
+/* expr_collect lists exactly the reachable nodes in ascending id order,
+ * short lists (qsort) and long ones (the radix sort) alike, whatever the
+ * order of the roots. */
+static void test_collect_order(void **st)
+{
+    (void)st;
+    rng r;
+    rng_seed(&r, 11);
+    enum { N_ROOTS = 900 };
+    expr *roots[N_ROOTS];
+    for (size_t i = 0; i < N_ROOTS; i++) {
+        expr *e = in((uint32_t)rng_below(&r, 64));
+        for (int d = 0; d < 6; d++)
+            e = bin(rng_below(&r, 2) ? EXPR_XOR : EXPR_ADD, e,
+                    rng_below(&r, 2) ? in((uint32_t)rng_below(&r, 64)) : k(8, rng_below(&r, 256)));
+        roots[i] = e;
+    }
+    for (size_t i = N_ROOTS - 1; i > 0; i--) { /* the walk meets ids out of order */
+        size_t j = (size_t)rng_below(&r, i + 1);
+        expr *t = roots[i];
+        roots[i] = roots[j];
+        roots[j] = t;
+    }
+    size_t counts[] = {3, 40, N_ROOTS};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        size_t n = counts[c];
+        expr **list;
+        size_t ln;
+        assert_true(expr_collect(C, roots, n, &list, &ln));
+        uint32_t top = 0;
+        for (size_t i = 0; i < N_ROOTS; i++)
+            top = roots[i]->id > top ? roots[i]->id : top;
+        uint8_t *seen = ctg_calloc((size_t)top + 1, 1);
+        expr **stack = ctg_malloc(((size_t)top + 1) * 3 * sizeof *stack);
+        assert_non_null(seen);
+        assert_non_null(stack);
+        for (size_t i = 0; i < n; i++)
+            mark_reachable(roots[i], seen, stack);
+        size_t at = 0;
+        for (uint32_t id = 0; id <= top; id++)
+            if (seen[id]) {
+                assert_true(at < ln);
+                assert_int_equal(list[at]->id, id);
+                at++;
+            }
+        assert_int_equal(at, ln);
+        if (n == N_ROOTS)
+            assert_true(ln >= 4096); /* past the radix sort's threshold, two passes */
+        ctg_free(seen);
+        ctg_free(stack);
+        ctg_free(list);
+    }
+}
+
 static void test_print(void **st)
 {
     (void)st;
@@ -626,6 +695,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fold_wide_fp, setup, teardown),
         cmocka_unit_test(test_random_terms),
         cmocka_unit_test_setup_teardown(test_eval_vars, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_collect_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_print, setup, teardown),
         cmocka_unit_test(test_alloc_failure),
     };
