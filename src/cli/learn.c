@@ -44,11 +44,11 @@
 
 /* --search-restart auto and --search-scope auto: the restart and the
  * scope are learned with the weights, drawn from these (restarts: never,
- * param's default, CREST's CFDS) and refined to the values of the two
- * best vectors of a round */
+ * the shipped weights' hand-over, param's default, CREST's CFDS) and
+ * refined to the values of the two best vectors of a round */
 #define LEARN_MAX_CHOICES 5
 #define LEARN_N_START 7 /* start_vectors */
-static const unsigned learn_restarts[] = {0, CC_RESTART_PARAM, CC_RESTART_CFDS};
+static const unsigned learn_restarts[] = {0, 5, CC_RESTART_PARAM, CC_RESTART_CFDS};
 static const unsigned learn_scopes[] = {CC_SCOPE_LAST, CC_SCOPE_TREE, CC_SCOPE_GEN,
                                         CC_SCOPE_LEVEL, CC_SCOPE_MIX};
 
@@ -703,7 +703,7 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     if (start)
         start_vectors(L, w, file_restart, file_scope);
     else
-        start_vectors(L, cc_default_weights, CC_RESTART_PARAM, cc_default_scope);
+        start_vectors(L, cc_default_weights, cc_default_restart, cc_default_scope);
     return true;
 }
 

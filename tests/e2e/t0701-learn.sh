@@ -49,12 +49,12 @@ check "cfds with scope gen: one line naming the option" \
   [ "$(wc -l <"$T/cg.err")" = 1 -a -n "$(grep -- '--search-scope gen' "$T/cg.err")" ]
 
 # the restart after a stall is learned with the weights by default: drawn
-# from 0, 10 and 30, written to the weights file, used by a run with it
+# from 0, 5, 10 and 30, written to the weights file, used by a run with it
 check "learn: the scope and the restart are learned, as the log's setup says" \
   grep -q "^setup scope learned, restart learned," "$T/w.txt.work/learn.log"
 rs=$(sed -n 's/^restart \([0-9]*\)$/\1/p' "$T/w.txt")
-check "learn: the weights file says its restart (one of 0, 10, 30)" \
-  bash -c "case '$rs' in 0 | 10 | 30) true ;; *) false ;; esac"
+check "learn: the weights file says its restart (one of 0, 5, 10, 30)" \
+  bash -c "case '$rs' in 0 | 5 | 10 | 30) true ;; *) false ;; esac"
 check "learn: the log's rounds name the best vector's restart" grep -q "^round 1 best .* restart [0-9]" "$T/w.txt.work/learn.log"
 check "param run: restarts as its weights file says" [ "$(jq -r .info.restart "$T/p/stats.json")" = "$rs" ]
 sed '/^restart /d; $a restart 0' "$T/w.txt" >"$T/w0.txt"
@@ -65,7 +65,7 @@ check "param run: a 'restart 0' file never restarts" [ "$(jq -r .info.restart "$
   -q -o "$T/p5" || fail "run with --search-restart 5 failed"
 check "param run: --search-restart overrides the file's" [ "$(jq -r .info.restart "$T/p5/stats.json")" = 5 ]
 "$CTESTGEN" run "$P" --strategy concolic --search param --max-execs 20 -q -o "$T/pd" || fail "param run failed"
-check "param run, shipped weights: scope mix hands over after 10" [ "$(jq -r .info.restart "$T/pd/stats.json")" = 10 ]
+check "param run, shipped weights: scope mix hands over after 5" [ "$(jq -r .info.restart "$T/pd/stats.json")" = 5 ]
 "$CTESTGEN" run "$P" --strategy concolic --search param --search-scope last --max-execs 20 -q -o "$T/pdl" \
   || fail "param --search-scope last run failed"
 check "param run, shipped weights, scope last: restarts after 10" [ "$(jq -r .info.restart "$T/pdl/stats.json")" = 10 ]
@@ -193,8 +193,9 @@ check "param, scope mix: hands over and the last-path arm runs" \
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search cfds --search-scope mix -o "$T/cm" 2>"$T/err4" >/dev/null
 check "cfds with scope mix: one-line error" bash -c "[ \$(wc -l <'$T/err4') = 1 ] && grep -q 'only --search param' '$T/err4'"
 check "param: the shipped weights' scope (mix) by default" [ "$(jq -r .info.scope "$T/param/stats.json")" = mix ]
-# the shipped weights are feature 41 alone with scope mix: the same runs
-printf 'cfds_rank 1\nscope mix\n' >"$T/shipped.txt"
+# the shipped weights are feature 41 alone with scope mix, handing over
+# after 5 fruitless runs: the same runs
+printf 'cfds_rank 1\nscope mix\nrestart 5\n' >"$T/shipped.txt"
 same_runs "param with cfds_rank alone, scope mix" "$T/shipped.txt" shipped param
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --search-scope all -o "$T/y" 2>"$T/err2" >/dev/null
 check "an unknown scope: one-line error" bash -c "[ \$(wc -l <'$T/err2') = 1 ] && grep -q 'search-scope' '$T/err2'"

@@ -55,9 +55,12 @@ int cc_feature_index(const char *name);
 
 /* The weights --search param uses without --weights (learned by `ctestgen
  * learn` on the project's benchmark programs; see docs/concolic.md), and
- * the scope they were learned with. */
+ * the scope they ship with. */
 extern const double cc_default_weights[CC_N_FEATURES];
 extern const cc_scope cc_default_scope;
+/* The restart they ship with, with their scope (mix: the hand-over after
+ * a stall); another scope restarts as param's default. */
+extern const uint32_t cc_default_restart;
 
 /* "last" / "tree" / "gen" / "level" (NULL for CC_SCOPE_UNSET) and back
  * (CC_SCOPE_UNSET for anything else). */

@@ -42,12 +42,16 @@ static const char *const feature_names[CC_N_FEATURES] = {
  * bench/learned it was not trained on, scope mix wins 9 and ties 17,
  * scope gen won 5 and tied 21, the vector shipped before (scope last,
  * bench/weights/last.weights) won 7 and lost 7 (docs/concolic.md, "The
- * shipped default"). */
+ * shipped default").  It hands over after 5 fruitless runs
+ * (cc_default_restart), not param's 10: each hand-over spends that many
+ * runs, and on the reactive tasks a run of 500 makes 7-16 of them; with 5
+ * it wins 12 and ties 14 (docs/concolic.md, "Hand over sooner"). */
 const double cc_default_weights[CC_N_FEATURES] = {
     [CC_CFDS_RANK] = 1.0,
 };
 
 const cc_scope cc_default_scope = CC_SCOPE_MIX;
+const uint32_t cc_default_restart = 5;
 
 const char *cc_scope_name(cc_scope s)
 {

@@ -69,8 +69,8 @@ static const opt_desc concolic_options[] = {
      "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
      "kept path becomes the last one, as CREST's CFDS restarts (0: never; scope gen never "
      "restarts; scope mix hands over to the other arm instead, after 10 with 0; auto: 30 for "
-     "cfds, CREST's; for param the weights file's restart line, else "
-     "10; learn: learned with the weights, from 0, 10 and 30)"},
+     "cfds, CREST's; for param the weights file's restart line, else 5 with the shipped "
+     "weights and their scope (mix), else 10; learn: learned with the weights, from 0, 5, 10 and 30)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
@@ -303,6 +303,10 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
     if ((scope == CC_SCOPE_GEN || scope == CC_SCOPE_MIX) && cfg->order != CC_PARAM)
         return err_set(e, "--search-scope %s: only --search param has it; use last, tree or "
                           "level", cc_scope_name(scope));
+    /* the shipped weights hand over as they ship, with the scope they ship with */
+    if (cfg->order == CC_PARAM && !file && scope == cc_default_scope &&
+        !strcmp(opt_get_str(ctx_opts(S->ctx), "search-restart"), "auto"))
+        cfg->restart = cc_default_restart;
     cfg->scope = scope;
     cfg->restart = cc_scope_restart(scope, cfg->restart);
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
