@@ -48,7 +48,7 @@
  * refined to the values of the two best vectors of a round */
 #define LEARN_MAX_CHOICES 5
 #define LEARN_N_START 7 /* start_vectors */
-static const unsigned learn_restarts[] = {0, 5, CC_RESTART_PARAM, CC_RESTART_CFDS};
+static const unsigned learn_restarts[] = {0, CC_RESTART_MIX, CC_RESTART_PARAM, CC_RESTART_CFDS};
 static const unsigned learn_scopes[] = {CC_SCOPE_LAST, CC_SCOPE_TREE, CC_SCOPE_GEN,
                                         CC_SCOPE_LEVEL, CC_SCOPE_MIX};
 

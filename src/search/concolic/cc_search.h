@@ -133,6 +133,9 @@ typedef struct cc_heuristic {
  * (docs/concolic.md). */
 #define CC_RESTART_CFDS 30
 #define CC_RESTART_PARAM 10
+/* The shipped weights' restart with their scope mix: the hand-over after
+ * 5 fruitless runs (docs/concolic.md, "Hand over sooner"). */
+#define CC_RESTART_MIX 5
 #define CC_RESTART_MAX 1000000 /* the largest --search-restart */
 
 /* Which paths a cfds / param pick looks at (--search-scope): the one a

@@ -51,7 +51,7 @@ const double cc_default_weights[CC_N_FEATURES] = {
 };
 
 const cc_scope cc_default_scope = CC_SCOPE_MIX;
-const uint32_t cc_default_restart = 5;
+const uint32_t cc_default_restart = CC_RESTART_MIX;
 
 const char *cc_scope_name(cc_scope s)
 {

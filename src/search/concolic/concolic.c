@@ -70,7 +70,8 @@ static const opt_desc concolic_options[] = {
      "kept path becomes the last one, as CREST's CFDS restarts (0: never; scope gen never "
      "restarts; scope mix hands over to the other arm instead, after 10 with 0; auto: 30 for "
      "cfds, CREST's; for param the weights file's restart line, else 5 with the shipped "
-     "weights and their scope (mix), else 10; learn: learned with the weights, from 0, 5, 10 and 30)"},
+     "weights and their scope (mix), else 10; learn: learned with the weights, from 0, 5, "
+     "10 and 30)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
