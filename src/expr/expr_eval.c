@@ -18,40 +18,39 @@ static int by_id(const void *x, const void *y)
 }
 
 /* Lists this long or longer are sorted by a radix sort of the ids (11 bits
- * a pass, as many passes as the largest id needs); shorter ones by qsort.
- * Ids are distinct, so both give the same order. */
+ * a pass, as many passes as the largest id needs); shorter ones, and any
+ * whose scratch array cannot be had, by qsort.  Ids are distinct, so both
+ * give the same order. */
 #define COLLECT_RADIX_MIN 2048
 #define RADIX_BITS 11
+#define RADIX_MASK ((1u << RADIX_BITS) - 1)
 
-/* Sorts list[0..n) by id; false when out of memory (list unchanged). */
-static bool sort_by_id(expr **list, size_t n)
+static void sort_by_id(expr **list, size_t n)
 {
-    if (n < COLLECT_RADIX_MIN) {
+    expr **tmp = n >= COLLECT_RADIX_MIN ? ctg_malloc(n * sizeof *tmp) : NULL;
+    if (!tmp) {
         qsort(list, n, sizeof *list, by_id);
-        return true;
+        return;
     }
     uint32_t max = 0;
     for (size_t i = 0; i < n; i++)
         if (list[i]->id > max)
             max = list[i]->id;
-    expr **tmp = ctg_malloc(n * sizeof *tmp);
-    if (!tmp)
-        return false;
-    size_t count[1u << RADIX_BITS];
+    size_t count[RADIX_MASK + 1];
     expr **from = list, **to = tmp;
     for (unsigned shift = 0; shift < 32 && (shift == 0 || (max >> shift) != 0);
          shift += RADIX_BITS) {
         memset(count, 0, sizeof count);
         for (size_t i = 0; i < n; i++)
-            count[(from[i]->id >> shift) & ((1u << RADIX_BITS) - 1)]++;
+            count[(from[i]->id >> shift) & RADIX_MASK]++;
         size_t at = 0;
-        for (size_t d = 0; d < (1u << RADIX_BITS); d++) {
+        for (size_t d = 0; d <= RADIX_MASK; d++) {
             size_t k = count[d];
             count[d] = at;
             at += k;
         }
         for (size_t i = 0; i < n; i++)
-            to[count[(from[i]->id >> shift) & ((1u << RADIX_BITS) - 1)]++] = from[i];
+            to[count[(from[i]->id >> shift) & RADIX_MASK]++] = from[i];
         expr **swap = from;
         from = to;
         to = swap;
@@ -59,7 +58,6 @@ static bool sort_by_id(expr **list, size_t n)
     if (from != list)
         memcpy(list, from, n * sizeof *list);
     ctg_free(tmp);
-    return true;
 }
 
 bool expr_collect(expr_ctx *c, expr *const *roots, size_t n, expr ***out, size_t *n_out)
@@ -90,9 +88,8 @@ bool expr_collect(expr_ctx *c, expr *const *roots, size_t n, expr ***out, size_t
         }
     }
     ctg_free(stack);
-    stack = NULL;
-    if (ln > 1 && !sort_by_id(list, ln))
-        goto oom;
+    if (ln > 1)
+        sort_by_id(list, ln);
     *out = list;
     *n_out = ln;
     return true;

@@ -43,8 +43,9 @@
  * Path constraints of executed tests are kept in memory for at most
  * max_retained tests and max_retained_entries decisions in all; a test
  * whose constraint was dropped is run again when it is expanded.  max_work
- * bounds the work list and max_seen the memory of seen path prefixes.  One cc_step does at most one solver query and one
- * run (plus, rarely, one re-run), so a driver can honour its budgets.
+ * bounds the work list and max_seen the memory of seen path prefixes.  One
+ * cc_step does at most one solver query and one run (plus, rarely, one
+ * re-run), so a driver can honour its budgets.
  */
 #ifndef CTG_CC_SEARCH_H
 #define CTG_CC_SEARCH_H

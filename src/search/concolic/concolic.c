@@ -293,8 +293,8 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
         return false;
     /* --search-restart auto (configure gave the order's default): param
      * restarts as its weights were learned to */
-    if (cfg->order == CC_PARAM && restart >= 0 &&
-        !strcmp(opt_get_str(ctx_opts(S->ctx), "search-restart"), "auto"))
+    bool restart_auto = !strcmp(opt_get_str(ctx_opts(S->ctx), "search-restart"), "auto");
+    if (cfg->order == CC_PARAM && restart >= 0 && restart_auto)
         cfg->restart = (uint32_t)restart;
     /* --search-scope (checked by configure), else (auto) the weights' own */
     cc_scope given = cc_scope_parse(opt_get_str(ctx_opts(S->ctx), "search-scope"));
@@ -305,8 +305,7 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
         return err_set(e, "--search-scope %s: only --search param has it; use last, tree or "
                           "level", cc_scope_name(scope));
     /* the shipped weights hand over as they ship, with the scope they ship with */
-    if (cfg->order == CC_PARAM && !file && scope == cc_default_scope &&
-        !strcmp(opt_get_str(ctx_opts(S->ctx), "search-restart"), "auto"))
+    if (cfg->order == CC_PARAM && !file && scope == cc_default_scope && restart_auto)
         cfg->restart = cc_default_restart;
     cfg->scope = scope;
     cfg->restart = cc_scope_restart(scope, cfg->restart);
