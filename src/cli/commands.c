@@ -67,7 +67,15 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
                "jobs.wK.*)\n", o->exec.jobs);
     printf("  edges covered     %u/%u (%.1f%%)  (engine: LLVM conditional-branch edges)\n",
            s->edges_covered, s->n_edges, pct(s->edges_covered, s->n_edges));
-    printf("  errors reached    %u/%u\n", s->errors_reached, s->n_errors);
+    printf("  errors reached    %u/%u", s->errors_reached, s->n_errors);
+    if (s->errors_checked && s->errors_reached) {
+        printf("  (under gcc -O0: %u confirmed", s->errors_confirmed);
+        if (s->error_tests_failed)
+            printf("; %u test%s reached an error in the engine's build only",
+                   s->error_tests_failed, s->error_tests_failed == 1 ? "" : "s");
+        printf(")");
+    }
+    printf("\n");
     printf("  tests kept        %u%s\n", s->tests, s->write_failed ? " (on disk)" : "");
     if (s->write_failed)
         printf("  NOT WRITTEN       %u test%s/crash%s: %s\n", s->unwritten,
@@ -128,6 +136,34 @@ static const char **run_sources(const ctg_options *o, char **gen, int n_gen, int
     return gen ? (const char **)gen
                : fmode_replay_sources(o->out.out_dir, o->positional.items, o->positional.n,
                                       n_src, driver);
+}
+
+/* The check of error tests during the search (engine_set_error_check):
+ * the program is built with gcc at the first test that reaches an error,
+ * and each such test runs as the replay check will run it. */
+typedef struct errcheck {
+    const ctg_options *o;
+    const char *const *src;
+    int n_src;
+    replay_session *s;
+} errcheck;
+
+static int check_error_test(void *arg, const test_t *t, char *how, size_t cap, ctg_err *e)
+{
+    errcheck *k = arg;
+    if (!k->s) {
+        replay_opts ro = replay_opts_from(k->o, k->o->out.out_dir, k->src, k->n_src);
+        ro.arch_bits = k->o->build.arch_bits;
+        ro.lcov_file = ro.cobertura_file = NULL;
+        if (!(k->s = replay_open(&ro, e)))
+            return -1;
+    }
+    replay_test rt;
+    if (!replay_one(k->s, t, true, &rt, e))
+        return -1;
+    ctg_free(rt.name);
+    snprintf(how, cap, "%s", replay_outcome_name(rt.outcome));
+    return rt.reached_error ? 1 : 0;
 }
 
 /* The replay check after the search (runcheck.h): gcov's figure beside the
@@ -429,9 +465,18 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     /* the suite's program is what was built: a generated harness if any */
     const char *suite_prog = gen ? gen[0] : o->positional.items[0];
     bool root = true;
+    /* a Test-Comp harness run in one process: error tests checked under gcc */
+    errcheck ek = {.o = o,
+                   .src = gen ? (const char *const *)gen : o->positional.items,
+                   .n_src = gen ? n_gen : o->positional.n};
+    if (!o->replay.no_error_check && !fn && br.db->harness == CTG_HARNESS_TESTCOMP && !o->exec.mpi &&
+        o->exec.jobs <= 1)
+        engine_set_error_check(check_error_test, &ek);
     bool ok = o->exec.mpi         ? mpi_run(o, suite_prog, &br, t_start, &s, &root, e)
               : o->exec.jobs > 1 ? jobs_run(o, suite_prog, &br, t_start, &s, e)
                                  : engine_run(o, suite_prog, &br, &s, e);
+    engine_set_error_check(NULL, NULL);
+    replay_close(ek.s);
     if (!root) { /* an MPI rank other than 0: rank 0 reports the run */
         engine_summary_release(&s);
         build_result_release(&br);

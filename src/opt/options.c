@@ -89,6 +89,10 @@ static const opt_desc common_options[] = {
     {"no-replay-check", 0, OPT_FLAG, OFF(replay.no_check), NULL, NULL,
      "run: skip the replay of the suite with gcc --coverage after the search (it takes a "
      "compile plus at most --replay-timeout per test, after the budget)"},
+    {"no-error-check", 0, OPT_FLAG, OFF(replay.no_error_check), NULL, NULL,
+     "run: do not run each test that reaches an error under gcc during the search; by default "
+     "an error counts (--stop-on-error, coverage-error-call) once a test reaches it under gcc "
+     "-O0 too, as the validator runs it"},
     {"c", 0, OPT_STR, OFF(replay.export_c), "FILE", NULL,
      "export: the C file of regression tests to write (cc FILE prog.c && ./a.out)"},
     {"report", 0, OPT_FLAG, OFF(replay.report), NULL, NULL,

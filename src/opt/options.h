@@ -99,6 +99,7 @@ typedef struct ctg_options {
         double timeout_s;     /* --replay-timeout: per test; -1 unset:
                                  3 s (TestCov's) in replay, 2 s in run  */
         bool no_check;        /* --no-replay-check: run skips the replay */
+        bool no_error_check;  /* --no-error-check: error tests unchecked  */
         bool report;          /* --report: run writes OUT/report/         */
         const char *export_c; /* export --c FILE                          */
         const char *lcov;     /* --lcov FILE: lcov tracefile of the replay */

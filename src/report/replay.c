@@ -856,74 +856,75 @@ void replay_result_release(replay_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* ==== report ================================================================ */
+/* ==== one test at a time ==================================================== */
 
-static double pct(unsigned a, unsigned b) { return b ? 100.0 * a / b : 100.0; }
+struct replay_session {
+    replay_opts o;
+    replay_result r;
+    replay_ctx c;
+    char *path;           /* the testcase file replay_one writes */
+    char *cases[1];
+    suite_testcase tcs[1];
+    replay_test tests[1];
+};
 
-/* Appends "label (n): name (detail) name ..." for the tests with outcome o,
- * at most REPLAY_LIST_MAX names. */
-static void list_tests(const replay_result *r, sbuf *b, replay_outcome o, const char *label)
+replay_session *replay_open(const replay_opts *o, ctg_err *e)
 {
-    if (!r->n_outcome[o])
-        return;
-    sbuf_printf(b, "%s (%u):", label, r->n_outcome[o]);
-    unsigned shown = 0;
-    for (size_t i = 0; i < r->n_tests && shown < REPLAY_LIST_MAX; i++) {
-        const replay_test *t = &r->tests[i];
-        if (t->outcome != o)
-            continue;
-        sbuf_printf(b, " %s", t->name);
-        if (o == REPLAY_CRASH)
-            sbuf_printf(b, " (signal %d)", t->signal);
-        shown++;
+    replay_session *s = ctg_calloc(1, sizeof *s);
+    if (!s) {
+        err_set(e, "%s: out of memory", o->out_dir ? o->out_dir : "replay");
+        return NULL;
     }
-    if (r->n_outcome[o] > shown)
-        sbuf_printf(b, " ... and %u more", r->n_outcome[o] - shown);
-    sbuf_putc(b, '\n');
+    s->o = *o;
+    s->o.n_corpus = 0;
+    s->c.o = &s->o;
+    s->c.r = &s->r;
+    s->c.what = o->out_dir ? o->out_dir : o->n_sources > 0 ? o->sources[0] : "replay";
+    s->c.arch = s->r.arch_bits = o->arch_bits ? o->arch_bits : 64;
+    bool ok = o->out_dir && input_setup(&s->c, e) && (s->c.arch != 32 || host_exec32(NULL, e)) &&
+              make_work_dir(&s->c, e) && build(&s->c, e);
+    if (ok && !(s->path = fs_join(s->c.work, "check.xml")))
+        ok = err_set(e, "%s: out of memory", s->c.what);
+    if (!ok && !o->out_dir)
+        err_set(e, "replay: no output directory given");
+    if (!ok) {
+        replay_close(s);
+        return NULL;
+    }
+    return s;
 }
 
-/* The reach_error verdict with the tests that reached it. */
-static void format_error(const replay_result *r, sbuf *b)
+bool replay_one(replay_session *s, const struct test *t, bool covers_error, replay_test *out,
+                ctg_err *e)
 {
-    if (!r->error_reached) {
-        sbuf_printf(b, "reach_error: not reached\n");
-        return;
+    memset(out, 0, sizeof *out);
+    replay_ctx *c = &s->c;
+    memset(s->tcs, 0, sizeof s->tcs);
+    if (!suite_write_testcase(s->path, t, covers_error, e) ||
+        !suite_parse_testcase(s->path, &s->tcs[0], e))
+        return false;
+    memset(s->tests, 0, sizeof s->tests);
+    s->cases[0] = s->path;
+    c->cases = s->cases, c->tcs = s->tcs, c->n_cases = 1;
+    s->r.tests = s->tests, s->r.n_tests = 1;
+    bool ok = run_test(c, 0, e);
+    *out = s->tests[0];
+    if (!ok) {
+        ctg_free(out->name);
+        out->name = NULL;
     }
-    sbuf_printf(b, "reach_error: reached");
-    if (r->reach_error_defined)
-        sbuf_printf(b, " (gcov: reach_error called %lu time%s)", r->reach_error_calls,
-                    r->reach_error_calls == 1 ? "" : "s");
-    size_t shown = 0, more = 0;
-    for (size_t i = 0; i < r->n_tests; i++) {
-        if (r->tests[i].reached_error && shown == REPLAY_LIST_MAX)
-            more++;
-        else if (r->tests[i].reached_error)
-            sbuf_printf(b, "%s %s", shown++ ? "," : " by", r->tests[i].name);
-    }
-    if (more)
-        sbuf_printf(b, " ... and %zu more", more);
-    sbuf_putc(b, '\n');
+    suite_testcase_release(&s->tcs[0]);
+    c->cases = NULL, c->tcs = NULL, c->n_cases = 0;
+    s->r.tests = NULL, s->r.n_tests = 0;
+    return ok;
 }
 
-void replay_format(const replay_result *r, sbuf *b)
+void replay_close(replay_session *s)
 {
-    sbuf_printf(b, "replay: %zu %s%s, %d-bit, gcc --coverage\n", r->n_tests,
-                r->raw ? "raw input" : "test", r->n_tests == 1 ? "" : "s", r->arch_bits);
-    if (r->program_changed)
-        sbuf_printf(b, "warning: the program differs from the one the suite was generated for "
-                       "(SHA-256 of metadata.xml)\n");
-    sbuf_printf(b, "branches: %u/%u (%.2f%%), lines: %u/%u (%.2f%%)\n", r->branches_covered,
-                r->branches, pct(r->branches_covered, r->branches), r->lines_covered, r->lines,
-                pct(r->lines_covered, r->lines));
-    for (size_t i = 0; i < r->n_files; i++)
-        sbuf_printf(b, "  %s: branches %u/%u, lines %u/%u\n", r->files[i].path,
-                    r->files[i].branches_covered, r->files[i].branches,
-                    r->files[i].lines_covered, r->files[i].lines);
-    format_error(r, b);
-    list_tests(r, b, REPLAY_CRASH, "crashed");
-    list_tests(r, b, REPLAY_TIMEOUT, "timed out, credited nothing");
-    list_tests(r, b, REPLAY_RAN_OUT,
-               r->raw ? "ran out of bytes, later values 0" : "ran out of inputs");
-    list_tests(r, b, REPLAY_BAD_INPUT, "unparsable inputs");
-    list_tests(r, b, REPLAY_ASSUME, "assumption failed");
+    if (!s)
+        return;
+    ctx_release(&s->c);
+    replay_result_release(&s->r);
+    ctg_free(s->path);
+    ctg_free(s);
 }

@@ -135,6 +135,25 @@ typedef struct replay_result {
 bool replay_suite(const replay_opts *o, replay_result *r, ctg_err *e);
 void replay_result_release(replay_result *r);
 
+/* ---- one test at a time (the check of error tests during a run) ---------- */
+
+struct test;
+typedef struct replay_session replay_session;
+
+/* Builds the program with gcc as replay_suite does, to run single tests
+ * with replay_one; no suite is read.  From o: sources, cflags, the
+ * program's arguments (else those o->out_dir/stats.json recorded, when it
+ * exists), arch_bits (0: 64), the limits, work_dir (NULL: a temporary
+ * directory, removed by replay_close).  NULL with e set when the program
+ * does not build with gcc or the data model cannot run here. */
+replay_session *replay_open(const replay_opts *o, ctg_err *e);
+/* Writes t as a testcase (coversError as given, the way the suite writes
+ * it) and runs it as replay_suite runs a test of the suite: *out gets its
+ * outcome (out->name: ctg_free).  False with e set when it cannot run. */
+bool replay_one(replay_session *s, const struct test *t, bool covers_error, replay_test *out,
+                ctg_err *e);
+void replay_close(replay_session *s);
+
 /* Names listed per line of the report before "... and N more". */
 #define REPLAY_LIST_MAX 10
 

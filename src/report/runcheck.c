@@ -11,6 +11,7 @@
 
 #include "../base/fsutil.h"
 #include "../base/mem.h"
+#include "../base/proc.h"
 #include "../base/sbuf.h"
 #include "replay.h"
 #include "stats.h"
@@ -126,6 +127,62 @@ static double program_pct(const runcheck_opts *o, const replay_result *rr)
     return b ? pct(bc, b) : 0.0;
 }
 
+/* The first local that clang says the program may read before writing
+ * (-Wuninitialized and its kin), as "FILE:LINE: 'VAR' may be read before
+ * it is written (clang -WFLAG)" in buf; false when none or clang cannot
+ * tell.  gcc -O0 reads what its stack holds there,
+ * the engine's build 0 (-ftrivial-auto-var-init=zero): the likeliest cause
+ * of paths that part. */
+static bool uninit_read(const runcheck_opts *o, int arch, char *buf, size_t cap)
+{
+    const replay_opts *ro = &o->replay;
+    const char **argv = ctg_calloc((size_t)(ro->n_sources + ro->n_cflags) + 10, sizeof *argv);
+    if (!argv)
+        return false;
+    char m[8];
+    snprintf(m, sizeof m, "-m%d", arch == 32 ? 32 : 64);
+    int n = 0;
+    const char *fixed[] = {CTG_CLANG, "-fsyntax-only", m, "-Wno-everything", "-Wuninitialized",
+                           "-Wsometimes-uninitialized", "-Wconditional-uninitialized"};
+    for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++)
+        argv[n++] = fixed[k];
+    for (int k = 0; k < ro->n_cflags; k++)
+        argv[n++] = ro->cflags[k];
+    for (int k = 0; k < ro->n_sources; k++)
+        argv[n++] = ro->sources[k];
+    sbuf err = SBUF_INIT;
+    proc_opts po = {0};
+    po.err = &err;
+    po.timeout_s = 30;
+    proc_result pr;
+    bool found = false;
+    if (proc_run((char *const *)argv, &po, &pr, NULL) && sbuf_ok(&err)) {
+        /* FILE:LINE:COL: warning: variable 'VAR' is|may be uninitialized ... */
+        for (const char *l = sbuf_str(&err); l && *l && !found;) {
+            const char *end = strchr(l, '\n'), *w = strstr(l, ": warning: variable '");
+            if (w && (!end || w < end)) {
+                const char *v = w + strlen(": warning: variable '"), *q = strchr(v, '\'');
+                const char *c2 = w; /* FILE:LINE:COL before w: drop ":COL" */
+                while (c2 > l && c2[-1] != ':')
+                    c2--;
+                const char *f = strstr(w, "[-W"), *fe = f ? strchr(f, ']') : NULL;
+                if (f && end && f > end)
+                    f = NULL;
+                if (q && (!end || q < end) && c2 > l + 1) {
+                    snprintf(buf, cap, "%.*s: '%.*s' may be read before it is written (clang %.*s)",
+                             (int)(c2 - 1 - l), l, (int)(q - v), v,
+                             f && fe ? (int)(fe - f - 1) : 0, f ? f + 1 : "");
+                    found = true;
+                }
+            }
+            l = end ? end + 1 : NULL;
+        }
+    }
+    sbuf_release(&err);
+    ctg_free(argv);
+    return found;
+}
+
 /* Fills the warning when gcov's figure is clearly below the engine's or a
  * test claims an error it does not reach. */
 static void make_warning(const runcheck_opts *o, const replay_result *rr, runcheck_result *r)
@@ -135,9 +192,17 @@ static void make_warning(const runcheck_opts *o, const replay_result *rr, runche
     bool claim = i >= 0 && rr->tests[i].covers_error && !rr->tests[i].reached_error;
     if (g >= o->engine_pct - RUNCHECK_GAP && !claim)
         return;
-    char how[320];
+    char how[320], var[256], why[400] = "";
+    bool uninit = uninit_read(o, rr->arch_bits, var, sizeof var);
+    if (uninit)
+        snprintf(why, sizeof why, "%s, where gcc -O0 reads what its stack holds and the "
+                                  "engine 0",
+                 var);
     if (i >= 0)
         divergence(o, rr, (size_t)i, how, sizeof how);
+    else if (kinds_known(o, rr) && uninit)
+        snprintf(how, sizeof how, "every test ends under gcc as in the engine, but paths may "
+                                  "part at ");
     else if (kinds_known(o, rr))
         snprintf(how, sizeof how, "every test ends under gcc as in the engine; the gap is in "
                                   "what is counted (gcc's branches are not LLVM's edges) or in "
@@ -148,8 +213,9 @@ static void make_warning(const runcheck_opts *o, const replay_result *rr, runche
                                   "uninitialised memory or depend on the compiler");
     snprintf(r->warning, sizeof r->warning,
              "gcc's replay covers %.1f%% of branches where the engine counted %.1f%% of edges: "
-             "%s; check with: ctestgen replay %s PROG.c",
-             g, o->engine_pct, how, o->replay.out_dir);
+             "%s%s%s; check with: ctestgen replay %s PROG.c",
+             g, o->engine_pct, how, uninit && (i >= 0 || !kinds_known(o, rr)) ? "; " : "", why,
+             o->replay.out_dir);
 }
 
 /* Adds the figures to stats.json (its other content unchanged). */

@@ -46,7 +46,7 @@ typedef struct runcheck_result {
     unsigned removed;           /* timed out, moved to crashes/        */
     unsigned crashed, ran_out;  /* outcomes under gcc                  */
     bool error_reached;
-    char warning[768];          /* "" or one line                      */
+    char warning[1280];         /* "" or one line                      */
 } runcheck_result;
 
 /* Replays, moves timed-out tests out of the suite, records the figures in

@@ -71,13 +71,13 @@ static bool check_stop(search_ctx *c)
     if (c->stop)
         return true;
     const char *why = interrupt_requested() ? "interrupted" : budget_spent(c);
-    if (!why && o->search.stop_on_error && archive_reached_errors(c->archive) > 0)
+    if (!why && o->search.stop_on_error && eng_errors_done(c) > 0)
         why = o->search.property && !strcmp(o->search.property, PROP_ERROR_CALL)
                   ? "error reached (coverage-error-call; --keep-going searches on)"
                   : "error reached (--stop-on-error)";
     else if (!why && !o->search.keep_going && archive_n_edges(c->archive) > 0 &&
              archive_covered_edges(c->archive) == archive_n_edges(c->archive) &&
-             archive_reached_errors(c->archive) == archive_n_errors(c->archive))
+             eng_errors_done(c) == archive_n_errors(c->archive))
         why = "every goal covered";
     if (why) {
         c->stop = true;
@@ -274,6 +274,8 @@ static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
         stats_add(c->stats, "tests.cut_at_cap", 1);
     if (ok && c->n_kept == 0) /* seconds from the start of the run, build included */
         stats_set(c->stats, "tests.first_s", t->found_at_s);
+    if (ok && r->kind == EXEC_ERROR)
+        eng_errcheck_test(c, t, r);
     if (ok && ctg_grow((void **)&c->kept, &c->cap_kept, c->n_kept + 1, sizeof *c->kept) == 0)
         c->kept[c->n_kept++] = t;
     else
@@ -366,7 +368,9 @@ static void after_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
         /* the archive holds what the suite on disk covers: a test that
          * cannot be written adds nothing (unless --on-write-error continue,
          * where the summary says how many tests are missing) */
-        if (archive_would_add(c->archive, exec_cov(x), &out->r) &&
+        /* an error test the check did not confirm yet: another try */
+        if ((archive_would_add(c->archive, exec_cov(x), &out->r) ||
+             eng_errcheck_wanted(c, &out->r)) &&
             settle_ran_out(c, x, in, len, flags, &out->r)) {
             out->kept = keep_test(c, x, &out->r);
             if (out->kept || c->opts->out.write_continue)
@@ -729,6 +733,8 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
     c->crashes = crashes_new(c->suite, b->cov_bin, o->search.crash_min_execs);
     if (!c->crashes)
         return err_set(e, "out of memory while setting up the search");
+    if (!o->search.merge_dir)
+        eng_errcheck_start(c);
     return true;
 }
 
@@ -750,6 +756,7 @@ static void ctx_release(search_ctx *c)
         test_free(c->kept[i]);
     ctg_free(c->kept);
     ctg_free(c->known);
+    eng_errcheck_free(c);
 }
 
 const char *eng_runs_counter(char *buf, size_t size, int k)
@@ -768,6 +775,9 @@ static void summarize(search_ctx *c, engine_summary *s)
     s->n_edges = archive_n_edges(c->archive);
     s->errors_reached = archive_reached_errors(c->archive);
     s->n_errors = archive_n_errors(c->archive);
+    s->errors_checked = c->echk.tries != NULL;
+    s->errors_confirmed = c->echk.n_confirmed;
+    s->error_tests_failed = c->echk.failed;
     s->tests = suite_n_tests(c->suite);
     s->crashes = suite_n_crashes(c->suite) - suite_n_error_records(c->suite);
     s->error_records = suite_n_error_records(c->suite);
@@ -815,6 +825,11 @@ static void set_counters(search_ctx *c)
     stats_set(c->stats, "edges.covered", archive_covered_edges(c->archive));
     stats_set(c->stats, "errors.total", archive_n_errors(c->archive));
     stats_set(c->stats, "errors.reached", archive_reached_errors(c->archive));
+    if (c->echk.tries) {
+        stats_set(c->stats, "errors.confirmed", c->echk.n_confirmed);
+        stats_set(c->stats, "errors.check_failed", c->echk.failed);
+        stats_set(c->stats, "errors.check_s", c->echk.secs);
+    }
     stats_set(c->stats, "tests", suite_n_tests(c->suite));
     stats_set(c->stats, "crashes", suite_n_crashes(c->suite) - suite_n_error_records(c->suite));
     stats_set(c->stats, "crashes.error_records", suite_n_error_records(c->suite));

@@ -113,6 +113,20 @@ void ctx_log(search_ctx *c, const char *fmt, ...) __attribute__((format(printf, 
 /* run --mpi: a function the --jobs exchange calls at each of a worker's
  * imports, before it reads its siblings' directories (MPI fills them). */
 void engine_set_sync_hook(void (*hook)(void *arg), void *arg);
+/* The check of error tests (run, a Test-Comp harness, one process): fn is
+ * called with every test the engine writes that reaches an error site not
+ * yet confirmed, and says whether the validator's build reaches it too: 1
+ * yes, 0 no (*how: how that run ended, e.g. "normal"), -1 when no check can
+ * be made (e says why; the run goes on unchecked).  While it is set, an
+ * error counts for --stop-on-error / coverage-error-call and for "every
+ * goal covered" only once confirmed (or after ENG_ERRCHECK_MAX tests of
+ * its site were not); the engine keeps the test of every run that reaches
+ * such a site, so the search can try again, and a test that is not
+ * confirmed claims no error in its testcase.  NULL: no checks. */
+typedef int (*engine_error_check)(void *arg, const test_t *t, char *how, size_t cap, ctg_err *e);
+void engine_set_error_check(engine_error_check fn, void *arg);
+#define ENG_ERRCHECK_MAX 32
+
 /* run --jobs / --mpi: worker k's directory in sync directory dir, or its
  * file sub/name there (either NULL or ""), as a new string (ctg_free). */
 char *engine_worker_path(const char *dir, int k, const char *sub, const char *name);
@@ -126,6 +140,9 @@ typedef struct engine_summary {
     double secs;
     uint32_t edges_covered, n_edges;
     uint32_t errors_reached, n_errors;
+    bool errors_checked;         /* engine_set_error_check was in effect */
+    uint32_t errors_confirmed;   /* of errors_reached, by the check      */
+    unsigned error_tests_failed; /* error tests the check did not confirm */
     unsigned tests, crashes;     /* crashes: records of crashes, hangs, ... */
     unsigned error_records;      /* records of reached errors in crashes/  */
     uint64_t kinds[EXEC__COUNT]; /* runs per result kind */

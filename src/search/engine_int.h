@@ -66,7 +66,29 @@ struct search_ctx {
     ctg_err err;
     double next_sync;    /* --jobs worker: when it next imports          */
     uint32_t *sync_next; /* per sibling: the next corpus id to import    */
+    struct echk {        /* the check of error tests (engine_errcheck.c)  */
+        bool on;
+        uint8_t *tries;  /* per error site (unnumbered: n_errors): tests
+                            checked; done[] once confirmed or given up   */
+        bool *done, *confirmed;
+        uint32_t n_done, n_confirmed;
+        unsigned failed; /* tests not confirmed                           */
+        double secs;     /* spent checking                               */
+    } echk;
 };
+
+/* The check of error tests (engine_errcheck.c, engine.h): eng_errcheck_start
+ * sets it up when a check is set and the run is one process;
+ * eng_errcheck_wanted says whether a run that covers nothing new is still
+ * to be kept, for its error (r: its result); eng_errcheck_test checks a
+ * kept test of an error run; eng_errors_done counts the error sites that
+ * count as reached (confirmed or given up while checking, else the
+ * archive's). */
+void eng_errcheck_start(search_ctx *c);
+void eng_errcheck_free(search_ctx *c);
+bool eng_errcheck_wanted(const search_ctx *c, const exec_result *r);
+void eng_errcheck_test(search_ctx *c, const test_t *t, const exec_result *r);
+uint32_t eng_errors_done(const search_ctx *c);
 
 /* "runs.<kind>": the stats.json counter of runs of kind k, in buf. */
 const char *eng_runs_counter(char *buf, size_t size, int k);

@@ -224,6 +224,7 @@ void suite_close(suite_t *s)
 }
 
 unsigned suite_n_tests(const suite_t *s) { return s->n_tests; }
+unsigned suite_next_test_id(const suite_t *s) { return s->next_test; }
 unsigned suite_n_crashes(const suite_t *s) { return s->n_crashes; }
 unsigned suite_n_error_records(const suite_t *s) { return s->n_error_recs; }
 const char *suite_dir(const suite_t *s) { return s->dir; }
@@ -292,6 +293,20 @@ bool suite_add(suite_t *s, const test_t *t, ctg_err *e)
         s->next_test++;
         s->n_tests++;
     }
+    return ok;
+}
+
+bool suite_set_covers_error(suite_t *s, unsigned id, const test_t *t, bool covers_error,
+                            ctg_err *e)
+{
+    if (s->raw)
+        return true;
+    char name[32];
+    snprintf(name, sizeof name, "test-%05u.xml", id);
+    char *xml = fs_join(s->tests, name);
+    bool ok = xml ? suite_write_testcase(xml, t, covers_error, e)
+                  : err_set(e, "%s: out of memory", s->dir);
+    ctg_free(xml);
     return ok;
 }
 

@@ -52,6 +52,11 @@ void suite_close(suite_t *s);
 /* Writes test-suite/test-NNNNN.xml (coversError when t->kind == EXEC_ERROR;
  * not with raw_tests) and corpus/id-NNNNN. */
 bool suite_add(suite_t *s, const test_t *t, ctg_err *e);
+/* Rewrites test-suite/test-NNNNN.xml (id = NNNNN) with coversError as
+ * given (a test that reaches an error only in the engine's build claims
+ * none); nothing to do with raw_tests. */
+bool suite_set_covers_error(suite_t *s, unsigned id, const test_t *t, bool covers_error,
+                            ctg_err *e);
 /* Writes crashes/<kind>-NNNNN (raw input) and crashes/<kind>-NNNNN.txt with a
  * one-line description (kind, signal, crash site, input size, when found) and
  * the reproduce command; *num (may be NULL) receives NNNNN. */
@@ -68,6 +73,9 @@ unsigned suite_n_tests(const suite_t *s);
 unsigned suite_n_crashes(const suite_t *s);
 /* Of those, the records of reached errors (error-NNNNN): not crashes. */
 unsigned suite_n_error_records(const suite_t *s);
+
+/* The number of the next test (test-NNNNN.xml, corpus/id-NNNNN). */
+unsigned suite_next_test_id(const suite_t *s);
 
 /* Absolute path of the output directory. */
 const char *suite_dir(const suite_t *s);

@@ -11,7 +11,11 @@
 #  - a program testing an uninitialised local: the summary's engine and
 #    gcov figures agree; one that aborts only under gcc gets the warning;
 #  - conditions of && and || used as values are goals of their own, so the
-#    engine's "every goal covered" is gcov's 100 %.
+#    engine's "every goal covered" is gcov's 100 %;
+#  - an error that the engine's clang build reaches on more inputs than gcc's:
+#    the search goes on until a test reaches it under gcc too, and a test
+#    that does not claims no error;
+#  - a local that gcc's stack fills with leftovers: the warning names it.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 export CTESTGEN_CACHE="$T/cache"
@@ -113,9 +117,41 @@ check "no run covers anything: it is the empty test kept at the end" [ "$(stat t
 check "no run covers anything: its testcase has no input" \
   bash -c "! grep -q '<input' '$T/af/test-suite/test-00000.xml'"
 
+# ---- an error reached in clang's build only: the search goes on ------------
+"$CTESTGEN" run "$PROGS/gcc_error.c" --property coverage-error-call --max-execs 20000 --seed 1 \
+  -o "$T/ge" >"$T/ge.out" 2>"$T/ge.err"
+check "gcc-dependent error: a test that does not reach it under gcc is noticed" \
+  [ "$(stat errors.check_failed "$T/ge")" -ge 1 ]
+check "gcc-dependent error: the run says so" grep -q "but under gcc -O0 (the validator's build) it ends normal" "$T/ge.err"
+check "gcc-dependent error: stopped once one is confirmed" bash -c \
+  "grep -q 'stopped: error reached (coverage-error-call' '$T/ge.out' && [ $(stat errors.confirmed "$T/ge") = 1 ]"
+check "gcc-dependent error: the summary counts both" \
+  grep -q "errors reached    1/1  (under gcc -O0: 1 confirmed; [0-9]* tests\? reached an error in the engine's build only)" "$T/ge.out"
+check "gcc-dependent error: gcov's replay reaches it" grep -q "gcov replay .*error reached" "$T/ge.out"
+claim=$(grep -l coversError "$T"/ge/test-suite/test-*.xml)
+check "gcc-dependent error: one test claims the error ($claim)" [ "$(echo "$claim" | grep -c .)" = 1 ]
+"$CTESTGEN" replay "$T/ge" "$PROGS/gcc_error.c" >"$T/ge.rep"
+check "gcc-dependent error: replay: the claiming test reaches it" \
+  grep -q "^reach_error: reached by ${claim##*/}\$" "$T/ge.rep"
+# without the check the run stops at the first error test, which gcc does not reach
+"$CTESTGEN" run "$PROGS/gcc_error.c" --property coverage-error-call --max-execs 20000 --seed 1 \
+  --no-error-check -o "$T/gn" -q
+"$CTESTGEN" replay "$T/gn" "$PROGS/gcc_error.c" >"$T/gn.rep"
+check "gcc-dependent error, --no-error-check: its suite does not reach it under gcc" \
+  grep -q "reach_error: not reached" "$T/gn.rep"
+
 # ---- compiler-dependent program: the warning names the first test ----------
 "$CTESTGEN" run "$PROGS/gcc_abort.c" --max-execs 2000 -o "$T/ga" >"$T/ga.out" 2>"$T/ga.err"
 check "gcc-only abort: one warning naming a test and the signal" \
   grep -q "warning: gcc's replay covers .* test-[0-9]*\.xml is killed by signal 6" "$T/ga.err"
 check "gcc-only abort: stats.json marks the divergence" [ "$(stat replay.diverged "$T/ga")" = 1 ]
+
+# ---- a local that gcc's stack fills: the warning names it -----------------
+"$CTESTGEN" run "$PROGS/gcc_stack.c" --max-execs 2000 -o "$T/gs" >"$T/gs.out" 2>"$T/gs.err"
+if awk -v g="$(gcovpct "$T/gs.out")" 'BEGIN{exit !(g < 50)}'; then
+  check "stack leftovers: the warning names the line and the variable" \
+    grep -q "paths may part at .*gcc_stack.c:15: 'flag' may be read before it is written (clang -W[a-z-]*uninitialized)" "$T/gs.err"
+else
+  echo "skip: stack leftovers: this gcc read 0 where gcc_stack.c expects leftovers ($(gcovpct "$T/gs.out")%)"
+fi
 finish

@@ -267,6 +267,67 @@ static void test_verifier_error_only(void **state)
     replay_result_release(&r);
 }
 
+/* One test at a time (replay_open / replay_one, the check of error tests
+ * during a run): the same outcomes as replay_suite gives, from one build;
+ * the output directory needs no suite. */
+static void test_session_one_at_a_time(void **state)
+{
+    (void)state;
+    const char *src = program("one.c", "extern void reach_error(void);\n"
+                                       "extern int __VERIFIER_nondet_int(void);\n"
+                                       "int main(void) {\n"
+                                       "  int x = __VERIFIER_nondet_int();\n"
+                                       "  int y = __VERIFIER_nondet_int();\n"
+                                       "  if (x == 5 && y > 100) reach_error();\n"
+                                       "  return x == 7;\n"
+                                       "}\n");
+    const char *out = path_of("one");
+    assert_true(fs_mkdir_p(out, NULL));
+    replay_opts o = {0};
+    const char *sources[] = {src};
+    o.out_dir = out;
+    o.sources = sources;
+    o.n_sources = 1;
+    o.arch_bits = 64;
+    o.timeout_s = 3.0;
+    o.runtime_dir = rt_dir;
+    ctg_err e = {{0}};
+    replay_session *s = replay_open(&o, &e);
+    if (!s)
+        fail_msg("%s", e.msg);
+    const int rows[][2] = {{5, 0}, {5, 101}, {7, 0}};
+    const replay_outcome want[] = {REPLAY_NORMAL, REPLAY_ERROR, REPLAY_NORMAL};
+    for (int i = 0; i < 3; i++) {
+        ctg_value_rec v[2] = {{0, CTG_T_INT, 4}, {4, CTG_T_INT, 4}};
+        test_t *t = test_new((const uint8_t *)rows[i], sizeof rows[i], v, 2);
+        assert_non_null(t);
+        replay_test rt;
+        if (!replay_one(s, t, true, &rt, &e))
+            fail_msg("%s", e.msg);
+        assert_int_equal(rt.outcome, want[i]);
+        assert_int_equal(rt.reached_error, i == 1);
+        assert_true(rt.covers_error); /* as written */
+        if (i != 1) /* the harness ends an error run with its own code */
+            assert_int_equal(rt.exit_code, i == 2);
+        ctg_free(rt.name);
+        test_free(t);
+    }
+    /* a test with one value of two runs out there */
+    ctg_value_rec v1 = {0, CTG_T_INT, 4};
+    test_t *t = test_new((const uint8_t *)rows[1], 4, &v1, 1);
+    replay_test rt;
+    assert_true(replay_one(s, t, false, &rt, &e));
+    assert_int_equal(rt.outcome, REPLAY_RAN_OUT);
+    ctg_free(rt.name);
+    test_free(t);
+    replay_close(s);
+    /* gcc cannot build it: NULL with the reason */
+    const char *bad = program("bad.c", "int main(void) { return missing; }\n");
+    sources[0] = bad;
+    assert_null(replay_open(&o, &e));
+    assert_non_null(strstr(e.msg, "bad.c"));
+}
+
 /* Inputs that run out, failed assumptions, the other nondet types. */
 static void test_outcomes_and_types(void **state)
 {
@@ -770,6 +831,7 @@ int main(void)
         cmocka_unit_test(test_raw_decoding),
         cmocka_unit_test(test_raw_libfuzzer),
         cmocka_unit_test(test_raw_failures),
+        cmocka_unit_test(test_session_one_at_a_time),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
