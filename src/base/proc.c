@@ -45,7 +45,7 @@ static void child_exec(char *const argv[], const proc_opts *o, int outw, int err
         struct rlimit rl = {(rlim_t)o->max_procs, (rlim_t)o->max_procs};
         setrlimit(RLIMIT_NPROC, &rl);
     }
-    if (o->contain)
+    if (o->contain || o->contain_group)
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* dies with ctestgen */
     for (char *const *p = o->env_add; p && *p; p++)
         putenv(*p);
@@ -189,6 +189,8 @@ bool proc_run(char *const argv[], const proc_opts *o, proc_result *r, ctg_err *e
     }
     if (o->contain)
         kill_leftovers(pid);
+    else if (o->contain_group)
+        kill(-pid, SIGKILL);
     r->exited = WIFEXITED(status);
     r->code = r->exited ? WEXITSTATUS(status) : 0;
     r->signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;

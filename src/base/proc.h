@@ -26,6 +26,10 @@ typedef struct proc_opts {
                                process group is killed and every process that it
                                left behind (reparented to us, a subreaper) too.
                                Only where the caller has no other children.     */
+    bool contain_group;     /* the program under test while the caller has other
+                               children (a search's fork servers): once the
+                               child ended, its process group is killed; what
+                               left the group is not looked for               */
 } proc_opts;
 
 typedef struct proc_result {

@@ -60,6 +60,9 @@ typedef struct replay_ctx {
     bool feed;         /* stdin or @@ target: the test's bytes are its
                           stdin or the file @@ names (the harness)     */
     size_t files_cap;  /* capacity of r->files                         */
+    bool session;      /* replay_open: ctestgen has other children (the
+                          search's fork servers), so a test's leftovers
+                          are looked for in its process group only     */
 } replay_ctx;
 
 static const char *const outcome_names[REPLAY__COUNT] = {
@@ -494,7 +497,8 @@ static bool run_test(replay_ctx *c, size_t i, ctg_err *e)
     char *env_add[] = {env[0].data, env[1].data, env[2].data, NULL, NULL};
     proc_opts po = {0};
     po.cwd = c->scratch;
-    po.contain = true;
+    po.contain = !c->session;
+    po.contain_group = c->session;
     po.max_procs = REPLAY_MAX_PROCS;
     po.env_add = env_add;
     po.timeout_s = timeout + 5; /* backstop: the harness's own alarm ends it first */
@@ -879,6 +883,7 @@ replay_session *replay_open(const replay_opts *o, ctg_err *e)
     s->o.n_corpus = 0;
     s->c.o = &s->o;
     s->c.r = &s->r;
+    s->c.session = true;
     s->c.what = o->out_dir ? o->out_dir : o->n_sources > 0 ? o->sources[0] : "replay";
     s->c.arch = s->r.arch_bits = o->arch_bits ? o->arch_bits : 64;
     bool ok = o->out_dir && input_setup(&s->c, e) && (s->c.arch != 32 || host_exec32(NULL, e)) &&

@@ -128,6 +128,8 @@ check "gcc-dependent error: stopped once one is confirmed" bash -c \
 check "gcc-dependent error: the summary counts both" \
   grep -q "errors reached    1/1  (under gcc -O0: 1 confirmed; [0-9]* tests\? reached an error in the engine's build only)" "$T/ge.out"
 check "gcc-dependent error: gcov's replay reaches it" grep -q "gcov replay .*error reached" "$T/ge.out"
+check "gcc-dependent error: the checks leave the search's fork server alone" \
+  [ "$(stat executor.restarts "$T/ge")" = 0 ]
 claim=$(grep -l coversError "$T"/ge/test-suite/test-*.xml)
 check "gcc-dependent error: one test claims the error ($claim)" [ "$(echo "$claim" | grep -c .)" = 1 ]
 "$CTESTGEN" replay "$T/ge" "$PROGS/gcc_error.c" >"$T/ge.rep"
