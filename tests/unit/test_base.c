@@ -15,7 +15,12 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -167,12 +172,60 @@ static void test_proc(void **state)
     sbuf_release(&out), sbuf_release(&err);
 }
 
+/* contain_group: what the run left in its process group dies with it, and
+ * the caller's other children (a search's fork servers) live on; contain
+ * reaps every child, those too. */
+static void test_proc_contain(void **state)
+{
+    (void)state;
+    pid_t other = fork(); /* a child of ours that is not the tool's */
+    assert_true(other >= 0);
+    if (other == 0) { /* holds no pipe of the test runner, dies with us */
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1), dup2(null, 2);
+        alarm(60);
+        pause();
+        _exit(0);
+    }
+    ctg_err e = {{0}};
+    proc_result r;
+    sbuf out = SBUF_INIT;
+    /* leaves a sleeper in its group and prints its pid */
+    char *const left[] = {"sh", "-c", "sleep 30 >/dev/null & echo $!", NULL};
+    proc_opts og = {.out = &out, .contain_group = true};
+    assert_true(proc_run(left, &og, &r, &e));
+    assert_true(r.exited);
+    pid_t sleeper = (pid_t)atoi(sbuf_str(&out));
+    assert_true(sleeper > 0);
+    /* the sleeper (reparented to init or a subreaper) was killed: gone or a zombie */
+    bool dead = false;
+    for (int i = 0; i < 200 && !dead; i++) {
+        char path[64], st[512] = "";
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)sleeper);
+        FILE *f = fopen(path, "r");
+        dead = !f || !fgets(st, sizeof st, f) || strstr(st, ") Z ") != NULL;
+        if (f)
+            fclose(f);
+        if (!dead)
+            usleep(10000);
+    }
+    bool other_lives = waitpid(other, NULL, WNOHANG) == 0;
+    kill(sleeper, SIGKILL);
+    kill(other, SIGKILL);
+    waitpid(other, NULL, 0);
+    sbuf_release(&out);
+    assert_true(dead);
+    assert_true(other_lives);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_err_first_wins), cmocka_unit_test(test_sbuf),
         cmocka_unit_test(test_rng),            cmocka_unit_test(test_interrupt),
-        cmocka_unit_test(test_proc),
+        cmocka_unit_test(test_proc),           cmocka_unit_test(test_proc_contain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
