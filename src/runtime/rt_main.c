@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt_guard.h"
 #include "rt_procscan.h"
 #include "rt_spin.h"
 #include "rt_state.h"
@@ -186,7 +187,7 @@ static int rt_attach_shm(void)
         return RT_ATTACH_FAILED;
     if ((uint64_t)st.st_size < l.size)
         return RT_ATTACH_MISMATCH;
-    void *m = mmap(NULL, (size_t)l.size, PROT_READ | PROT_WRITE, MAP_SHARED, CTG_FD_SHM, 0);
+    void *m = ctg_map_guarded((size_t)l.size, MAP_SHARED, CTG_FD_SHM);
     if (m == MAP_FAILED)
         return RT_ATTACH_FAILED;
     close(CTG_FD_SHM);
@@ -325,8 +326,7 @@ static void rt_fork_server(int attach)
 static void rt_standalone(void)
 {
     ctg_shm_layout l = ctg_shm_layout_for(__ctg_n_edges, __ctg_n_cmp);
-    void *m = mmap(NULL, (size_t)l.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    void *m = ctg_map_guarded((size_t)l.size, MAP_PRIVATE | MAP_ANONYMOUS, -1);
     if (m == MAP_FAILED) {
         rt_say("ctestgen runtime: cannot map the input area (memory limit too low?)\n");
         _exit(2);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rt_guard.h"
 #include "sym_int.h"
 
 sym_state sym_g;
@@ -33,7 +34,7 @@ void *__ctg_sym_ret_fn;
 /* Private, zeroed memory for the runtime's own tables; NULL on failure. */
 static void *sym_map(size_t n)
 {
-    void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *m = ctg_map_guarded(n, MAP_PRIVATE | MAP_ANONYMOUS, -1);
     return m == MAP_FAILED ? NULL : m;
 }
 
@@ -45,7 +46,7 @@ static int sym_attach(void)
     if (!fs || strcmp(fs, "1") != 0 || fstat(CTG_FD_TRACE, &st) != 0 ||
         (uint64_t)st.st_size < CTG_SYMTRACE_HDR_SIZE)
         return 0;
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, CTG_FD_TRACE, 0);
+    void *m = ctg_map_guarded((size_t)st.st_size, MAP_SHARED, CTG_FD_TRACE);
     if (m == MAP_FAILED)
         return 0;
     close(CTG_FD_TRACE);

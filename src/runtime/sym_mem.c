@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "rt_guard.h"
 #include "sym_int.h"
 
 #define SYM_PAGE_SHIFT 12u
@@ -68,8 +69,7 @@ static sym_page *sym_page_new(void)
         return NULL;
     }
     if (!sym_pool_left) {
-        void *m = mmap(NULL, SYM_POOL * sizeof(sym_page), PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *m = ctg_map_guarded(SYM_POOL * sizeof(sym_page), MAP_PRIVATE | MAP_ANONYMOUS, -1);
         if (m == MAP_FAILED) {
             sym_note(CTG_STF_CONCRETIZED);
             return NULL;
@@ -92,8 +92,7 @@ static sym_page *sym_page_of(uintptr_t a, int create)
     if (!sym_slots) {
         if (!create)
             return NULL;
-        void *m = mmap(NULL, SYM_SLOTS * sizeof *sym_slots, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *m = ctg_map_guarded(SYM_SLOTS * sizeof *sym_slots, MAP_PRIVATE | MAP_ANONYMOUS, -1);
         if (m == MAP_FAILED)
             return NULL;
         sym_slots = m;

@@ -24,11 +24,32 @@ static size_t needed_len(const ctg_value_rec *v, size_t n, size_t consumed)
     return need;
 }
 
+/* How many leading records of the value log are what the runtime writes:
+ * a known type, a size, inside the input (not necessarily in order: a
+ * stdin target may seek back and read again).  The log is
+ * in memory the program under test can reach: a wild or overflowing write
+ * of a buggy program may land there (sv-benchmarks tree_del_rec_incorrect
+ * writes past a calloc'd array), and the test then keeps the values before
+ * the damage. */
+static size_t sound_values(const ctg_value_rec *v, size_t n, size_t in_len)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].type >= CTG_T__COUNT)
+            return i;
+        if (v[i].type == CTG_T_BYTES) /* libFuzzer data: the rest of the input */
+            continue;
+        if (v[i].size == 0 || (size_t)v[i].offset + v[i].size > in_len)
+            return i;
+    }
+    return n;
+}
+
 test_t *test_from_exec(const exec_t *x, const exec_result *r)
 {
     size_t in_len = 0, n_vals = 0;
     const uint8_t *in = exec_input(x, &in_len);
     const ctg_value_rec *vals = exec_values(x, &n_vals);
+    n_vals = sound_values(vals, n_vals, in_len);
     size_t consumed = exec_consumed(x);
     if (consumed > in_len)
         consumed = in_len;

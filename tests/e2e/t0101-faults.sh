@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # t0101-faults: programs that segfault, abort, hang, recurse without end,
-# malloc 100 GB (or check malloc for NULL), fork in a loop, flood stdout or
-# read stdin.  ctestgen must
+# write far past the end of a mapping, malloc 100 GB (or check malloc for
+# NULL), fork in a loop, flood stdout or read stdin.  ctestgen must
 # complete its execution budget, classify every run, record the crashes and
 # exit 0.
 # LABELS: asan
@@ -41,6 +41,14 @@ run_prog recurse 5 && {
   check "recurse: stack overflow is a crash" [ "$(runs "$T/recurse" crash normal)" = 5 ]
   check "recurse: at least one crash" [ "$(stat runs.crash "$T/recurse")" -gt 0 ]
   check "recurse: stack overflow named" grep -qi "stack" "$T"/recurse/crashes/crash-*.txt
+}
+run_prog overflow 300 && {
+  check "overflow past a mapping: a crash, not damage to the runtime's regions" \
+    [ "$(stat runs.crash "$T/overflow")" -gt 0 ]
+  check "overflow past a mapping: all runs are normal or crash (no fake error)" \
+    [ "$(runs "$T/overflow" normal crash)" = 300 ]
+  check "overflow past a mapping: every test is written" bash -c \
+    "[ $(stat tests "$T/overflow") -ge 1 ] && ! grep -q 'cannot have' '$T/overflow.err'"
 }
 run_prog bigmalloc 5 && check "bigmalloc: out of memory classified" [ "$(stat runs.oom "$T/bigmalloc")" = 5 ]
 run_prog forkloop 5 && check "forkloop: fork is refused, runs end normally" [ "$(stat runs.normal "$T/forkloop")" = 5 ]
