@@ -154,7 +154,6 @@ static int check_error_test(void *arg, const test_t *t, char *how, size_t cap, c
     if (!k->s) {
         replay_opts ro = replay_opts_from(k->o, k->o->out.out_dir, k->src, k->n_src);
         ro.arch_bits = k->o->build.arch_bits;
-        ro.lcov_file = ro.cobertura_file = NULL;
         if (!(k->s = replay_open(&ro, e)))
             return -1;
     }

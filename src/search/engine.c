@@ -733,8 +733,7 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
     c->crashes = crashes_new(c->suite, b->cov_bin, o->search.crash_min_execs);
     if (!c->crashes)
         return err_set(e, "out of memory while setting up the search");
-    if (!o->search.merge_dir)
-        eng_errcheck_start(c);
+    eng_errcheck_start(c);
     return true;
 }
 

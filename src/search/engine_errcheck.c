@@ -29,17 +29,16 @@ static uint32_t slot(const search_ctx *c, const exec_result *r)
 void eng_errcheck_start(search_ctx *c)
 {
     size_t n = (size_t)c->db->n_errors + 1;
-    c->echk.on = check_fn && c->opts->exec.jobs <= 1 && !c->opts->exec.mpi &&
-                 (c->echk.tries = ctg_calloc(n, 1)) && (c->echk.done = ctg_calloc(n, sizeof(bool))) &&
-                 (c->echk.confirmed = ctg_calloc(n, sizeof(bool)));
+    /* the command line sets a check for a run in one process only */
+    c->echk.on = check_fn && (c->echk.tries = ctg_calloc(n, 1)) &&
+                 (c->echk.done = ctg_calloc(n, sizeof(bool)));
 }
 
 void eng_errcheck_free(search_ctx *c)
 {
     ctg_free(c->echk.tries);
     ctg_free(c->echk.done);
-    ctg_free(c->echk.confirmed);
-    c->echk.tries = NULL, c->echk.done = NULL, c->echk.confirmed = NULL;
+    c->echk.tries = NULL, c->echk.done = NULL;
 }
 
 bool eng_errcheck_wanted(const search_ctx *c, const exec_result *r)
@@ -65,7 +64,7 @@ void eng_errcheck_test(search_ctx *c, const test_t *t, const exec_result *r)
     }
     c->echk.tries[s]++;
     if (v > 0) {
-        c->echk.done[s] = c->echk.confirmed[s] = true;
+        c->echk.done[s] = true;
         c->echk.n_done++, c->echk.n_confirmed++;
         if (c->echk.tries[s] > 1)
             ctx_log(c, "test-%05u.xml reaches the error under gcc -O0 too (%u earlier did not)", id,

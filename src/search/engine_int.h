@@ -70,7 +70,7 @@ struct search_ctx {
         bool on;
         uint8_t *tries;  /* per error site (unnumbered: n_errors): tests
                             checked; done[] once confirmed or given up   */
-        bool *done, *confirmed;
+        bool *done;
         uint32_t n_done, n_confirmed;
         unsigned failed; /* tests not confirmed                           */
         double secs;     /* spent checking                               */

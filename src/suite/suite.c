@@ -272,12 +272,19 @@ bool suite_write_testcase(const char *path, const test_t *t, bool covers_error, 
     return xml_finish(&out, path, e);
 }
 
+/* test-suite/test-NNNNN.xml of test id (ctg_free; NULL on oom). */
+static char *testcase_path(const suite_t *s, unsigned id)
+{
+    char name[32];
+    snprintf(name, sizeof name, "test-%05u.xml", id);
+    return fs_join(s->tests, name);
+}
+
 bool suite_add(suite_t *s, const test_t *t, ctg_err *e)
 {
     char name[32];
     unsigned id = s->next_test;
-    snprintf(name, sizeof name, "test-%05u.xml", id);
-    char *xml = fs_join(s->tests, name);
+    char *xml = testcase_path(s, id);
     snprintf(name, sizeof name, "id-%05u", id);
     char *raw = fs_join(s->corpus, name);
     bool ok = xml && raw;
@@ -301,9 +308,7 @@ bool suite_set_covers_error(suite_t *s, unsigned id, const test_t *t, bool cover
 {
     if (s->raw)
         return true;
-    char name[32];
-    snprintf(name, sizeof name, "test-%05u.xml", id);
-    char *xml = fs_join(s->tests, name);
+    char *xml = testcase_path(s, id);
     bool ok = xml ? suite_write_testcase(xml, t, covers_error, e)
                   : err_set(e, "%s: out of memory", s->dir);
     ctg_free(xml);
