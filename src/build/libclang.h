@@ -37,15 +37,20 @@
     X(clang_getArraySize) \
     X(clang_getCString) \
     X(clang_getCanonicalType) \
+    X(clang_getCursor) \
     X(clang_getCursorExtent) \
     X(clang_getCursorKind) \
     X(clang_getCursorLocation) \
+    X(clang_getCursorReferenced) \
     X(clang_getCursorResultType) \
     X(clang_getCursorSpelling) \
     X(clang_getCursorType) \
     X(clang_getDiagnostic) \
+    X(clang_getDiagnosticLocation) \
+    X(clang_getDiagnosticOption) \
     X(clang_getDiagnosticSeverity) \
     X(clang_getEnumConstantDeclValue) \
+    X(clang_getFileName) \
     X(clang_getNumDiagnostics) \
     X(clang_getPointeeType) \
     X(clang_getRangeEnd) \

@@ -11,8 +11,8 @@
 
 #include "../base/fsutil.h"
 #include "../base/mem.h"
-#include "../base/proc.h"
 #include "../base/sbuf.h"
+#include "../build/libclang.h"
 #include "replay.h"
 #include "stats.h"
 
@@ -132,53 +132,61 @@ static double program_pct(const runcheck_opts *o, const replay_result *rr)
  * it is written (clang -WFLAG)" in buf; false when none or clang cannot
  * tell.  gcc -O0 reads what its stack holds there,
  * the engine's build 0 (-ftrivial-auto-var-init=zero): the likeliest cause
- * of paths that part. */
+ * of paths that part.  libclang's diagnostics give the flag and place, and
+ * the cursor there the variable. */
 static bool uninit_read(const runcheck_opts *o, int arch, char *buf, size_t cap)
 {
+    ctg_err le = {{0}};
+    const ctg_libclang *LC = libclang_load(&le);
     const replay_opts *ro = &o->replay;
-    const char **argv = ctg_calloc((size_t)(ro->n_sources + ro->n_cflags) + 10, sizeof *argv);
-    if (!argv)
+    const char **argv = ctg_calloc((size_t)ro->n_cflags + 8, sizeof *argv);
+    if (!LC || !argv) {
+        ctg_free(argv);
         return false;
-    char m[8];
-    snprintf(m, sizeof m, "-m%d", arch == 32 ? 32 : 64);
+    }
     int n = 0;
-    const char *fixed[] = {CTG_CLANG, "-fsyntax-only", m, "-Wno-everything", "-Wuninitialized",
+    const char *fixed[] = {arch == 32 ? "-m32" : "-m64", "-Wno-everything", "-Wuninitialized",
                            "-Wsometimes-uninitialized", "-Wconditional-uninitialized"};
     for (size_t k = 0; k < sizeof fixed / sizeof *fixed; k++)
         argv[n++] = fixed[k];
     for (int k = 0; k < ro->n_cflags; k++)
         argv[n++] = ro->cflags[k];
-    for (int k = 0; k < ro->n_sources; k++)
-        argv[n++] = ro->sources[k];
-    sbuf err = SBUF_INIT;
-    proc_opts po = {0};
-    po.err = &err;
-    po.timeout_s = 30;
-    proc_result pr;
+    CXIndex idx = LC->clang_createIndex(0, 0);
     bool found = false;
-    if (proc_run((char *const *)argv, &po, &pr, NULL) && sbuf_ok(&err)) {
-        /* FILE:LINE:COL: warning: variable 'VAR' is|may be uninitialized ... */
-        for (const char *l = sbuf_str(&err); l && *l && !found;) {
-            const char *end = strchr(l, '\n'), *w = strstr(l, ": warning: variable '");
-            if (w && (!end || w < end)) {
-                const char *v = w + strlen(": warning: variable '"), *q = strchr(v, '\'');
-                const char *c2 = w; /* FILE:LINE:COL before w: drop ":COL" */
-                while (c2 > l && c2[-1] != ':')
-                    c2--;
-                const char *f = strstr(w, "[-W"), *fe = f ? strchr(f, ']') : NULL;
-                if (f && end && f > end)
-                    f = NULL;
-                if (q && (!end || q < end) && c2 > l + 1) {
-                    snprintf(buf, cap, "%.*s: '%.*s' may be read before it is written (clang %.*s)",
-                             (int)(c2 - 1 - l), l, (int)(q - v), v,
-                             f && fe ? (int)(fe - f - 1) : 0, f ? f + 1 : "");
+    for (int s = 0; s < ro->n_sources && !found; s++) {
+        CXTranslationUnit tu = NULL;
+        if (LC->clang_parseTranslationUnit2(idx, ro->sources[s], argv, n, NULL, 0,
+                                            CXTranslationUnit_None, &tu) != CXError_Success)
+            continue;
+        unsigned nd = LC->clang_getNumDiagnostics(tu);
+        for (unsigned i = 0; i < nd && !found; i++) {
+            CXDiagnostic d = LC->clang_getDiagnostic(tu, i);
+            CXString flag = LC->clang_getDiagnosticOption(d, NULL);
+            const char *fl = LC->clang_getCString(flag);
+            if (LC->clang_getDiagnosticSeverity(d) == CXDiagnostic_Warning && fl &&
+                strstr(fl, "uninitialized")) {
+                CXSourceLocation loc = LC->clang_getDiagnosticLocation(d);
+                CXFile file;
+                unsigned line;
+                LC->clang_getSpellingLocation(loc, &file, &line, NULL, NULL);
+                /* the warning points at the read: a reference to the variable */
+                CXCursor ref = LC->clang_getCursorReferenced(LC->clang_getCursor(tu, loc));
+                CXString var = LC->clang_getCursorSpelling(ref), path = LC->clang_getFileName(file);
+                const char *vs = LC->clang_getCString(var), *ps = LC->clang_getCString(path);
+                if (file && vs && *vs && ps) {
+                    snprintf(buf, cap, "%s:%u: '%s' may be read before it is written (clang %s)", ps,
+                             line, vs, fl);
                     found = true;
                 }
+                LC->clang_disposeString(var);
+                LC->clang_disposeString(path);
             }
-            l = end ? end + 1 : NULL;
+            LC->clang_disposeString(flag);
+            LC->clang_disposeDiagnostic(d);
         }
+        LC->clang_disposeTranslationUnit(tu);
     }
-    sbuf_release(&err);
+    LC->clang_disposeIndex(idx);
     ctg_free(argv);
     return found;
 }
