@@ -157,6 +157,16 @@ fi
 "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-policy stay --mcts-c 2 --max-execs 3000 --seed 7 -o "$T/st2" -q
 check "stay policy: covers edges" [ "$(jq '.counters["edges.covered"]' "$T/st1/stats.json")" -gt 10 ]
 check "stay policy: reproducible with --seed" cmp -s <(cat "$T/st1"/corpus/*) <(cat "$T/st2"/corpus/*)
+# rare branches: the frontier rule (default) and the seed's; bad names refused
+if "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-rare rarest -o "$T/bad5" 2>"$T/err5"; then
+    fail "an unknown rare-branch rule is refused"
+else
+    check "unknown --mcts-rare: one line naming it" grep -q "mcts-rare.*rarest" "$T/err5"
+fi
+"$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-rare seed --max-execs 3000 --seed 7 -o "$T/rs1" -q
+"$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-rare seed --max-execs 3000 --seed 7 -o "$T/rs2" -q
+check "seed's rare rule: covers edges" [ "$(jq '.counters["edges.covered"]' "$T/rs1/stats.json")" -gt 10 ]
+check "seed's rare rule: reproducible with --seed" cmp -s <(cat "$T/rs1"/corpus/*) <(cat "$T/rs2"/corpus/*)
 if "$CTESTGEN" run "$EX/triangle.c" --auto-slice-s 0 --time 1 -o "$T/bad4" 2>"$T/err4"; then
     fail "a slice of 0 seconds is refused"
 else

@@ -237,6 +237,43 @@ static void test_stay_policy(void **state)
     }
 }
 
+/* The frontier rule.  Branches {0,1}, {2,3}, {4,5}; seeds A {0,4}, B {1,4},
+ * C {1,2,4}, each visited once; c = 0.5, the seed's policy.
+ *   root tree {0:1, 1:2, 2:1, 4:3}; 3 and 5 are covered by no node.
+ *   seed rule: rare = {0, 2} (count 1): SV A 1, B 0, C 1 -> A 1, B 0, C 1;
+ *     A and C tie at 1 + 0.5 sqrt(ln 3), the first wins: A.
+ *   frontier rule: rare = {2, 4} (their branches have the uncovered 3 and 5):
+ *     SV A 1, B 1, C 2 -> A 0, B 0, C 1: C.
+ * Once a child D of C covers 3 and 5 no branch has an uncovered side and the
+ * rule falls back to the seed's: both rules score A alike. */
+static void test_frontier_rule(void **state)
+{
+    (void)state;
+    const uint32_t first[] = {0, 0, 2, 2, 4, 4}, n[] = {2, 2, 2, 2, 2, 2};
+    for (int rule = 0; rule < 2; rule++) {
+        mcts_tree *t = mcts_new(6, 0.5);
+        uint32_t ta[] = {0, 4}, tb[] = {1, 4}, tc[] = {1, 2, 4}, td[] = {3, 5};
+        mcts_node *a = mcts_add_child(t, mcts_root(t), ta, 2, 0);
+        mcts_node *b = mcts_add_child(t, mcts_root(t), tb, 2, 1);
+        /* set between two seeds: it takes in what the tree covers already */
+        if (rule)
+            assert_true(mcts_set_frontier(t, first, n));
+        mcts_node *c = mcts_add_child(t, mcts_root(t), tc, 3, 2);
+        mcts_visit(t, a);
+        mcts_visit(t, b);
+        mcts_visit(t, c);
+        double base = 0.5 * sqrt(log(3.0));
+        assert_float_equal(mcts_score(t, a), (rule ? 0.0 : 1.0) + base, EPS);
+        assert_float_equal(mcts_score(t, b), base, EPS);
+        assert_float_equal(mcts_score(t, c), 1.0 + base, EPS);
+        assert_ptr_equal(mcts_select(t), rule ? c : a);
+        assert_non_null(mcts_add_child(t, c, td, 2, 3));
+        /* rare {0, 2, 3, 5}: SV A 1, B 0, C 3 -> A 1/3 */
+        assert_float_equal(mcts_score(t, a), 1.0 / 3 + base, EPS);
+        mcts_free(t);
+    }
+}
+
 /* An empty tree selects nothing. */
 static void test_empty(void **state)
 {
@@ -258,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_backprop),
         cmocka_unit_test(test_sized_policy),
         cmocka_unit_test(test_stay_policy),
+        cmocka_unit_test(test_frontier_rule),
         cmocka_unit_test(test_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,9 @@ static const opt_desc fuzz_options[] = {
      "fuzz: MCTS selection: sized (visits per subtree node, the leaf of the walk) | stay "
      "(sized, and an inner node competes with its children as a leaf of its own) | seed "
      "(seed 000 as written)"},
+    {"mcts-rare", 0, OPT_STR, OPT_KV, "R", "frontier",
+     "fuzz: MCTS rare branches: frontier (the edges on a branch with a side no input covers; "
+     "the seed's when none) | seed (the edges with the smallest hit count, seed 000)"},
     {"max-len", 0, OPT_INT, OPT_KV, "BYTES", "4096", "fuzz: longest input a mutant may have"},
     {"dict", 0, OPT_STR, OPT_KV, "FILE", NULL,
      "fuzz: AFL/libFuzzer dictionary file (lines name=\"token\" or \"token\", \\xNN escapes)"},
@@ -137,7 +140,7 @@ typedef struct fuzz {
     } rep;
     size_t pend_cap;
     size_t max_len;
-    bool libfuzzer, mcts, trim;
+    bool libfuzzer, mcts, trim, frontier;
     mcts_policy policy;
     long batch, n_random;
     bool grow;           /* rounds grow to batch (FUZZ_FIRST_ROUND)        */
@@ -818,6 +821,24 @@ static void fuzz_free(fuzz *F)
     ctg_free(F);
 }
 
+/* Gives the tree the branches of db's edges (mcts_set_frontier).  False on
+ * out of memory. */
+static bool set_frontier(mcts_tree *t, const progdb *db)
+{
+    size_t n = db->n_edges ? db->n_edges : 1;
+    uint32_t *first = ctg_malloc(n * sizeof *first), *count = ctg_malloc(n * sizeof *count);
+    bool ok = first && count;
+    for (uint32_t i = 0; ok && i < db->n_edges; i++) {
+        const pdb_branch *b = &db->branches[db->edges[i].branch];
+        first[i] = b->first_edge;
+        count[i] = b->n_edges;
+    }
+    ok = ok && mcts_set_frontier(t, first, count);
+    ctg_free(first);
+    ctg_free(count);
+    return ok;
+}
+
 /* Reads and checks the options; false with e set. */
 static bool read_options(fuzz *F, const ctg_options *o, ctg_err *e)
 {
@@ -834,6 +855,10 @@ static bool read_options(fuzz *F, const ctg_options *o, ctg_err *e)
     if (k == sizeof policies / sizeof *policies)
         return err_set(e, "--mcts-policy: unknown policy '%s'; use sized, stay or seed", pol);
     F->policy = (mcts_policy)k;
+    const char *rare = opt_get_str(o, "mcts-rare");
+    if (strcmp(rare, "frontier") != 0 && strcmp(rare, "seed") != 0)
+        return err_set(e, "--mcts-rare: unknown rule '%s'; use frontier or seed", rare);
+    F->frontier = strcmp(rare, "frontier") == 0;
     F->batch = opt_get_long(o, "fuzz-batch");
     long max_len = opt_get_long(o, "max-len");
     F->n_random = opt_get_long(o, "fuzz-seeds");
@@ -884,7 +909,8 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
         if (!opt_given(o, "fuzz-batch"))
             F->batch = FUZZ_BATCHED_ROUND, F->grow = true;
     }
-    if (!F->tree || !F->virgin || !F->trace || !F->dict || !F->buf || !F->tbuf ||
+    if (!F->tree || (F->frontier && !set_frontier(F->tree, ctx_db(ctx))) || !F->virgin ||
+        !F->trace || !F->dict || !F->buf || !F->tbuf ||
         (F->pend_cap &&
          (!F->ahead[0].buf || !F->ahead[1].buf || !F->rep.buf || !F->rep.work))) {
         err_set(e, "out of memory");

@@ -45,6 +45,10 @@ struct mcts_tree {
     uint32_t *scratch; /* scratch: edge lists                        */
     double *sv;        /* scratch: SV per child                      */
     size_t cap_sv;
+    /* the frontier rule (mcts_set_frontier), NULL when off: */
+    uint32_t *br_first; /* per edge: the first edge of its branch         */
+    uint32_t *open;     /* at a branch's first edge: its edges no node covers */
+    uint8_t *covered;   /* per edge: some node's trace has it             */
 };
 
 /* ==== construction ====================================================== */
@@ -99,10 +103,51 @@ void mcts_free(mcts_tree *t)
     ctg_free(t->mark);
     ctg_free(t->scratch);
     ctg_free(t->sv);
+    ctg_free(t->br_first);
+    ctg_free(t->open);
+    ctg_free(t->covered);
     ctg_free(t);
 }
 
 void mcts_set_policy(mcts_tree *t, mcts_policy p) { t->policy = p; }
+
+/* Marks the edges of a node trace covered (the frontier rule). */
+static void cover(mcts_tree *t, const uint32_t *trace, size_t n)
+{
+    for (size_t i = 0; t->covered && i < n; i++)
+        if (!t->covered[trace[i]]) {
+            t->covered[trace[i]] = 1;
+            if (t->open[t->br_first[trace[i]]] > 0)
+                t->open[t->br_first[trace[i]]]--;
+        }
+}
+
+bool mcts_set_frontier(mcts_tree *t, const uint32_t *first, const uint32_t *n)
+{
+    size_t ne = t->n_edges ? t->n_edges : 1;
+    uint32_t *f = ctg_malloc(ne * sizeof *f), *open = ctg_calloc(ne, sizeof *open);
+    uint8_t *cov = ctg_calloc(ne, 1);
+    if (!f || !open || !cov) {
+        ctg_free(f);
+        ctg_free(open);
+        ctg_free(cov);
+        return false;
+    }
+    for (uint32_t e = 0; e < t->n_edges; e++) {
+        f[e] = first[e] < t->n_edges ? first[e] : e;
+        if (f[e] == e) /* a branch's first edge counts its edges */
+            open[e] = n[e];
+    }
+    ctg_free(t->br_first);
+    ctg_free(t->open);
+    ctg_free(t->covered);
+    t->br_first = f;
+    t->open = open;
+    t->covered = cov;
+    for (size_t i = 1; i < t->n_nodes; i++) /* what the tree covers already */
+        cover(t, t->nodes[i]->trace, t->nodes[i]->n_trace);
+    return true;
+}
 
 mcts_node *mcts_root(const mcts_tree *t) { return t->nodes[0]; }
 size_t mcts_n_nodes(const mcts_tree *t) { return t->n_nodes; }
@@ -178,6 +223,7 @@ mcts_node *mcts_add_child(mcts_tree *t, mcts_node *parent, const uint32_t *trace
     }
     c->trace = copy;
     c->n_trace = k;
+    cover(t, copy, k);
     /* an ancestor whose merge fails for lack of memory keeps a trace short
      * of this child's edges: the scores stay defined, only less informed */
     for (mcts_node *a = c; a; a = a->parent) {
@@ -205,6 +251,24 @@ size_t mcts_rare(const mcts_node *node, uint32_t *out)
 
 /* ==== selection ========================================================== */
 
+/* Is edge e (covered) on a branch with a side that no node covers? */
+static bool on_frontier(const mcts_tree *t, uint32_t e) { return t->open[t->br_first[e]] > 0; }
+
+/* The rare branches of p's tree trace under the tree's rule, into
+ * t->scratch; returns how many.  The frontier rule: the edges of p's tree
+ * trace on a branch with an uncovered side, or, when it has none, the
+ * seed's rare branches. */
+static size_t rare_of(mcts_tree *t, const mcts_node *p)
+{
+    if (!t->covered)
+        return mcts_rare(p, t->scratch);
+    size_t k = 0;
+    for (size_t i = 0; i < p->n_tree; i++)
+        if (on_frontier(t, p->tree[i].edge))
+            t->scratch[k++] = p->tree[i].edge;
+    return k ? k : mcts_rare(p, t->scratch);
+}
+
 /* SV of every child of p (rare branches of p's tree trace that the child's
  * tree trace contains), normalised among the siblings, into t->sv.  False
  * on oom. */
@@ -213,7 +277,7 @@ static bool children_sv(mcts_tree *t, const mcts_node *p)
     if (ctg_grow((void **)&t->sv, &t->cap_sv, p->n_kids + 1, sizeof *t->sv) != 0)
         return false;
     bool self = t->policy == MCTS_STAY && p->parent; /* p's own trace competes */
-    size_t n_rare = mcts_rare(p, t->scratch);
+    size_t n_rare = rare_of(t, p);
     for (size_t i = 0; i < n_rare; i++)
         t->mark[t->scratch[i]] = 1;
     double lo = INFINITY, hi = -INFINITY;
