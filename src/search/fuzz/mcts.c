@@ -47,8 +47,8 @@ struct mcts_tree {
     size_t cap_sv;
     /* the frontier rule (mcts_set_frontier), NULL when off: */
     uint32_t *br_first; /* per edge: the first edge of its branch         */
-    uint32_t *open;     /* at a branch's first edge: its edges no node covers */
-    uint8_t *covered;   /* per edge: some node's trace has it             */
+    uint32_t *open;     /* at a branch's first edge: its edges no node covers
+                           (what the tree covers: the root's tree trace) */
 };
 
 /* ==== construction ====================================================== */
@@ -105,32 +105,28 @@ void mcts_free(mcts_tree *t)
     ctg_free(t->sv);
     ctg_free(t->br_first);
     ctg_free(t->open);
-    ctg_free(t->covered);
     ctg_free(t);
 }
 
 void mcts_set_policy(mcts_tree *t, mcts_policy p) { t->policy = p; }
 
-/* Marks the edges of a node trace covered (the frontier rule). */
-static void cover(mcts_tree *t, const uint32_t *trace, size_t n)
+/* The frontier rule: the edges of a new node's trace that the root's tree
+ * trace does not hold yet close a side of their branch.  Called before the
+ * trace is merged into the root's. */
+static void cover(mcts_tree *t, const uint32_t *set, size_t n)
 {
-    for (size_t i = 0; t->covered && i < n; i++)
-        if (!t->covered[trace[i]]) {
-            t->covered[trace[i]] = 1;
-            if (t->open[t->br_first[trace[i]]] > 0)
-                t->open[t->br_first[trace[i]]]--;
-        }
+    for (size_t i = 0; t->open && i < n; i++)
+        if (mcts_tree_count(t->nodes[0], set[i]) == 0 && t->open[t->br_first[set[i]]] > 0)
+            t->open[t->br_first[set[i]]]--;
 }
 
 bool mcts_set_frontier(mcts_tree *t, const uint32_t *first, const uint32_t *n)
 {
     size_t ne = t->n_edges ? t->n_edges : 1;
     uint32_t *f = ctg_malloc(ne * sizeof *f), *open = ctg_calloc(ne, sizeof *open);
-    uint8_t *cov = ctg_calloc(ne, 1);
-    if (!f || !open || !cov) {
+    if (!f || !open) {
         ctg_free(f);
         ctg_free(open);
-        ctg_free(cov);
         return false;
     }
     for (uint32_t e = 0; e < t->n_edges; e++) {
@@ -138,14 +134,14 @@ bool mcts_set_frontier(mcts_tree *t, const uint32_t *first, const uint32_t *n)
         if (f[e] == e) /* a branch's first edge counts its edges */
             open[e] = n[e];
     }
+    const mcts_node *root = t->nodes[0]; /* what the tree covers already */
+    for (size_t i = 0; i < root->n_tree; i++)
+        if (open[f[root->tree[i].edge]] > 0)
+            open[f[root->tree[i].edge]]--;
     ctg_free(t->br_first);
     ctg_free(t->open);
-    ctg_free(t->covered);
     t->br_first = f;
     t->open = open;
-    t->covered = cov;
-    for (size_t i = 1; i < t->n_nodes; i++) /* what the tree covers already */
-        cover(t, t->nodes[i]->trace, t->nodes[i]->n_trace);
     return true;
 }
 
@@ -225,7 +221,8 @@ mcts_node *mcts_add_child(mcts_tree *t, mcts_node *parent, const uint32_t *trace
     c->n_trace = k;
     cover(t, copy, k);
     /* an ancestor whose merge fails for lack of memory keeps a trace short
-     * of this child's edges: the scores stay defined, only less informed */
+     * of this child's edges: the scores stay defined, only less informed
+     * (a root short of an edge lets the frontier rule close its side again) */
     for (mcts_node *a = c; a; a = a->parent) {
         tree_merge(a, copy, k);
         a->size++;
@@ -260,7 +257,7 @@ static bool on_frontier(const mcts_tree *t, uint32_t e) { return t->open[t->br_f
  * seed's rare branches. */
 static size_t rare_of(mcts_tree *t, const mcts_node *p)
 {
-    if (!t->covered)
+    if (!t->open)
         return mcts_rare(p, t->scratch);
     size_t k = 0;
     for (size_t i = 0; i < p->n_tree; i++)
