@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../base/ccflags.h"
 #include "../base/fsutil.h"
 #include "../base/host.h"
 #include "../base/mem.h"
@@ -28,33 +29,10 @@
 #include "../instrument/instrument.h"
 #include "../runtime/rt_protocol.h"
 #include "build_cache.h"
+#include "build_int.h"
 #include "build_emit.h"
 
-/* One build in progress, in the temporary entry directory `dir`. */
-typedef struct bctx {
-    const build_opts *o;
-    const char *dir;
-    const char *rt_archive;
-    const char *sym_archive; /* libctg_sym<arch>.a, when prog.sym is wanted */
-    char **bc_files, **dep_files; /* per source */
-    LLVMContextRef ctx;
-    LLVMModuleRef mod;
-    progdb *db;
-    pid_t db_writer; /* the child writing prog.bc and progdb.json, 0: none */
-    int db_pipe;     /* its error message                                 */
-    inst_stats st;
-    build_result *r; /* its stage times and levels */
-    ctg_err *e;
-} bctx;
-
-/* A growing argv (NULL-terminated, strings not owned). */
-typedef struct argv_t {
-    char **v;
-    size_t n, cap;
-    bool oom;
-} argv_t;
-
-static void arg(argv_t *a, const char *s)
+void bld_arg(argv_t *a, const char *s)
 {
     if (ctg_grow((void **)&a->v, &a->cap, a->n + 2, sizeof *a->v) != 0) {
         a->oom = true;
@@ -124,7 +102,7 @@ static int count_errors(const char *text)
 
 /* Runs a tool, echoing its command line when verbose and capturing its
  * stderr into err; false with e set when it cannot be started. */
-static bool run_tool(const bctx *B, argv_t *a, sbuf *err, proc_result *r)
+bool bld_run_tool(const bctx *B, argv_t *a, sbuf *err, proc_result *r)
 {
     if (a->oom)
         return err_set(B->e, "out of memory while building");
@@ -137,14 +115,8 @@ static bool run_tool(const bctx *B, argv_t *a, sbuf *err, proc_result *r)
     return proc_run(a->v, &po, r, B->e);
 }
 
-/* True for flags that belong to the final link, not to the compiler. */
-static bool is_link_flag(const char *f)
-{
-    return strncmp(f, "-l", 2) == 0 || strncmp(f, "-L", 2) == 0 || strncmp(f, "-Wl,", 4) == 0;
-}
-
 /* Compiles source i to bitcode in the entry directory. */
-static bool compile_one(bctx *B, int i)
+bool bld_compile(bctx *B, int i)
 {
     const build_opts *o = B->o;
     char *abs = fs_realpath(o->sources[i], B->e);
@@ -159,20 +131,28 @@ static bool compile_one(bctx *B, int i)
      * generated program, and more for the passes that read and drop them) */
     const char *pre[] = {CTG_CLANG, "-c", "-emit-llvm", "-gline-tables-only", "-O0",
                          "-Xclang", "-disable-O0-optnone", o->arch_bits == 32 ? "-m32" : "-m64",
-                         "-ftrivial-auto-var-init=zero",
+                         "-ftrivial-auto-var-init=zero", "-fno-delete-null-pointer-checks",
+                         "-fno-finite-loops",
                          "-enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang",
                          "-MD", "-MF", B->dep_files[i], "-MT", "x"};
     for (size_t k = 0; k < sizeof pre / sizeof *pre; k++)
-        arg(&a, pre[k]);
+        bld_arg(&a, pre[k]);
     if (!o->verbose)
-        arg(&a, "-w");
+        bld_arg(&a, "-w");
+    /* signed overflow wraps as at gcc -O0; the sanitizer build checks it */
+    sbuf san = SBUF_INIT;
+    if (B->san) {
+        sbuf_printf(&san, "-fsanitize=%s", B->san);
+        bld_arg(&a, sbuf_str(&san)), bld_arg(&a, "-fno-sanitize-recover=all");
+    } else
+        bld_arg(&a, "-fwrapv");
     for (int k = 0; k < o->n_cflags; k++)
-        if (!is_link_flag(o->cflags[k]))
-            arg(&a, o->cflags[k]);
-    arg(&a, "-o"), arg(&a, B->bc_files[i]), arg(&a, abs);
+        if (ccf_for_compile(o->cflags[k]))
+            bld_arg(&a, o->cflags[k]);
+    bld_arg(&a, "-o"), bld_arg(&a, B->bc_files[i]), bld_arg(&a, abs);
     sbuf err = SBUF_INIT;
     proc_result r;
-    bool ok = run_tool(B, &a, &err, &r);
+    bool ok = bld_run_tool(B, &a, &err, &r);
     fwrite(sbuf_str(&err), 1, err.len, stderr);
     if (ok && !(r.exited && r.code == 0)) {
         int n = count_errors(sbuf_str(&err));
@@ -186,6 +166,7 @@ static bool compile_one(bctx *B, int i)
         ok = false;
     }
     sbuf_release(&err);
+    sbuf_release(&san);
     ctg_free(a.v);
     ctg_free(abs);
     return ok;
@@ -207,7 +188,7 @@ static void diag_handler(LLVMDiagnosticInfoRef di, void *ctx)
 }
 
 /* Reads one bitcode file into the build's context. */
-static LLVMModuleRef read_bitcode(bctx *B, const char *path)
+LLVMModuleRef bld_read_bitcode(bctx *B, const char *path)
 {
     LLVMMemoryBufferRef buf;
     char *msg = NULL;
@@ -224,14 +205,14 @@ static LLVMModuleRef read_bitcode(bctx *B, const char *path)
 }
 
 /* Links the bitcode of every source into B->mod, named after source 0. */
-static bool link_modules(bctx *B)
+bool bld_link_modules(bctx *B)
 {
     const build_opts *o = B->o;
     sbuf diag = SBUF_INIT;
     LLVMContextSetDiagnosticHandler(B->ctx, diag_handler, &diag);
-    bool ok = (B->mod = read_bitcode(B, B->bc_files[0])) != NULL;
+    bool ok = (B->mod = bld_read_bitcode(B, B->bc_files[0])) != NULL;
     for (int i = 1; ok && i < o->n_sources; i++) {
-        LLVMModuleRef m = read_bitcode(B, B->bc_files[i]);
+        LLVMModuleRef m = bld_read_bitcode(B, B->bc_files[i]);
         if (!m || LLVMLinkModules2(B->mod, m)) {
             ok = false;
             if (m)
@@ -249,12 +230,12 @@ static bool link_modules(bctx *B)
 /* ==== the passes ============================================================= */
 
 /* Path of a file in the entry directory (ctg_free). */
-static char *in_dir(const bctx *B, const char *name) { return fs_join(B->dir, name); }
+char *bld_in_dir(const bctx *B, const char *name) { return fs_join(B->dir, name); }
 
 /* Writes module m as bitcode to dir/name. */
 static bool write_bc(bctx *B, LLVMModuleRef m, const char *name)
 {
-    char *p = in_dir(B, name);
+    char *p = bld_in_dir(B, name);
     bool ok = p && LLVMWriteBitcodeToFile(m, p) == 0;
     if (!ok)
         err_sys(B->e, "%s: cannot write bitcode (disk full?)", p ? p : name);
@@ -263,7 +244,7 @@ static bool write_bc(bctx *B, LLVMModuleRef m, const char *name)
 }
 
 /* Checks an instrumented module; a failure is a bug of ours. */
-static bool verify(bctx *B, LLVMModuleRef m)
+static bool bld_verify(bctx *B, LLVMModuleRef m)
 {
     char *msg = NULL;
     if (!LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
@@ -282,7 +263,7 @@ static bool verify(bctx *B, LLVMModuleRef m)
 /* db -> progdb.json in the entry. */
 static bool save_db(bctx *B)
 {
-    char *p = in_dir(B, "progdb.json");
+    char *p = bld_in_dir(B, "progdb.json");
     bool ok = p ? progdb_save(B->db, p, B->e) : err_set(B->e, "out of memory");
     ctg_free(p);
     return ok;
@@ -317,7 +298,7 @@ static bool number_program(bctx *B)
         (void)setpriority(PRIO_PROCESS, 0, 10); /* nice 10; if refused, as it was */
         ctg_err e = {{0}};
         bool ok = write_bc(&(bctx){.o = B->o, .dir = B->dir, .e = &e}, B->mod, "prog.bc");
-        char *p = ok ? in_dir(B, "progdb.json") : NULL;
+        char *p = ok ? bld_in_dir(B, "progdb.json") : NULL;
         ok = ok && (p ? progdb_save(B->db, p, &e) : err_set(&e, "out of memory"));
         if (!ok && write(fds[1], e.msg, strlen(e.msg)) < 0)
             _exit(2);
@@ -441,9 +422,11 @@ static unsigned spare_large(LLVMModuleRef m, unsigned long long total)
  * (at -O2, the functions spare_large marks are not optimised, and the
  * guarded hook calls of the others go to the hooks' preserve_most forms:
  * inst_hooks_fast_guards). */
-static int codegen_level(LLVMModuleRef m, unsigned *largest, unsigned *spared)
+int bld_codegen_level(LLVMModuleRef m, unsigned *largest, unsigned *spared, bool keep_debug)
 {
-    LLVMStripModuleDebugInfo(m);
+    if (!keep_debug)
+        LLVMStripModuleDebugInfo(m);
+    inst_keep_faults(m);
     unsigned long long total;
     *largest = largest_function(m, &total);
     if (*largest > BUILD_HUGE_FUNCTION)
@@ -453,17 +436,12 @@ static int codegen_level(LLVMModuleRef m, unsigned *largest, unsigned *spared)
     return 2;
 }
 
-/* The files link_binary links, named in the entry directory. */
-typedef struct gen_files {
-    char name[EMIT_MAX_PARTS][24];
-    int n;
-} gen_files;
 
 /* Instrumented module m -> g: STEM.K.o by LLVM's code generator in
  * children, at -O2 (clang's pipeline) one object, at -O0 one or two, while
  * this process verifies m.  The verification counts into *passes, the
  * generation beyond it into *codegen. */
-static bool generate(bctx *B, LLVMModuleRef m, const char *stem, int level, gen_files *g,
+bool bld_generate(bctx *B, LLVMModuleRef m, const char *stem, int level, gen_files *g,
                      double *passes, double *codegen)
 {
     double t0 = fs_now();
@@ -471,12 +449,12 @@ static bool generate(bctx *B, LLVMModuleRef m, const char *stem, int level, gen_
     bool ok = true;
     for (int k = 0; k < EMIT_MAX_PARTS; k++) {
         snprintf(g->name[k], sizeof g->name[k], "%s.%d.o", stem, k);
-        ok = (paths[k] = in_dir(B, g->name[k])) != NULL && ok;
+        ok = (paths[k] = bld_in_dir(B, g->name[k])) != NULL && ok;
     }
     emit_job job = {0};
     if (ok)
         emit_start(&job, m, level, paths, B->e);
-    ok = ok ? verify(B, m) : err_set(B->e, "out of memory");
+    ok = ok ? bld_verify(B, m) : err_set(B->e, "out of memory");
     double t1 = fs_now();
     *passes += t1 - t0;
     ok = (job.n && emit_finish(&job, !ok, m, paths, B->o->sources[0], B->e)) && ok;
@@ -495,9 +473,10 @@ static bool instrument_cov(bctx *B, gen_files *g)
     LLVMModuleRef m = B->mod;
     bool ok = inst_cov(m, B->db, &B->st, B->e);
     if (ok)
-        B->r->stage.cov_opt = codegen_level(m, &B->r->stage.cov_largest, &B->r->stage.cov_spared);
+        B->r->stage.cov_opt = bld_codegen_level(m, &B->r->stage.cov_largest, &B->r->stage.cov_spared,
+                                                  false);
     B->r->stage.passes += fs_now() - t0;
-    ok = ok && generate(B, m, "prog.cov", B->r->stage.cov_opt, g, &B->r->stage.passes,
+    ok = ok && bld_generate(B, m, "prog.cov", B->r->stage.cov_opt, g, &B->r->stage.passes,
                         &B->r->stage.cov_codegen);
     B->mod = NULL;
     LLVMDisposeModule(m);
@@ -514,9 +493,10 @@ static bool instrument_sym(bctx *B, gen_files *g)
     inst_stats cs;
     bool ok = inst_sym(m, B->db, &ss, B->e) && inst_cov(m, B->db, &cs, B->e);
     if (ok)
-        B->r->stage.sym_opt = codegen_level(m, &B->r->stage.sym_largest, &B->r->stage.sym_spared);
+        B->r->stage.sym_opt = bld_codegen_level(m, &B->r->stage.sym_largest, &B->r->stage.sym_spared,
+                                                  false);
     B->r->stage.sym_passes = fs_now() - t0;
-    ok = ok && generate(B, m, "prog.sym", B->r->stage.sym_opt, g, &B->r->stage.sym_passes,
+    ok = ok && bld_generate(B, m, "prog.sym", B->r->stage.sym_opt, g, &B->r->stage.sym_passes,
                         &B->r->stage.sym_codegen);
     LLVMDisposeModule(m);
     return ok;
@@ -526,32 +506,37 @@ static bool instrument_sym(bctx *B, gen_files *g)
  * (gcc's driver starts in half the time of clang's: a tenth of a small
  * program's build), with gold when the host has it; its time added to
  * *secs.  The objects are removed. */
-static bool link_binary(bctx *B, const gen_files *g, const char *out_name, const char *extra,
+bool bld_link_binary(bctx *B, const gen_files *g, const char *out_name, const char *extra,
                         double *secs)
 {
     const build_opts *o = B->o;
     double t0 = fs_now();
-    char *in[EMIT_MAX_PARTS] = {NULL}, *out = in_dir(B, out_name);
+    char *in[EMIT_MAX_PARTS] = {NULL}, *out = bld_in_dir(B, out_name);
     bool named = out != NULL;
     argv_t a = {0};
-    arg(&a, CTG_LINKER), arg(&a, o->arch_bits == 32 ? "-m32" : "-m64");
+    sbuf san = SBUF_INIT;
+    bld_arg(&a, B->san ? CTG_CLANG : CTG_LINKER), bld_arg(&a, o->arch_bits == 32 ? "-m32" : "-m64");
+    if (B->san) { /* clang's driver links the sanitizers' runtimes */
+        sbuf_printf(&san, "-fsanitize=%s", B->san);
+        bld_arg(&a, sbuf_str(&san));
+    }
 #ifdef CTG_LINK_GOLD
-    arg(&a, "-fuse-ld=gold"); /* half of ld.bfd's time on a small program */
+    bld_arg(&a, "-fuse-ld=gold"); /* half of ld.bfd's time on a small program */
 #endif
     for (int k = 0; k < g->n; k++) {
-        named = (in[k] = in_dir(B, g->name[k])) != NULL && named;
-        arg(&a, in[k] ? in[k] : "");
+        named = (in[k] = bld_in_dir(B, g->name[k])) != NULL && named;
+        bld_arg(&a, in[k] ? in[k] : "");
     }
     if (extra)
-        arg(&a, extra);
-    arg(&a, B->rt_archive);
+        bld_arg(&a, extra);
+    bld_arg(&a, B->rt_archive);
     for (int k = 0; k < o->n_cflags; k++)
-        if (is_link_flag(o->cflags[k]))
-            arg(&a, o->cflags[k]);
-    arg(&a, "-lm"), arg(&a, "-o"), arg(&a, out);
+        if (ccf_for_link(o->cflags[k]))
+            bld_arg(&a, o->cflags[k]);
+    bld_arg(&a, "-lm"), bld_arg(&a, "-o"), bld_arg(&a, out);
     sbuf err = SBUF_INIT;
     proc_result r;
-    bool ok = named && run_tool(B, &a, &err, &r);
+    bool ok = named && bld_run_tool(B, &a, &err, &r);
     if (ok && !(r.exited && r.code == 0)) {
         fwrite(sbuf_str(&err), 1, err.len, stderr);
         ok = err_set(B->e, "%s: does not link (see the linker messages above); pass every source "
@@ -563,13 +548,14 @@ static bool link_binary(bctx *B, const gen_files *g, const char *out_name, const
         ctg_free(in[k]);
     }
     sbuf_release(&err);
+    sbuf_release(&san);
     ctg_free(a.v), ctg_free(out);
     *secs += fs_now() - t0;
     return ok;
 }
 
 /* Names the per-source intermediate files. */
-static bool name_files(bctx *B)
+bool bld_name_files(bctx *B)
 {
     int n = B->o->n_sources;
     B->bc_files = ctg_calloc((size_t)n, sizeof *B->bc_files);
@@ -579,9 +565,9 @@ static bool name_files(bctx *B)
     for (int i = 0; i < n; i++) {
         char name[64];
         snprintf(name, sizeof name, "src%d.bc", i);
-        B->bc_files[i] = in_dir(B, name);
+        B->bc_files[i] = bld_in_dir(B, name);
         snprintf(name, sizeof name, "src%d.d", i);
-        B->dep_files[i] = in_dir(B, name);
+        B->dep_files[i] = bld_in_dir(B, name);
         if (!B->bc_files[i] || !B->dep_files[i])
             return err_set(B->e, "out of memory");
     }
@@ -589,7 +575,7 @@ static bool name_files(bctx *B)
 }
 
 /* Removes the intermediate files of a finished build. */
-static void remove_intermediates(bctx *B)
+void bld_remove_intermediates(bctx *B)
 {
     for (int i = 0; i < B->o->n_sources; i++) {
         if (B->bc_files && B->bc_files[i])
@@ -602,28 +588,28 @@ static void remove_intermediates(bctx *B)
 /* The whole build into B->dir. */
 static bool build_fresh(bctx *B)
 {
-    if (!name_files(B))
+    if (!bld_name_files(B))
         return false;
     double t0 = fs_now();
     for (int i = 0; i < B->o->n_sources; i++)
-        if (!compile_one(B, i))
+        if (!bld_compile(B, i))
             return false;
     B->r->stage.compile = fs_now() - t0;
     B->ctx = LLVMContextCreate();
     t0 = fs_now();
-    bool ok = link_modules(B) && number_program(B);
+    bool ok = bld_link_modules(B) && number_program(B);
     B->r->stage.passes = fs_now() - t0;
     /* the symbolic pass works on a clone, so it goes first: inst_cov
      * instruments the module itself */
     gen_files cov = {0}, sym = {0};
     return ok && (!B->o->want_sym || instrument_sym(B, &sym)) && instrument_cov(B, &cov) &&
-           link_binary(B, &cov, "prog.cov", NULL, &B->r->stage.cov_codegen) &&
-           (!B->o->want_sym || link_binary(B, &sym, "prog.sym", B->sym_archive,
+           bld_link_binary(B, &cov, "prog.cov", NULL, &B->r->stage.cov_codegen) &&
+           (!B->o->want_sym || bld_link_binary(B, &sym, "prog.sym", B->sym_archive,
                                            &B->r->stage.sym_codegen)) &&
            db_saved(B) && bcache_save_deps(B->dir, B->dep_files, B->o->n_sources, B->e);
 }
 
-static void bctx_release(bctx *B)
+void bld_release(bctx *B)
 {
     if (B->db_writer) { /* a build that failed before waiting for it */
         kill(B->db_writer, SIGKILL);
@@ -751,11 +737,11 @@ static bool build_entry(const build_opts *o, const char *rt, const char *sym, co
     if (!tmp)
         return err_set(e, "out of memory");
     bctx B = {.o = o, .dir = tmp, .rt_archive = rt, .sym_archive = sym, .e = e, .r = r};
-    char *key_txt = in_dir(&B, "key.txt");
+    char *key_txt = bld_in_dir(&B, "key.txt");
     bool ok = key_txt && fs_write_atomic(key_txt, material->data, material->len, e) &&
               build_fresh(&B);
     ctg_free(key_txt);
-    remove_intermediates(&B);
+    bld_remove_intermediates(&B);
     char *dir = ok ? bcache_publish(tmp, final, replace, e) : NULL;
     if (!dir)
         fs_rm_rf(tmp, NULL);
@@ -763,7 +749,7 @@ static bool build_entry(const build_opts *o, const char *rt, const char *sym, co
     if (ok)
         B.db = NULL;
     progdb_free(B.db);
-    bctx_release(&B);
+    bld_release(&B);
     ctg_free(tmp);
     return ok || err_set(e, "out of memory while building");
 }
@@ -804,9 +790,9 @@ static bool add_sym(const build_opts *o, const char *rt, const char *sym, build_
     B.ctx = LLVMContextCreate();
     B.r = r;
     gen_files g = {0};
-    bool ok = (B.mod = read_bitcode(&B, r->bitcode)) && instrument_sym(&B, &g) &&
-              link_binary(&B, &g, "prog.sym", sym, &r->stage.sym_codegen);
-    char *from = in_dir(&B, "prog.sym"), *to = fs_join(r->dir, "prog.sym");
+    bool ok = (B.mod = bld_read_bitcode(&B, r->bitcode)) && instrument_sym(&B, &g) &&
+              bld_link_binary(&B, &g, "prog.sym", sym, &r->stage.sym_codegen);
+    char *from = bld_in_dir(&B, "prog.sym"), *to = fs_join(r->dir, "prog.sym");
     if (ok && (!from || !to || rename(from, to) != 0))
         ok = err_sys(e, "%s: cannot move prog.sym into the cache", r->dir);
     if (ok)
@@ -816,7 +802,7 @@ static bool add_sym(const build_opts *o, const char *rt, const char *sym, build_
     ctg_free(from);
     fs_rm_rf(tmp, NULL);
     B.db = NULL; /* owned by r */
-    bctx_release(&B);
+    bld_release(&B);
     ctg_free(tmp);
     return ok;
 }

@@ -22,12 +22,16 @@
 
 /* Runs clang's -O2 pipeline over m for tm (vectorisers on, as clang -O2
  * sets them).  False with e set. */
-static bool optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *path, ctg_err *e)
+static bool optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *path, int level,
+                     ctg_err *e)
 {
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
     LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
-    LLVMErrorRef err = LLVMRunPasses(m, "default<O2>", tm, po);
+    const char *pipe = (level & EMIT_ASAN) ? ((level & ~EMIT_ASAN) ? "default<O2>,asan-module"
+                                                                  : "asan-module")
+                                           : "default<O2>";
+    LLVMErrorRef err = LLVMRunPasses(m, pipe, tm, po);
     LLVMDisposePassBuilderOptions(po);
     if (!err)
         return true;
@@ -59,11 +63,12 @@ bool emit_object(LLVMModuleRef m, const char *path, int level, ctg_err *e)
      * clang wrote them; PIC for the PIE that clang links by default.
      * Constructors land in .ctors, which the linker folds into .init_array. */
     LLVMTargetMachineRef tm =
-        LLVMCreateTargetMachine(t, triple, "", "", level ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelNone,
+        LLVMCreateTargetMachine(t, triple, "", "",
+                                (level & ~EMIT_ASAN) ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelNone,
                                 LLVMRelocPIC, LLVMCodeModelDefault);
     if (!tm)
         return err_set(e, "%s: LLVM cannot make a code generator for '%s'", path, triple);
-    if (level && !optimise(m, tm, path, e)) {
+    if (level && !optimise(m, tm, path, level, e)) {
         LLVMDisposeTargetMachine(tm);
         return false;
     }
@@ -338,7 +343,7 @@ void emit_start(emit_job *j, LLVMModuleRef m, int level, char *const paths[EMIT_
      * functions): its optnone functions apart, when it has some */
     int lv[EMIT_MAX_PARTS] = {level, level}, vars = 0;
     unsigned char *part = NULL;
-    if (splittable(m)) {
+    if (!(level & EMIT_ASAN) && splittable(m)) {
         if (!level)
             part = usable_cpus() >= 2 ? plan_parts(m) : NULL;
         else if ((part = plan_optnone(m)) != NULL)

@@ -25,6 +25,11 @@
 
 #define EMIT_MAX_PARTS 2
 
+/* Added to a level: AddressSanitizer's pass runs after the optimiser (as in
+ * clang), on the functions that carry sanitize_address; such a module is
+ * emitted whole. */
+#define EMIT_ASAN 0x100
+
 typedef struct emit_job {
     int n;                      /* objects: paths[0 .. n-1]                */
     pid_t pid[EMIT_MAX_PARTS];  /* their children; 0: done in this process */

@@ -21,10 +21,12 @@
 #include "../report/stats.h"
 #include "../search/engine.h"
 #include "../search/strategy.h"
+#include "../suite/buildrec.h"
 #include "../suite/suite.h"
 #include "funcmode.h"
 #include "jobs.h"
 #include "mpi.h"
+#include "outprog.h"
 
 #define EXIT_ERR 1
 #define EXIT_USAGE 2
@@ -216,7 +218,8 @@ static void check_by_replay(const ctg_options *o, const engine_summary *s, char 
 /* A byte-input target's C regression tests, OUT/regression.c (export.h),
  * from the replay check's replay when there was one (rr, may be NULL); a
  * failure is a warning (the corpus is written and valid). */
-static void write_regression(const ctg_options *o, char **gen, int n_gen, const replay_result *rr)
+static void write_regression(const ctg_options *o, char **gen, int n_gen, const replay_result *rr,
+                             const buildrec *rec)
 {
     char *driver = NULL, *path = fs_join(o->out.out_dir, SUITE_REGRESSION_FILE);
     int n_src;
@@ -230,9 +233,16 @@ static void write_regression(const ctg_options *o, char **gen, int n_gen, const 
     if (!ok)
         fprintf(stderr, "ctestgen: warning: no %s: %s\n", SUITE_REGRESSION_FILE,
                 src && path ? e.msg : "out of memory");
-    else if (!o->ui.quiet)
-        printf("  regression tests  %u in %s (run them: cc %s%s %s && ./a.out)\n", n, path,
-               arch == 32 ? "-m32 " : "", path, src[0]);
+    else if (!o->ui.quiet) {
+        printf("  regression tests  %u in %s (run them: ", n, path);
+        if (gen || !rec->n_sources)
+            outprog_print_cc(stdout, path, src, n_src, o->build.cflags.items, o->build.cflags.n,
+                             arch);
+        else
+            outprog_print_cc(stdout, path, (const char *const *)rec->sources, rec->n_sources,
+                             (const char *const *)rec->flags, rec->n_flags, arch);
+        printf(" && ./a.out)\n");
+    }
     if (!gen)
         ctg_free(src);
     ctg_free(driver);
@@ -260,23 +270,19 @@ static void run_report(const ctg_options *o, char **gen, int n_gen)
     ctg_free(path);
 }
 
-/* The sources to replay OUT (positional[0]) with: the files given after
- * it, else the program the run recorded in stats.json (st, may be NULL);
- * a --function run's driver joins them (*driver).  NULL when there is no
- * program to name (or on oom). */
-static const char **out_sources(const ctg_options *o, const stats_t *st, int *n_src,
-                                char **driver)
+/* replay options for OUT with the program p found for it */
+static replay_opts replay_opts_prog(const ctg_options *o, const char *out, const outprog *p)
 {
-    const char *prog = st ? stats_get_info(st, "program") : NULL;
-    const char *const *given = o->positional.n > 1 ? o->positional.items + 1 : &prog;
-    int n_given = o->positional.n > 1 ? o->positional.n - 1 : 1;
-    if (!prog && o->positional.n < 2)
-        return NULL;
-    return fmode_replay_sources(o->positional.items[0], given, n_given, n_src, driver);
+    replay_opts ro = replay_opts_from(o, out, p->sources, p->n_sources);
+    ro.cflags = p->flags;
+    ro.n_cflags = p->n_flags;
+    if (p->recorded)
+        ro.arch_bits = p->arch_bits;
+    return ro;
 }
 
-/* ctestgen report OUT [PROG.c ...]: the sources default to the program the
- * run recorded. */
+/* ctestgen report OUT [PROG.c ...]: the program defaults to the one the run
+ * recorded (outprog.h). */
 int cmd_report(const ctg_options *o, ctg_err *e)
 {
     if (o->positional.n < 1) {
@@ -285,36 +291,32 @@ int cmd_report(const ctg_options *o, ctg_err *e)
     }
     const char *out = o->positional.items[0];
     char *sp = fs_join(out, "stats.json");
-    stats_t *st = sp ? stats_load(sp, e) : NULL;
+    bool have = sp && fs_exists(sp);
     ctg_free(sp);
-    if (!st) {
-        if (!e->msg[0])
-            err_set(e, "out of memory");
+    if (!have) {
+        err_set(e, "%s/stats.json: no such file; name the output directory of a run", out);
         return EXIT_ERR;
     }
-    char *driver = NULL, *path = NULL;
-    int n_src = 0;
-    const char **src = out_sources(o, st, &n_src, &driver);
-    int rc = 0;
-    if (!src) {
-        err_set(e, "%s/stats.json names no program; give it: ctestgen report %s PROG.c", out, out);
-        rc = EXIT_USAGE;
-    } else {
-        replay_opts ro = replay_opts_from(o, out, src, n_src);
-        if (!html_report(&ro, &path, e))
-            rc = EXIT_ERR;
-        else if (!o->ui.quiet)
-            printf("ctestgen: report %s\n", path);
+    outprog p;
+    bool usage;
+    if (!outprog_find(o, out, 1, &p, &usage, e)) {
+        outprog_release(&p);
+        return usage ? EXIT_USAGE : EXIT_ERR;
     }
-    ctg_free(src);
-    ctg_free(driver);
+    char *path = NULL;
+    replay_opts ro = replay_opts_prog(o, out, &p);
+    int rc = 0;
+    if (!html_report(&ro, &path, e))
+        rc = EXIT_ERR;
+    else if (!o->ui.quiet)
+        printf("ctestgen: report %s\n", path);
     ctg_free(path);
-    stats_free(st);
+    outprog_release(&p);
     return rc;
 }
 
-/* ctestgen export OUT --c FILE [PROG.c ...]: the sources default to the
- * program the run recorded. */
+/* ctestgen export OUT --c FILE [PROG.c ...]: the program defaults to the
+ * one the run recorded (outprog.h). */
 int cmd_export(const ctg_options *o, ctg_err *e)
 {
     if (o->positional.n < 1 || !o->replay.export_c) {
@@ -322,34 +324,30 @@ int cmd_export(const ctg_options *o, ctg_err *e)
         return EXIT_USAGE;
     }
     const char *out = o->positional.items[0];
-    char *sp = fs_join(out, "stats.json");
-    ctg_err se = {{0}};
-    stats_t *st = sp && fs_exists(sp) ? stats_load(sp, &se) : NULL;
-    ctg_free(sp);
-    char *driver = NULL;
-    int n_src = 0;
-    const char **src = out_sources(o, st, &n_src, &driver);
+    outprog p;
+    bool usage;
+    if (!outprog_find(o, out, 1, &p, &usage, e)) {
+        outprog_release(&p);
+        return usage ? EXIT_USAGE : EXIT_ERR;
+    }
     int rc = 0, arch = 64;
     unsigned n = 0;
-    if (!src) {
-        err_set(e, "%s: no stats.json naming the program; give it: ctestgen export %s --c FILE "
-                   "PROG.c", out, out);
-        rc = EXIT_USAGE;
-    } else if (driver) {
+    if (p.driver) {
         err_set(e, "%s: a --function suite; its regression tests are %s/tests_<function>.c",
                 out, out);
         rc = EXIT_ERR;
     } else {
-        replay_opts ro = replay_opts_from(o, out, src, n_src);
+        replay_opts ro = replay_opts_prog(o, out, &p);
         if (!export_c(&ro, NULL, o->replay.export_c, &n, &arch, e))
             rc = EXIT_ERR;
-        else if (!o->ui.quiet)
-            printf("ctestgen: %u tests in %s; run them: cc %s%s %s && ./a.out\n", n,
-                   o->replay.export_c, arch == 32 ? "-m32 " : "", o->replay.export_c, src[0]);
+        else if (!o->ui.quiet) {
+            printf("ctestgen: %u tests in %s; run them: ", n, o->replay.export_c);
+            outprog_print_cc(stdout, o->replay.export_c, p.sources, p.n_sources, p.flags,
+                             p.n_flags, arch);
+            printf(" && ./a.out\n");
+        }
     }
-    ctg_free(src);
-    ctg_free(driver);
-    stats_free(st);
+    outprog_release(&p);
     return rc;
 }
 
@@ -392,6 +390,22 @@ static void add_optional_sym(const ctg_options *o, build_opts *bo, build_result 
         if (!o->ui.quiet)
             fprintf(stderr, "ctestgen: concolic execution disabled for this program: %s\n",
                     e2.msg);
+    }
+}
+
+/* OUT/build.json: the program's files and flags, for replay, export and
+ * report from anywhere (buildrec.h); a failure is a warning (rec stays
+ * empty). */
+static void record_build(const ctg_options *o, const build_result *br, buildrec *rec)
+{
+    ctg_err e = {{0}};
+    if (!fs_is_dir(o->out.out_dir))
+        return;
+    if (!buildrec_make(rec, o->positional.items, o->positional.n, o->build.cflags.items,
+                       o->build.cflags.n, br->db->arch_bits, o->build.sanitize, &e) ||
+        !buildrec_write(o->out.out_dir, rec, &e)) {
+        fflush(stdout);
+        fprintf(stderr, "ctestgen: warning: %s not written: %s\n", BUILDREC_FILE, e.msg);
     }
 }
 
@@ -488,11 +502,14 @@ int cmd_run(const ctg_options *o, ctg_err *e)
     if (ok && fn)
         ok = fmode_finish(o, &fm, e);
     bool bytes = br.db->harness == CTG_HARNESS_STDIN, checked = false;
+    buildrec rec = {0};
+    record_build(o, &br, &rec);
     replay_result rr; /* the check's replay, for regression.c */
     if (ok && !o->replay.no_check && !interrupt_requested() && !s.write_failed && s.tests)
         check_by_replay(o, &s, gen, n_gen, bytes ? &rr : NULL, &checked);
     if (ok && bytes && !interrupt_requested() && !s.write_failed && s.tests)
-        write_regression(o, gen, n_gen, checked ? &rr : NULL);
+        write_regression(o, gen, n_gen, checked ? &rr : NULL, &rec);
+    buildrec_release(&rec);
     if (checked)
         replay_result_release(&rr);
     if (ok && o->replay.report && !interrupt_requested() && !s.write_failed)
@@ -607,23 +624,20 @@ int cmd_replay(const ctg_options *o, ctg_err *e)
 {
     if (o->replay.corpus.n > 0)
         return cmd_replay_corpus(o, e);
-    if (o->positional.n < 2) {
-        err_set(e, "replay: usage: ctestgen replay DIR PROG.c [MORE.c ...]"
+    if (o->positional.n < 1) {
+        err_set(e, "replay: usage: ctestgen replay DIR [PROG.c ...]"
                    " or ctestgen replay --corpus DIR PROG.c [MORE.c ...]");
         return EXIT_USAGE;
     }
-    char *driver = NULL; /* function mode: the suite's driver from out/ */
-    int n_src = 0;
-    const char **src = fmode_replay_sources(o->positional.items[0], o->positional.items + 1,
-                                            o->positional.n - 1, &n_src, &driver);
-    if (!src) {
-        err_set(e, "replay: out of memory");
-        return EXIT_ERR;
+    outprog p; /* the files given, else those the run recorded */
+    bool usage;
+    if (!outprog_find(o, o->positional.items[0], 1, &p, &usage, e)) {
+        outprog_release(&p);
+        return usage ? EXIT_USAGE : EXIT_ERR;
     }
-    replay_opts ro = replay_opts_from(o, o->positional.items[0], src, n_src);
+    replay_opts ro = replay_opts_prog(o, o->positional.items[0], &p);
     int rc = replay_and_print(&ro, e);
-    ctg_free(src);
-    ctg_free(driver);
+    outprog_release(&p);
     return rc;
 }
 

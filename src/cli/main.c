@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/ccflags.h"
 #include "../base/err.h"
 #include "../opt/options.h"
 #include "../search/strategy.h"
@@ -28,6 +29,30 @@ static const struct {
     {"export", cmd_export},
     {"learn", cmd_learn},
 };
+
+/* One note line for the compiler flags that were given and ignored, each
+ * reason once: "ctestgen: note: -O2 ignored: the engine picks ...". */
+static void note_ignored(const ctg_options *o)
+{
+    const str_list *l = &o->build.ignored;
+    if (o->ui.quiet || l->n == 0)
+        return;
+    fprintf(stderr, "ctestgen: note:");
+    for (int i = 0; i < l->n; i++) {
+        const char *why = ccf_ignore_reason(l->items[i]);
+        bool seen = false;
+        for (int k = 0; k < i && !seen; k++)
+            seen = ccf_ignore_reason(l->items[k]) == why;
+        if (seen)
+            continue;
+        fprintf(stderr, "%s", i ? ";" : "");
+        for (int k = i; k < l->n; k++)
+            if (ccf_ignore_reason(l->items[k]) == why)
+                fprintf(stderr, " %s", l->items[k]);
+        fprintf(stderr, " ignored: %s", why);
+    }
+    fprintf(stderr, "\n");
+}
 
 int main(int argc, char **argv)
 {
@@ -56,6 +81,7 @@ int main(int argc, char **argv)
     } else if (!o.command) {
         fprintf(stderr, "ctestgen: no command given; try 'ctestgen run prog.c' or --help\n");
     } else {
+        note_ignored(&o);
         size_t n = sizeof command_table / sizeof command_table[0];
         size_t i = 0;
         while (i < n && strcmp(command_table[i].name, o.command))

@@ -63,6 +63,12 @@ bool inst_cov(LLVMModuleRef m, const progdb *db, inst_stats *st, ctg_err *e);
  * other targets (inst_hooks.c). */
 unsigned inst_hooks_fast_guards(LLVMModuleRef m);
 
+/* Keeps the faults gcc -O0 shows in an optimised build: the divisor of
+ * each division or remainder that could trap is hidden from the optimiser
+ * (inst_faults.c), so a division by zero traps as it does at -O0.  Run it
+ * last, after the symbolic and coverage passes.  The divisions changed. */
+unsigned inst_keep_faults(LLVMModuleRef m);
+
 typedef struct inst_sym_stats {
     unsigned functions;   /* functions instrumented                         */
     unsigned shadowed;    /* instructions that got shadow code              */

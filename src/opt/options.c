@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/ccflags.h"
 #include "../base/mem.h"
 #include "../base/sbuf.h"
 
@@ -59,7 +60,12 @@ static const opt_desc common_options[] = {
     {"arch", 0, OPT_INT, OFF(build.arch_bits), "32|64", "64",
      "target word size (a task .yml's data model sets it: ILP32 = 32)"},
     {"cflag", 0, OPT_LIST, OFF(build.cflags), "FLAG", NULL,
-     "compiler flag for the program (-I DIR, -D X=1 are accepted directly too)"},
+     "compiler or linker flag for the program (-I DIR, -D X=1, -lm, -L DIR, -f..., -pthread "
+     "are accepted directly too; -O*, -W*, -g* are ignored with a note)"},
+    {"sanitize", 0, OPT_STR, OFF(build.sanitize), "LIST", NULL,
+     "also run the program under clang's sanitizers: address, undefined, or both "
+     "(address,undefined); a memory error or undefined behaviour becomes a crash of its own "
+     "kind, with the sanitizer's report (-fsanitize=LIST says the same)"},
     {"cache-dir", 0, OPT_STR, OFF(build.cache_dir), "DIR", "~/.cache/ctestgen",
      "cache of instrumented binaries ($CTESTGEN_CACHE)"},
     {"no-cache", 0, OPT_FLAG, OFF(build.no_cache), NULL, NULL, "rebuild the binaries"},
@@ -185,6 +191,12 @@ void options_release(ctg_options *o)
     for (int i = 0; i < o->kv.n; i++)
         ctg_free((char *)o->kv.items[i]);
     ctg_free(o->kv.items);
+    for (int i = 0; i < o->own.n; i++)
+        ctg_free((char *)o->own.items[i]);
+    ctg_free(o->own.items);
+    ctg_free(o->build.ignored.items);
+    o->own = (str_list){0};
+    o->build.ignored = (str_list){0};
     ctg_free(o->task.program);
     o->task.program = NULL;
     o->positional = (str_list){0};
@@ -385,21 +397,15 @@ static bool validate(ctg_options *o, ctg_err *e)
     return true;
 }
 
-/* Handles -I/-D/-U/-std=/-m style compiler flags given directly. */
-static bool is_cflag(const char *a)
-{
-    return !strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) ||
-           !strncmp(a, "-std=", 5) || !strncmp(a, "-include", 8);
-}
-
 /* Builds the getopt_long tables from refs. */
 static bool make_getopt(const opt_ref *refs, int n, struct option **lo, char **so)
 {
     *lo = ctg_calloc((size_t)n + 1, sizeof **lo);
-    *so = ctg_calloc((size_t)n * 2 + 2, 1);
+    *so = ctg_calloc((size_t)n * 2 + 3, 1);
     if (!*lo || !*so)
         return false;
     char *p = *so;
+    *p++ = '-'; /* arguments in order: a non-option comes back as 1 */
     *p++ = ':'; /* report a missing value as ':' */
     for (int i = 0; i < n; i++) {
         const opt_desc *d = refs[i].d;
@@ -425,35 +431,56 @@ static int find_short(const opt_ref *refs, int n, int c)
     return -1;
 }
 
-/* Moves compiler flags (-I x, -Dx, ...) out of argv into o->build.cflags, so
- * getopt never sees them.  Returns the new argc. */
+/* Stores compiler flag argv[r] (and argv[r + 1] when it takes two: -I DIR
+ * becomes -IDIR where the flag allows it) by its kind; the arguments it
+ * took, or -1 with e set on oom. */
+static int take_cflag(ctg_options *o, char **argv, int r, int argc, ctg_err *e)
+{
+    const char *a = argv[r], *next = r + 1 < argc ? argv[r + 1] : NULL;
+    int n;
+    ccf_kind k = ccf_classify(a, next, &n);
+    if (k == CCF_NONE)
+        return 0;
+    bool ok = true;
+    if (k == CCF_ARCH)
+        o->build.arch_bits = a[2] == '3' ? 32 : 64;
+    else if (k == CCF_SANITIZE)
+        o->build.sanitize = a + strlen("-fsanitize=");
+    else if (k == CCF_IGNORE)
+        ok = list_add(&o->build.ignored, a);
+    else if (n == 2 && strlen(a) == 2) { /* -I DIR, -L DIR, -l m, -D X: joined */
+        sbuf j = SBUF_INIT;
+        sbuf_printf(&j, "%s%s", a, next);
+        char *s = sbuf_take(&j);
+        ok = s && list_add(&o->own, s) && list_add(&o->build.cflags, s);
+        if (s && !ok)
+            ctg_free(s);
+    } else
+        ok = list_add(&o->build.cflags, a) && (n == 1 || list_add(&o->build.cflags, next));
+    if (!ok)
+        return err_set(e, "out of memory while parsing options"), -1;
+    return n;
+}
+
+/* Moves compiler flags (-I x, -Dx, -lm, -O2, ...; ccflags.h) out of argv
+ * into o->build, so getopt never sees them.  Returns the new argc. */
 static int extract_cflags(ctg_options *o, int argc, char **argv, ctg_err *e)
 {
     int w = 1;
     for (int r = 1; r < argc; r++) {
-        const char *a = argv[r];
-        if (!strcmp(a, "--")) { /* the rest: the program's own arguments */
+        if (!strcmp(argv[r], "--")) { /* the rest: the program's own arguments */
             while (++r < argc)
                 if (!list_add(&o->exec.prog_args, argv[r]))
                     return err_set(e, "out of memory while parsing options"), -1;
             break;
         }
-        if (is_cflag(a) || !strcmp(a, "-m32") || !strcmp(a, "-m64")) {
-            if (!strcmp(a, "-m32") || !strcmp(a, "-m64")) {
-                o->build.arch_bits = a[2] == '3' ? 32 : 64;
-                continue;
-            }
-            if ((!strcmp(a, "-I") || !strcmp(a, "-D") || !strcmp(a, "-U") ||
-                 !strcmp(a, "-include")) && r + 1 < argc) {
-                if (!list_add(&o->build.cflags, a) || !list_add(&o->build.cflags, argv[++r]))
-                    return err_set(e, "out of memory while parsing options"), -1;
-                continue;
-            }
-            if (!list_add(&o->build.cflags, a))
-                return err_set(e, "out of memory while parsing options"), -1;
-            continue;
-        }
-        argv[w++] = argv[r];
+        int took = take_cflag(o, argv, r, argc, e);
+        if (took < 0)
+            return -1;
+        if (took > 0)
+            r += took - 1;
+        else
+            argv[w++] = argv[r];
     }
     return w;
 }
@@ -479,8 +506,18 @@ bool options_parse(ctg_options *o, int argc, char **argv, ctg_err *e)
         int c = getopt_long(argc, argv, so, lo, &idx);
         if (c == -1)
             break;
+        if (c == 1) { /* a command or a positional argument, in order */
+            if (!o->command)
+                o->command = optarg;
+            else if (!list_add(&o->positional, optarg))
+                ok = err_set(e, "out of memory while parsing options");
+            if (!ok)
+                break;
+            continue;
+        }
         if (c == '?' || c == ':') {
-            const char *bad = argv[optind - 1];
+            char shrt[3] = {'-', (char)optopt, 0}; /* within a cluster (-xq): optopt */
+            const char *bad = c == '?' && optopt ? shrt : argv[optind - 1];
             ok = err_set(e, c == ':' ? "%s: needs a value; see --help"
                                      : "%s: unknown option; see --help",
                          bad);

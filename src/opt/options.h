@@ -53,7 +53,9 @@ typedef struct ctg_options {
     str_list positional; /* sources (run/build), out dir + sources (replay;
                             only sources with --corpus) */
     struct {
-        str_list cflags;  /* -I/-D/... for clang                        */
+        str_list cflags;  /* -I/-D/-l/-f... for clang and the link (ccflags.h) */
+        str_list ignored; /* compiler flags given and ignored (-O2, -Wall) */
+        const char *sanitize; /* --sanitize LIST (or -fsanitize=LIST), NULL */
         int arch_bits;    /* --arch 32|64; 0 until task_apply: the task's
                                  data model, else 64                     */
         const char *cache_dir;
@@ -128,6 +130,7 @@ typedef struct ctg_options {
         bool quiet, verbose, help, version, man;
     } ui;
     str_list kv; /* "name=value" of OPT_KV options, in command-line order */
+    str_list own; /* strings the parser made (joined flags): freed with it */
 } ctg_options;
 
 /* Sets every default. */

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../base/ccflags.h"
 #include "../base/fsutil.h"
 #include "../base/host.h"
 #include "../base/hash.h"
@@ -281,14 +282,6 @@ static bool load_out_corpus(replay_ctx *c, ctg_err *e)
     return ok;
 }
 
-/* ==== building ============================================================ */
-
-static bool is_link_flag(const char *f)
-{
-    return !strncmp(f, "-l", 2) || !strncmp(f, "-L", 2) || !strncmp(f, "-Wl,", 4) ||
-           !strcmp(f, "-pthread");
-}
-
 /* The most telling line of compiler output for a one-line message: the
  * first "error:" or "undefined reference" line that is not collect2's
  * summary, else the first line. */
@@ -361,7 +354,7 @@ static bool compile_source(replay_ctx *c, int i, ctg_err *e)
     for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
         push(argv, &n, fixed[k]);
     for (int k = 0; k < o->n_cflags; k++)
-        if (!is_link_flag(o->cflags[k]))
+        if (ccf_for_compile(o->cflags[k]))
             push(argv, &n, o->cflags[k]);
     bool ok = run_tool((char *const *)argv, src, "does not compile with gcc --coverage",
                        "; fix the program or pass the -I/-D flags it needs", e);
@@ -419,7 +412,7 @@ static bool build(replay_ctx *c, ctg_err *e)
         push(argv, &n, "-o");
         push(argv, &n, c->binary);
         for (int k = 0; k < o->n_cflags; k++)
-            if (is_link_flag(o->cflags[k]))
+            if (ccf_for_link(o->cflags[k]))
                 push(argv, &n, o->cflags[k]);
         push(argv, &n, "-lm");
         push(argv, &n, "-Wl,--wrap=fork");

@@ -27,6 +27,7 @@ static bool remove_test(const runcheck_opts *o, const char *name, ctg_err *e)
     bool raw = !strncmp(name, "id-", 3);
     const char *where = raw ? "corpus" : "test-suite";
     sbuf from = SBUF_INIT, to = SBUF_INIT, txt = SBUF_INIT, line = SBUF_INIT;
+    char *out_abs = fs_realpath(o->replay.out_dir, NULL);
     sbuf_printf(&from, "%s/%s/%s", o->replay.out_dir, where, name);
     sbuf_printf(&to, "%s/crashes/replay-timeout%s%s", o->replay.out_dir, num ? num : name,
                 raw ? ".in" : ""); /* .in: not numbered as a crash on --resume */
@@ -34,8 +35,9 @@ static bool remove_test(const runcheck_opts *o, const char *name, ctg_err *e)
     sbuf_printf(&line,
                 "replay-timeout: %s ran past %g s under gcc --coverage (TestCov kills such a "
                 "test and credits none of its coverage), so it left %s/; reproduce: "
-                "ctestgen replay %s PROG.c --replay-timeout 60\n",
-                name, o->replay.timeout_s, where, o->replay.out_dir);
+                "ctestgen replay %s --replay-timeout 60\n",
+                name, o->replay.timeout_s, where, out_abs ? out_abs : o->replay.out_dir);
+    ctg_free(out_abs);
     bool ok = sbuf_ok(&from) && sbuf_ok(&to) && sbuf_ok(&txt) && sbuf_ok(&line);
     if (!ok)
         err_set(e, "%s: out of memory", o->replay.out_dir);
@@ -198,9 +200,19 @@ static void make_warning(const runcheck_opts *o, const replay_result *rr, runche
     double g = program_pct(o, rr);
     long i = first_divergent(o, rr);
     bool claim = i >= 0 && rr->tests[i].covers_error && !rr->tests[i].reached_error;
-    if (g >= o->engine_pct - RUNCHECK_GAP && !claim)
+    if (g >= o->engine_pct - RUNCHECK_GAP && !claim) {
+        if (i >= 0 && kinds_known(o, rr)) { /* the figures agree, one test does not */
+            char how[320];
+            char *abs = fs_realpath(o->replay.out_dir, NULL);
+            divergence(o, rr, (size_t)i, how, sizeof how);
+            snprintf(r->warning, sizeof r->warning, "the search and gcc's replay disagree: %s; "
+                     "check with: ctestgen replay %s", how, abs ? abs : o->replay.out_dir);
+            ctg_free(abs);
+        }
         return;
+    }
     char how[320], var[256], why[400] = "";
+    char *out_abs = fs_realpath(o->replay.out_dir, NULL);
     bool uninit = uninit_read(o, rr->arch_bits, var, sizeof var);
     if (uninit)
         snprintf(why, sizeof why, "%s, where gcc -O0 reads what its stack holds and the "
@@ -221,9 +233,10 @@ static void make_warning(const runcheck_opts *o, const replay_result *rr, runche
                                   "uninitialised memory or depend on the compiler");
     snprintf(r->warning, sizeof r->warning,
              "gcc's replay covers %.1f%% of branches where the engine counted %.1f%% of edges: "
-             "%s%s%s; check with: ctestgen replay %s PROG.c",
+             "%s%s%s; check with: ctestgen replay %s",
              g, o->engine_pct, how, uninit && (i >= 0 || !kinds_known(o, rr)) ? "; " : "", why,
-             o->replay.out_dir);
+             out_abs ? out_abs : o->replay.out_dir);
+    ctg_free(out_abs);
 }
 
 /* Adds the figures to stats.json (its other content unchanged). */

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "base/ccflags.h"
 #include "opt/options.h"
 #include "search/strategy.h"
 
@@ -65,11 +66,57 @@ static void test_values_and_cflags(void **state)
     assert_int_equal(o.build.arch_bits, 32);
     assert_int_equal(o.positional.n, 2);
     assert_string_equal(o.positional.items[1], "b.c");
-    assert_int_equal(o.build.cflags.n, 3);
-    assert_string_equal(o.build.cflags.items[0], "-I");
-    assert_string_equal(o.build.cflags.items[1], "inc");
-    assert_string_equal(o.build.cflags.items[2], "-DFOO=1");
+    assert_int_equal(o.build.cflags.n, 2);
+    assert_string_equal(o.build.cflags.items[0], "-Iinc"); /* -I DIR joined */
+    assert_string_equal(o.build.cflags.items[1], "-DFOO=1");
     options_release(&o);
+}
+
+/* Compiler and linker flags given directly: passed on, ignored with a
+ * reason, or a sanitizer list; a real unknown option is named. */
+static void test_compiler_flags(void **state)
+{
+    (void)state;
+    ctg_options o;
+    ctg_err e;
+    assert_true(parse(&o, &e, "run", "fuzz_te.c", "tinyexpr.c", "-lm", "-O2", "-Wall",
+                      "-L", "lib", "-pthread", "-fno-strict-aliasing", "-g", "-include", "cfg.h",
+                      "-fsanitize=address,undefined", "-Wl,--as-needed", "-f", NULL));
+    assert_int_equal(o.positional.n, 2);
+    assert_string_equal(o.positional.items[1], "tinyexpr.c");
+    assert_true(o.out.force); /* -f alone is --force */
+    assert_string_equal(o.build.sanitize, "address,undefined");
+    const char *want[] = {"-lm", "-Llib", "-pthread", "-fno-strict-aliasing", "-include",
+                          "cfg.h", "-Wl,--as-needed"};
+    assert_int_equal(o.build.cflags.n, 7);
+    for (int i = 0; i < 7; i++)
+        assert_string_equal(o.build.cflags.items[i], want[i]);
+    assert_int_equal(o.build.ignored.n, 3);
+    assert_string_equal(o.build.ignored.items[0], "-O2");
+    assert_string_equal(o.build.ignored.items[2], "-g");
+    options_release(&o);
+    /* the argument named is the unknown one, wherever it stands */
+    assert_false(parse(&o, &e, "run", "fuzz_te.c", "tinyexpr.c", "-lm", "--frobnicate", NULL));
+    assert_non_null(strstr(e.msg, "--frobnicate: unknown option"));
+    options_release(&o);
+    assert_false(parse(&o, &e, "run", "a.c", "b.c", "-qx", NULL));
+    assert_non_null(strstr(e.msg, "-x: unknown option"));
+    options_release(&o);
+}
+
+/* Which flags reach the compiler and which the link (ccflags.h). */
+static void test_flag_kinds(void **state)
+{
+    (void)state;
+    assert_true(ccf_for_compile("-Iinc") && !ccf_for_link("-Iinc"));
+    assert_true(ccf_for_link("-lm") && !ccf_for_compile("-lm"));
+    assert_true(ccf_for_link("-Wl,-z,now") && !ccf_for_compile("-Wl,-z,now"));
+    assert_true(ccf_for_link("-pthread") && ccf_for_compile("-pthread"));
+    assert_true(!ccf_for_compile("-O2") && !ccf_for_link("-O2"));
+    int pre;
+    assert_true(ccf_takes_path("-I/x", &pre) && pre == 2);
+    assert_true(ccf_takes_path("-include", &pre) && pre == 0);
+    assert_false(ccf_takes_path("-DX", &pre));
 }
 
 static void test_errors(void **state)
@@ -123,6 +170,8 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_values_and_cflags),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_compiler_flags),
+        cmocka_unit_test(test_flag_kinds),
         cmocka_unit_test(test_replay_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
