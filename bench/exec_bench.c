@@ -78,7 +78,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: exec_bench BINARY N_EDGES N_CMP SECONDS [dist]\n");
         return 2;
     }
-    exec_config c = {argv[1], (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), 1000, 0, NULL, NULL, 0, NULL, 0};
+    exec_config c = {argv[1], (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), 1000, 0, NULL, NULL, 0, NULL, 0, false};
     double secs = atof(argv[4]);
     bool files = argc > 5 && strcmp(argv[5], "--files") == 0;
     if (files && argc == 6) {

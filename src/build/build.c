@@ -142,8 +142,17 @@ bool bld_compile(bctx *B, int i)
     /* signed overflow wraps as at gcc -O0; the sanitizer build checks it */
     sbuf san = SBUF_INIT;
     if (B->san) {
+        /* the front end's checks (UBSan) and marks (ASan's attributes),
+         * without clang's passes: AddressSanitizer's pass would run at
+         * once, and its branches would be numbered; it runs at the end
+         * (EMIT_ASAN) */
         sbuf_printf(&san, "-fsanitize=%s", B->san);
         bld_arg(&a, sbuf_str(&san)), bld_arg(&a, "-fno-sanitize-recover=all");
+        bld_arg(&a, "-Xclang"), bld_arg(&a, "-disable-llvm-passes");
+        /* use-after-scope needs scope cleanups (a switch of its own, which
+         * would part the ids from prog.cov's) */
+        if (strstr(B->san, "address"))
+            bld_arg(&a, "-fno-sanitize-address-use-after-scope");
     } else
         bld_arg(&a, "-fwrapv");
     for (int k = 0; k < o->n_cflags; k++)
@@ -847,10 +856,14 @@ bool build_program(const build_opts *opts, build_result *r, ctg_err *e)
     }
     if (ok && o->want_sym && !r->sym_bin)
         ok = add_sym(o, rt, sym, r, e);
+    if (ok && o->sanitize && o->sanitize[0])
+        ok = build_add_san(o, rt, r, e);
     ctg_free(final), ctg_free(root), ctg_free(rt), ctg_free(sym);
     sbuf_release(&material);
     if (!ok)
         build_result_release(r);
+    else
+        r->opts = opts;
     return ok;
 }
 
@@ -862,6 +875,7 @@ void build_result_release(build_result *r)
     ctg_free(r->dir);
     ctg_free(r->cov_bin);
     ctg_free(r->sym_bin);
+    ctg_free(r->san_bin);
     ctg_free(r->db_path);
     ctg_free(r->bitcode);
     ctg_free(r->warning);

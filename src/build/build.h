@@ -22,13 +22,22 @@ typedef struct build_opts {
     const char *cache_dir;      /* NULL: $CTESTGEN_CACHE or ~/.cache/ctestgen */
     bool no_cache;              /* rebuild even when cached                   */
     bool want_sym;              /* also build prog.sym (concolic)             */
+    const char *sanitize;       /* also build prog.san-LIST with these clang
+                                   sanitizers (build_sanitize_list's form:
+                                   "address,undefined"), NULL or "": none */
     bool verbose;               /* echo tool command lines to stderr          */
 } build_opts;
 
 typedef struct build_result {
     char *dir;      /* cache directory holding everything below      */
+    const struct build_opts *opts; /* the options it was built with (the
+                                      caller's, not owned), for the binaries
+                                      built later (prog.dbg)              */
     char *cov_bin;  /* prog.cov                                       */
     char *sym_bin;  /* prog.sym, or NULL                              */
+    char *san_bin;  /* prog.san-LIST (build_opts.sanitize), or NULL   */
+    bool san_aligned; /* its edge ids are prog.cov's: it can run every
+                         input in prog.cov's place (build_san.c)        */
     char *db_path;  /* progdb.json                                    */
     char *bitcode;  /* prepared (uninstrumented) module, prog.bc      */
     progdb *db;
@@ -43,6 +52,7 @@ typedef struct build_result {
         double cov_codegen; /* -O? pipeline, code generation, gcc link    */
         double sym_passes;  /* symbolic pass                                   */
         double sym_codegen; /* the same for prog.sym                      */
+        double san;         /* prog.san, all of it (0: cached or none)    */
         int cov_opt, sym_opt; /* 2, or 0 for a module with a huge function    */
         unsigned cov_largest, sym_largest; /* instructions of its largest function */
         unsigned cov_spared, sym_spared;   /* functions left unoptimised at -O2 */
@@ -77,6 +87,12 @@ typedef struct build_result {
  * three times clang -O0 -c. */
 #define BUILD_O2_MODULE 1000u
 
+/* The sanitizer list of --sanitize / -fsanitize= in the form the build
+ * takes (norm, cap bytes): the parts ctestgen supports, "fuzzer" dropped
+ * (ctestgen is the fuzzer); "" when nothing is left.  False with e set
+ * naming an unsupported part (memory, thread, ...). */
+bool build_sanitize_list(const char *given, char *norm, size_t cap, ctg_err *e);
+
 /* Builds (or finds in the cache) the binaries.  Compiler diagnostics go to
  * stderr as clang prints them; e gets a one-line summary naming the file.
  *
@@ -99,6 +115,11 @@ bool build_sym_background(const build_opts *o, build_result *r, ctg_err *e);
  * 0 while it runs (block: waits for it), -1 when it failed (its one-line
  * reason in why) or none was started. */
 int build_sym_poll(build_result *r, bool block, char *why, size_t why_len);
+
+/* prog.dbg, prog.cov with its line tables, for the finished build r (o:
+ * its options), from the cache entry or built now (build_extra.c): the
+ * path (ctg_free), or NULL with e set. */
+char *build_debug_twin(const build_result *r, const build_opts *o, ctg_err *e);
 
 /* Stops a background build that still runs; its files are removed. */
 void build_sym_cancel(build_result *r);

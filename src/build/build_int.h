@@ -71,4 +71,8 @@ bool bld_link_binary(bctx *B, const gen_files *g, const char *out_name, const ch
 char *bld_in_dir(const bctx *B, const char *name);
 void bld_release(bctx *B);
 
+/* Adds prog.san-LIST (o->sanitize) to the finished build r: from the
+ * cache entry, else built (build_san.c).  False with e set. */
+bool build_add_san(const build_opts *o, const char *rt, build_result *r, ctg_err *e);
+
 #endif

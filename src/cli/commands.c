@@ -13,6 +13,7 @@
 #include "../base/mem.h"
 #include "../base/sbuf.h"
 #include "../build/build.h"
+#include "../exec/triage.h"
 #include "../report/compare.h"
 #include "../report/export.h"
 #include "../report/htmlreport.h"
@@ -46,6 +47,17 @@ static void build_opts_from(const ctg_options *o, int first, build_opts *b)
     b->verbose = o->ui.verbose;
     const strategy *st = strategy_find(o->search.strategy);
     b->want_sym = st && st->needs_sym;
+    static char san[256]; /* checked by sanitize_ok */
+    ctg_err ignored = {{0}};
+    b->sanitize = o->build.sanitize && build_sanitize_list(o->build.sanitize, san, sizeof san,
+                                                           &ignored) && san[0] ? san : NULL;
+}
+
+/* Whether --sanitize names what ctestgen supports (e says why not). */
+static bool sanitize_ok(const ctg_options *o, ctg_err *e)
+{
+    char san[256];
+    return !o->build.sanitize || build_sanitize_list(o->build.sanitize, san, sizeof san, e);
 }
 
 /* Percentage, 0 when total is 0. */
@@ -86,7 +98,12 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
     if (s->error_records)
         printf(" (crashes/ also holds %u reproducer%s of reached errors)", s->error_records,
                s->error_records == 1 ? "" : "s");
-    printf("\n");
+    if (s->n_bugs)
+        printf(", one per bug (by kind and top %d stack frames)", TRIAGE_FRAMES);
+    if (s->same_bug)
+        printf("; %u other crash%s had the stack of one of them", s->same_bug,
+               s->same_bug == 1 ? "" : "es");
+    printf("\n%s", s->bugs);
     printf("  runs by result   ");
     for (int k = 0; k < EXEC__COUNT; k++)
         if (s->kinds[k])
@@ -385,6 +402,7 @@ static void add_optional_sym(const ctg_options *o, build_opts *bo, build_result 
         r2.stage.sym_largest = sl, r2.stage.sym_spared = ss;
         build_result_release(br);
         *br = r2;
+        br->opts = bo;
     } else {
         snprintf(br->sym_error, sizeof br->sym_error, "%s", e2.msg); /* into stats.json */
         if (!o->ui.quiet)
@@ -425,6 +443,8 @@ int cmd_run(const ctg_options *o, ctg_err *e)
         err_set(e, "run: no program given; usage: ctestgen run PROG.c [MORE.c ...] [options]");
         return EXIT_USAGE;
     }
+    if (!sanitize_ok(o, e))
+        return EXIT_USAGE;
     /* a strategy may build a generated harness instead of the sources */
     const strategy *st = strategy_find(o->search.strategy);
     char **gen = NULL;
@@ -562,6 +582,8 @@ int cmd_build(const ctg_options *o, ctg_err *e)
         err_set(e, "build: no program given; usage: ctestgen build PROG.c [MORE.c ...]");
         return EXIT_USAGE;
     }
+    if (!sanitize_ok(o, e))
+        return EXIT_USAGE;
     build_opts bo;
     build_opts_from(o, 0, &bo);
     bo.no_cache = o->build.no_cache;
@@ -572,6 +594,9 @@ int cmd_build(const ctg_options *o, ctg_err *e)
     printf("binary    %s%s\n", br.cov_bin, br.cached ? " (cached)" : "");
     if (br.sym_bin)
         printf("concolic  %s\n", br.sym_bin);
+    if (br.san_bin)
+        printf("sanitizer %s (%s)\n", br.san_bin,
+               br.san_aligned ? "same edge ids: runs every input" : "re-runs inputs only");
     printf("database  %s\n", br.db_path);
     printf("branches  %u (%u edges), comparison sites %u, error sites %u\n", br.db->n_branches,
            br.db->n_edges, br.db->n_cmp, br.db->n_errors);

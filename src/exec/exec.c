@@ -28,6 +28,7 @@
 #include "../base/fsutil.h"
 #include "../base/mem.h"
 #include "../runtime/rt_symtrace.h"
+#include "../base/sbuf.h"
 #include "exec_os.h"
 
 extern char **environ;
@@ -46,6 +47,7 @@ struct exec {
     uint32_t timeout_ms;
     uint32_t extend_max; /* header extend_max of every run (0: no bound) */
     uint64_t mem_limit_mb;
+    bool sanitizer;      /* exec_config.sanitizer                         */
     char **argv;         /* binary, the program's arguments, NULL (owned) */
     char **envp;
 
@@ -78,7 +80,7 @@ struct exec {
 static const char *const kind_names[EXEC__COUNT] = {
     [EXEC_NORMAL] = "normal", [EXEC_ERROR] = "error",     [EXEC_ASSUME] = "assume",
     [EXEC_ABORT] = "abort",   [EXEC_CRASH] = "crash",     [EXEC_TIMEOUT] = "timeout",
-    [EXEC_OOM] = "oom",
+    [EXEC_OOM] = "oom",       [EXEC_SANITIZER] = "sanitizer",
 };
 
 const char *exec_kind_name(exec_kind k)
@@ -96,23 +98,48 @@ static void free_env(char **env)
     ctg_free(env);
 }
 
+/* NAME=OURS:THEIRS for a sanitizer's options variable (THEIRS: the user's
+ * own, which may add to ours), owned; mem_mb bounds the heap. */
+static char *san_var(const char *name, const char *ours, uint64_t mem_mb)
+{
+    const char *theirs = getenv(name);
+    sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "%s=%s", name, ours);
+    if (mem_mb && !strcmp(name, "ASAN_OPTIONS"))
+        sbuf_printf(&b, ":malloc_limit_mb=%llu", (unsigned long long)mem_mb);
+    if (theirs && *theirs)
+        sbuf_printf(&b, ":%s", theirs);
+    return sbuf_take(&b);
+}
+
+/* Whether environment entry v sets variable name. */
+static bool env_is(const char *v, const char *name)
+{
+    size_t n = strlen(name);
+    return !strncmp(v, name, n) && v[n] == '=';
+}
+
 /* The server's environment: a copy of ours, minus stale CTESTGEN_FORKSRV
  * and CTESTGEN_INPUT, plus CTESTGEN_FORKSRV=1 and LD_BIND_NOW=1 (each
- * string owned). */
-static char **make_env(void)
+ * string owned); for a sanitizer binary, its options (exec.h). */
+static char **make_env(bool sanitizer, uint64_t mem_mb)
 {
     size_t n = 0;
     while (environ && environ[n])
         n++;
-    char **env = ctg_calloc(n + 3u, sizeof *env);
+    char **env = ctg_calloc(n + 5u, sizeof *env);
     if (!env)
         return NULL;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], CTG_ENV_FORKSRV "=", sizeof CTG_ENV_FORKSRV) != 0 &&
-            strncmp(environ[i], CTG_ENV_INPUT "=", sizeof CTG_ENV_INPUT) != 0 &&
+        if (!env_is(environ[i], CTG_ENV_FORKSRV) && !env_is(environ[i], CTG_ENV_INPUT) &&
+            !(sanitizer && (env_is(environ[i], "ASAN_OPTIONS") ||
+                            env_is(environ[i], "UBSAN_OPTIONS"))) &&
             !(env[k++] = ctg_strdup(environ[i])))
             goto oom;
+    if (sanitizer && (!(env[k++] = san_var("ASAN_OPTIONS", EXEC_ASAN_OPTIONS, mem_mb)) ||
+                      !(env[k++] = san_var("UBSAN_OPTIONS", EXEC_UBSAN_OPTIONS, 0))))
+        goto oom;
     if (!(env[k++] = ctg_strdup(CTG_ENV_FORKSRV "=1")))
         goto oom;
     /* resolve every symbol once in the server, not lazily in each child */
@@ -207,7 +234,7 @@ static bool server_start(exec_t *x, bool first, ctg_err *e)
         return false;
     }
     /* the limit is the program's: the shared memory it maps comes on top */
-    uint64_t as_mb = x->mem_limit_mb + ((x->lay.size + (1u << 20) - 1) >> 20);
+    uint64_t as_mb = x->sanitizer ? 0 : x->mem_limit_mb + ((x->lay.size + (1u << 20) - 1) >> 20);
     exec_os_spawn s = {x->binary, x->argv, x->envp, ctl[1], st[1], x->shm_fd, log,
                        as_mb, fsize, x->trace_fd, x->work_dir};
     bool ok = exec_os_spawn_server(&s, &x->srv_pid, e);
@@ -259,7 +286,9 @@ exec_t *exec_new_traced(const exec_config *c, uint32_t trace_nodes, uint32_t tra
     x->work_dir = c->work_dir ? ctg_strdup(c->work_dir) : NULL;
     x->run_flags = c->run_flags;
     x->stderr_log = c->stderr_log ? ctg_strdup(c->stderr_log) : NULL;
-    x->envp = make_env();
+    x->sanitizer = c->sanitizer;
+    x->mem_limit_mb = c->mem_limit_mb ? c->mem_limit_mb : 2048u;
+    x->envp = make_env(c->sanitizer, x->mem_limit_mb);
     x->n_edges = c->n_edges;
     x->n_cmp = c->n_cmp;
     x->timeout_ms = c->timeout_ms ? c->timeout_ms : 1000u;
@@ -401,6 +430,8 @@ static void classify(const exec_t *x, int ws, bool timed_out, exec_result *r)
         r->kind = EXEC_ASSUME;
     } else if (st & CTG_ST_OOM) {
         r->kind = EXEC_OOM;
+    } else if (st & CTG_ST_SANITIZER) {
+        r->kind = EXEC_SANITIZER;
     } else if (WIFSIGNALED(ws)) {
         if (r->signal == SIGKILL && timed_out)
             r->kind = EXEC_TIMEOUT;

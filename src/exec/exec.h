@@ -29,6 +29,8 @@ typedef enum exec_kind {
     EXEC_CRASH,      /* another fatal signal (signal holds it)                */
     EXEC_TIMEOUT,    /* killed after the per-run timeout                      */
     EXEC_OOM,        /* allocation failed under the memory limit              */
+    EXEC_SANITIZER,  /* a sanitizer of prog.san-LIST reported an error
+                        (crash_site: its kind and place)                      */
     EXEC__COUNT
 } exec_kind;
 
@@ -61,7 +63,21 @@ typedef struct exec_config {
     const char *const *args;/* the program's arguments (argv[1..]); "@@" is
                                replaced by the runtime (rt_main.c)          */
     int n_args;
+    bool sanitizer;         /* a sanitizer binary (prog.san-LIST): no
+                               address-space limit (ASan reserves terabytes
+                               of shadow; mem_limit_mb bounds its heap
+                               instead), the sanitizers' options set
+                               (EXEC_SANITIZER_OPTIONS)                      */
 } exec_config;
+
+/* The sanitizers' options of a run under the executor: the report ends the
+ * run by abort (exit codes are the program's), our handler keeps the
+ * signals, no leak check at exit, no symbolising (triage symbolises). */
+#define EXEC_ASAN_OPTIONS                                                                      \
+    "abort_on_error=1:detect_leaks=0:symbolize=0:handle_segv=0:handle_sigbus=0:"               \
+    "handle_sigfpe=0:handle_sigill=0:handle_abort=0:allocator_may_return_null=1:"              \
+    "detect_odr_violation=0:print_summary=1"
+#define EXEC_UBSAN_OPTIONS "abort_on_error=1:halt_on_error=1:print_stacktrace=0:symbolize=0"
 
 typedef struct exec exec_t;
 

@@ -66,6 +66,10 @@ static const opt_desc common_options[] = {
      "also run the program under clang's sanitizers: address, undefined, or both "
      "(address,undefined); a memory error or undefined behaviour becomes a crash of its own "
      "kind, with the sanitizer's report (-fsanitize=LIST says the same)"},
+    {"sanitize-mode", 0, OPT_STR, OFF(exec.san_mode), "all|new|N", "all",
+     "with --sanitize: all runs every input under the sanitizers (as libFuzzer with ASan); "
+     "new runs the uninstrumented build and re-runs each new test and each crash under them "
+     "(as AFL++ with a sanitizer build); N as new, plus one input in N"},
     {"cache-dir", 0, OPT_STR, OFF(build.cache_dir), "DIR", "~/.cache/ctestgen",
      "cache of instrumented binaries ($CTESTGEN_CACHE)"},
     {"no-cache", 0, OPT_FLAG, OFF(build.no_cache), NULL, NULL, "rebuild the binaries"},
@@ -163,6 +167,7 @@ void options_defaults(ctg_options *o)
     o->exec.timeout_ms = 1000;
     o->exec.mem_mb = 2048;
     o->exec.malloc_fail = "stop";
+    o->exec.san_mode = "all";
     o->replay.timeout_s = -1;
     o->exec.extend_limit = 16384;
     o->out.out_dir = "ctestgen-out";
@@ -384,6 +389,11 @@ static bool validate(ctg_options *o, ctg_err *e)
         return err_set(e, "--corpus: only 'ctestgen replay' reads a corpus; use -i DIR to seed a run");
     if (strcmp(o->exec.malloc_fail, "stop") && strcmp(o->exec.malloc_fail, "null"))
         return err_set(e, "--malloc-fail: must be stop or null, not '%s'", o->exec.malloc_fail);
+    if (strcmp(o->exec.san_mode, "all") && strcmp(o->exec.san_mode, "new") &&
+        (strspn(o->exec.san_mode, "0123456789") != strlen(o->exec.san_mode) ||
+         atoll(o->exec.san_mode) < 1))
+        return err_set(e, "--sanitize-mode: must be all, new or a number of inputs, not '%s'",
+                       o->exec.san_mode);
     if (o->out.resume && o->out.force)
         return err_set(e, "--resume and --force exclude each other: --force deletes the run "
                           "that --resume continues");

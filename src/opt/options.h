@@ -93,6 +93,7 @@ typedef struct ctg_options {
         const char *malloc_fail; /* --malloc-fail stop|null              */
         uint64_t extend_limit;   /* --extend-limit: bytes a run may draw past
                                     its input (0: up to the 1 MiB area)   */
+        const char *san_mode; /* --sanitize-mode all|new|N (engine_san.c) */
         str_list prog_args;   /* after "--": the program's arguments; "@@"
                                  becomes the path of a file with the test */
     } exec;

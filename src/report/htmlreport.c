@@ -73,7 +73,9 @@ static void summary(sbuf *b, const stats_t *st, const replay_result *rr, const c
     sbuf_printf(b, "<tr><th>errors</th><td>%.0f of %.0f reached by the engine; gcov replay: %s</td></tr>\n",
                 stats_get(st, "errors.reached"), stats_get(st, "errors.total"),
                 rr->error_reached ? "reached" : "not reached");
-    sbuf_printf(b, "<tr><th>crashes</th><td>%.0f recorded</td></tr>\n", stats_get(st, "crashes"));
+    sbuf_printf(b, "<tr><th>crashes</th><td>%.0f recorded, %zu named bug%s (one per crash file)"
+                   "</td></tr>\n",
+                stats_get(st, "crashes"), stats_n_bugs(st), stats_n_bugs(st) == 1 ? "" : "s");
     sbuf_printf(b, "<tr><th>coverage (engine)</th><td>%.0f/%.0f LLVM branch edges (%.1f%%)</td></tr>\n",
                 ec, et, pct(ec, et));
     sbuf_printf(b, "<tr><th>coverage (gcov replay)</th><td id=\"gcov\">branches %u/%u (%.1f%%), "
@@ -169,8 +171,18 @@ static void records(sbuf *b, char **files, size_t n, bool errors, const char *ti
             !fs_read(files[i], &text, NULL, &e))
             continue;
         char *nl = strchr(text, '\n');
-        const char *cmd = nl ? nl + 1 : "";
+        size_t tl = strlen(text);
+        while (tl > 0 && text[tl - 1] == '\n')
+            text[--tl] = 0;
+        const char *cmd = strrchr(text, '\n'); /* the last line */
+        cmd = cmd ? cmd + 1 : "";
+        const char *bug = strstr(text, "\nbug: ");
         sbuf_puts(b, "<li>");
+        if (bug) { /* what triage made of it first, then the run */
+            sbuf_puts(b, "<b class=\"bug\">");
+            esc(b, bug + 6, strcspn(bug + 6, "\n"));
+            sbuf_puts(b, "</b><br>");
+        }
         esc(b, text, nl ? (size_t)(nl - text) : strlen(text));
         sbuf_puts(b, "<code class=\"cmd\">");
         esc(b, cmd, strcspn(cmd, "\n"));

@@ -25,7 +25,82 @@ struct stats {
     double min_gap; /* samples closer than this to the one before the last replace the last */
     stats_entry *entries;
     size_t n_entries, cap_entries;
+    stats_bug *bugs;
+    size_t n_bugs;
 };
+
+/* Frees the bug list of s. */
+static void free_bugs(stats_t *s)
+{
+    for (size_t i = 0; i < s->n_bugs; i++) {
+        ctg_free(s->bugs[i].file);
+        ctg_free(s->bugs[i].kind);
+        ctg_free(s->bugs[i].where);
+    }
+    ctg_free(s->bugs);
+    s->bugs = NULL;
+    s->n_bugs = 0;
+}
+
+bool stats_set_bugs(stats_t *s, const stats_bug *v, size_t n)
+{
+    free_bugs(s);
+    if (!n)
+        return true;
+    if (!(s->bugs = ctg_calloc(n, sizeof *s->bugs)))
+        return false;
+    for (size_t i = 0; i < n; i++, s->n_bugs++) {
+        stats_bug *b = &s->bugs[i];
+        b->file = ctg_strdup(v[i].file ? v[i].file : "");
+        b->kind = ctg_strdup(v[i].kind ? v[i].kind : "");
+        b->where = ctg_strdup(v[i].where ? v[i].where : "");
+        if (!b->file || !b->kind || !b->where) {
+            s->n_bugs++;
+            free_bugs(s);
+            return false;
+        }
+    }
+    return true;
+}
+
+size_t stats_n_bugs(const stats_t *s) { return s->n_bugs; }
+const stats_bug *stats_bugs(const stats_t *s) { return s->bugs; }
+
+/* The "bugs" array of s; NULL on oom. */
+static json_object *bugs_json(const stats_t *s)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; a && i < s->n_bugs; i++) {
+        json_object *b = json_object_new_object();
+        if (!b || json_object_array_add(a, b) != 0) {
+            json_object_put(b);
+            json_object_put(a);
+            return NULL;
+        }
+        json_object_object_add(b, "file", json_object_new_string(s->bugs[i].file));
+        json_object_object_add(b, "kind", json_object_new_string(s->bugs[i].kind));
+        json_object_object_add(b, "where", json_object_new_string(s->bugs[i].where));
+    }
+    return a;
+}
+
+/* Reads a "bugs" array into s; false on oom. */
+static bool load_bugs(stats_t *s, json_object *a)
+{
+    size_t n = json_object_array_length(a);
+    stats_bug *v = ctg_calloc(n + 1, sizeof *v);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        json_object *b = json_object_array_get_idx(a, i), *x;
+        v[i].file = json_object_object_get_ex(b, "file", &x) ? (char *)json_object_get_string(x) : "";
+        v[i].kind = json_object_object_get_ex(b, "kind", &x) ? (char *)json_object_get_string(x) : "";
+        v[i].where = json_object_object_get_ex(b, "where", &x) ? (char *)json_object_get_string(x) : "";
+    }
+    bool ok = stats_set_bugs(s, v, n);
+    ctg_free(v);
+    return ok;
+}
 
 stats_t *stats_new(unsigned max_samples)
 {
@@ -51,6 +126,7 @@ void stats_free(stats_t *s)
     }
     ctg_free(s->entries);
     ctg_free(s->samples);
+    free_bugs(s);
     ctg_free(s);
 }
 
@@ -230,6 +306,8 @@ static json_object *stats_json(const stats_t *s)
     json_object_object_add(root, "info", info);
     json_object_object_add(root, "final", final);
     json_object_object_add(root, "counters", counters);
+    if (s->n_bugs)
+        json_object_object_add(root, "bugs", bugs_json(s));
     json_object_object_add(root, "samples", samples);
     return root;
 }
@@ -265,6 +343,8 @@ static bool load_into(stats_t *s, json_object *root)
     if (json_object_object_get_ex(root, "counters", &o) && json_object_is_type(o, json_type_object)) {
         json_object_object_foreach(o, k, v) ok = ok && stats_set(s, k, json_object_get_double(v));
     }
+    if (json_object_object_get_ex(root, "bugs", &o) && json_object_is_type(o, json_type_array))
+        ok = ok && load_bugs(s, o);
     if (json_object_object_get_ex(root, "samples", &o) && json_object_is_type(o, json_type_array)) {
         size_t n = json_object_array_length(o);
         for (size_t i = 0; i < n; i++) {

@@ -69,6 +69,17 @@ const char *stats_get_info(const stats_t *s, const char *name);
  * start (*arg) and length (*len), *p moved past it; false at the end. */
 bool stats_next_arg(const char **p, const char **arg, size_t *len);
 
+/* The bugs of the run, one per crash file that triage named (crash
+ * triage): "bugs": [{"file": "crashes/crash-00001", "kind": "segv",
+ * "where": "f at /abs/a.c:3"}, ...].  Strings are copied. */
+typedef struct stats_bug {
+    char *file, *kind, *where;
+} stats_bug;
+/* Replaces the list with v[0 .. n); false on oom. */
+bool stats_set_bugs(stats_t *s, const stats_bug *v, size_t n);
+size_t stats_n_bugs(const stats_t *s);
+const stats_bug *stats_bugs(const stats_t *s);
+
 /* Writes stats.json to path atomically; false with e set. */
 bool stats_write(const stats_t *s, const char *path, ctg_err *e);
 /* Reads a stats.json written by stats_write; NULL with e set naming the

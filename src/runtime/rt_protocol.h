@@ -43,7 +43,7 @@
 
 #define CTG_HELLO_MAGIC 0x43544731u /* "CTG1" */
 #define CTG_SHM_MAGIC 0x43544753u   /* "CTGS" */
-#define CTG_PROTOCOL_VERSION 6u
+#define CTG_PROTOCOL_VERSION 7u
 
 /* Fork-server commands (executor -> server). */
 #define CTG_CMD_RUN 1u
@@ -136,6 +136,9 @@ enum ctg_type {
 #define CTG_ST_INPUT_FULL 0x80u  /* random extension hit the input capacity    */
 #define CTG_ST_EXT_LIMIT 0x100u  /* extension hit its bound (extend_max): the
                                     run ended there, as "ran out"           */
+#define CTG_ST_SANITIZER 0x200u  /* a sanitizer of prog.san-LIST reported an
+                                    error (crash_site: its place) and ended
+                                    the run                               */
 
 /* ---- request flags (executor -> runtime) ---------------------------------- */
 

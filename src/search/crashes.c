@@ -16,6 +16,7 @@
  */
 #include "crashes.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "../base/mem.h"
@@ -24,6 +25,10 @@
 
 typedef struct crash_entry {
     crash_sig sig;
+    uint64_t bug;        /* triage's key, 0: not triaged                  */
+    char *bug_line;      /* "KIND in FUNC at FILE:LINE" (owned), or NULL   */
+    char *bug_kind;      /* KIND (owned), or NULL                          */
+    char *report;        /* its report (owned), or NULL                   */
     unsigned num;        /* crashes/<kind>-NNNNN                          */
     size_t len;          /* bytes of the input on disk                     */
     uint64_t found_exec; /* when the signature was first seen              */
@@ -32,12 +37,24 @@ typedef struct crash_entry {
     exec_result pending_r;
 } crash_entry;
 
+#define CRASH_NS 4 /* namespaces with a binary of their own */
+
+/* A signature that triage found to be entry `entry`'s bug. */
+typedef struct crash_alias {
+    crash_sig sig;
+    size_t entry;
+} crash_alias;
+
 struct crashes {
     suite_t *suite;
-    char *repro;
+    char *repro[CRASH_NS];
     uint64_t min_execs;
     crash_entry *v;
     size_t n, cap;
+    crash_alias *alias;
+    size_t n_alias, cap_alias;
+    crash_triage_fn triage;
+    void *triage_arg;
 };
 
 /* ==== signatures ============================================================= */
@@ -45,7 +62,7 @@ struct crashes {
 bool crash_is_kind(exec_kind k)
 {
     return k == EXEC_ERROR || k == EXEC_ABORT || k == EXEC_CRASH || k == EXEC_TIMEOUT ||
-           k == EXEC_OOM;
+           k == EXEC_OOM || k == EXEC_SANITIZER;
 }
 
 crash_sig crash_signature(const exec_result *r, unsigned ns)
@@ -54,6 +71,10 @@ crash_sig crash_signature(const exec_result *r, unsigned ns)
     switch (r->kind) {
     case EXEC_ERROR:
         s.site = r->error_site;
+        break;
+    case EXEC_SANITIZER: /* the report's kind and place (rt_signal.c) */
+        s.site = r->crash_site;
+        s.ns = ns;
         break;
     case EXEC_ABORT:
     case EXEC_CRASH:
@@ -85,21 +106,62 @@ crashes_t *crashes_new(suite_t *s, const char *repro_binary, uint64_t min_execs)
         return NULL;
     cs->suite = s;
     cs->min_execs = min_execs;
-    if (repro_binary && !(cs->repro = ctg_strdup(repro_binary))) {
+    if (!crashes_set_binary(cs, 0, repro_binary)) {
         ctg_free(cs);
         return NULL;
     }
     return cs;
 }
 
+bool crashes_set_binary(crashes_t *cs, unsigned ns, const char *binary)
+{
+    if (ns >= CRASH_NS)
+        return true;
+    ctg_free(cs->repro[ns]);
+    cs->repro[ns] = binary ? ctg_strdup(binary) : NULL;
+    return !binary || cs->repro[ns];
+}
+
+void crashes_set_triage(crashes_t *cs, crash_triage_fn fn, void *arg)
+{
+    cs->triage = fn;
+    cs->triage_arg = arg;
+}
+
+const char *crashes_bug(const crashes_t *cs, size_t i, unsigned *num, exec_kind *kind,
+                        const char **bug_kind)
+{
+    *num = cs->v[i].num;
+    *kind = cs->v[i].sig.kind;
+    *bug_kind = cs->v[i].bug_kind;
+    return cs->v[i].bug_line;
+}
+
+size_t crashes_aliases(const crashes_t *cs) { return cs->n_alias; }
+
+/* What suite.h writes of entry ce beyond its run. */
+static suite_crash_info entry_info(const crashes_t *cs, const crash_entry *ce)
+{
+    unsigned ns = ce->sig.ns < CRASH_NS ? ce->sig.ns : 0;
+    suite_crash_info ci = {cs->repro[ns] ? cs->repro[ns] : cs->repro[0], ce->bug_line,
+                           ce->report};
+    return ci;
+}
+
 void crashes_free(crashes_t *cs)
 {
     if (!cs)
         return;
-    for (size_t i = 0; i < cs->n; i++)
+    for (size_t i = 0; i < cs->n; i++) {
         test_free(cs->v[i].pending);
+        ctg_free(cs->v[i].bug_line);
+        ctg_free(cs->v[i].bug_kind);
+        ctg_free(cs->v[i].report);
+    }
     ctg_free(cs->v);
-    ctg_free(cs->repro);
+    ctg_free(cs->alias);
+    for (unsigned k = 0; k < CRASH_NS; k++)
+        ctg_free(cs->repro[k]);
     ctg_free(cs);
 }
 
@@ -113,11 +175,18 @@ bool crashes_pending(const crashes_t *cs, unsigned ns)
     return false;
 }
 
-static crash_entry *find(crashes_t *cs, const crash_sig *s)
+/* The entry of signature s (*aliased: through another name), or NULL. */
+static crash_entry *find(crashes_t *cs, const crash_sig *s, bool *aliased)
 {
+    *aliased = false;
     for (size_t i = 0; i < cs->n; i++)
         if (crash_sig_equal(&cs->v[i].sig, s))
             return &cs->v[i];
+    for (size_t i = 0; i < cs->n_alias; i++)
+        if (crash_sig_equal(&cs->alias[i].sig, s)) {
+            *aliased = true;
+            return &cs->v[cs->alias[i].entry];
+        }
     return NULL;
 }
 
@@ -127,13 +196,49 @@ static bool rewrite(crashes_t *cs, crash_entry *ce, test_t *t, const exec_result
 {
     t->found_at_exec = ce->found_exec;
     t->found_at_s = ce->found_s;
-    if (!suite_replace_crash(cs->suite, ce->num, t, r, cs->repro, e))
+    suite_crash_info ci = entry_info(cs, ce);
+    if (!suite_replace_crash(cs->suite, ce->num, t, r, &ci, e))
         return false;
     ce->len = t->len;
     return true;
 }
 
-/* Adds a new signature: writes its files and queues it for minimisation.
+/* Triage of a new signature s (input t, result r) into ce: its bug key,
+ * line and report.  When the bug is one recorded already, s becomes an
+ * alias of it: true, and *known says so. */
+static bool triage_new(crashes_t *cs, crash_entry *ce, const test_t *t, const exec_result *r,
+                       bool *known)
+{
+    *known = false;
+    triage_info ti;
+    if (!cs->triage || !cs->triage(cs->triage_arg, ce->sig.ns, r, t, &ti))
+        return true;
+    for (size_t i = 0; ti.key && i < cs->n; i++)
+        if (cs->v[i].bug == ti.key) {
+            triage_release(&ti);
+            if (ctg_grow((void **)&cs->alias, &cs->cap_alias, cs->n_alias + 1,
+                         sizeof *cs->alias) != 0)
+                return false;
+            cs->alias[cs->n_alias++] = (crash_alias){ce->sig, i};
+            *known = true;
+            return true;
+        }
+    if (ti.key) {
+        char where[800], line[900];
+        triage_where(&ti, where, sizeof where);
+        snprintf(line, sizeof line, "%s in %s", ti.kind, where);
+        ce->bug = ti.key;
+        ce->bug_line = ctg_strdup(line);
+        ce->bug_kind = ctg_strdup(ti.kind);
+        ce->report = ti.report;
+        ti.report = NULL;
+    }
+    triage_release(&ti);
+    return true;
+}
+
+/* Adds a new signature: writes its files and queues it for minimisation
+ * (or, when triage finds its bug recorded, remembers it as that bug).
  * Takes t. */
 static bool add_new(crashes_t *cs, const crash_sig *s, test_t *t, const exec_result *r,
                     ctg_err *e)
@@ -148,7 +253,14 @@ static bool add_new(crashes_t *cs, const crash_sig *s, test_t *t, const exec_res
     ce->found_exec = t->found_at_exec;
     ce->found_s = t->found_at_s;
     ce->len = t->len;
-    if (!suite_add_crash(cs->suite, t, r, cs->repro, &ce->num, e)) {
+    bool known;
+    if (!triage_new(cs, ce, t, r, &known) || known) {
+        test_free(t);
+        return known || err_set(e, "out of memory while saving a crash");
+    }
+    suite_crash_info ci = entry_info(cs, ce);
+    if (!suite_add_crash(cs->suite, t, r, &ci, &ce->num, e)) {
+        ctg_free(ce->bug_line), ctg_free(ce->bug_kind), ctg_free(ce->report);
         test_free(t);
         return false;
     }
@@ -168,8 +280,9 @@ bool crashes_record(crashes_t *cs, const exec_t *x, const exec_result *r, unsign
     if (!crash_is_kind(r->kind))
         return true;
     crash_sig s = crash_signature(r, ns);
-    crash_entry *ce = find(cs, &s);
-    if (ce && exec_consumed(x) >= ce->len)
+    bool aliased;
+    crash_entry *ce = find(cs, &s, &aliased);
+    if (aliased || (ce && exec_consumed(x) >= ce->len))
         return true; /* cheap test first: the test is at least as long */
     test_t *t = test_from_exec(x, r);
     if (!t)
@@ -324,7 +437,8 @@ bool crashes_adopt(crashes_t *cs, const exec_result *r, unsigned ns, unsigned nu
     if (!crash_is_kind(r->kind))
         return true;
     crash_sig sig = crash_signature(r, ns);
-    if (find(cs, &sig))
+    bool aliased;
+    if (find(cs, &sig, &aliased))
         return true;
     if (ctg_grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof *cs->v) != 0)
         return false;

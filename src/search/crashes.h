@@ -12,6 +12,12 @@
  * are never compared with those of prog.cov (namespace 0): a crash found by
  * both gets two files.
  *
+ * Crash triage (exec/triage.h), when the caller sets it: a new signature's
+ * input is run once more to learn its kind, place and top frames; when
+ * those are a bug already recorded (the same place reached through another
+ * binary or another last frame), the signature becomes another name of it
+ * and no file is written.  So crashes/ holds one file per bug.
+ *
  * Minimisation (afl-tmin's block deletion, then whole values of the value
  * log) runs the input on the executor of its namespace without extension
  * (flags 0) and keeps a removal when the run has the same signature and
@@ -27,6 +33,7 @@
 
 #include "../base/err.h"
 #include "../exec/exec.h"
+#include "../exec/triage.h"
 #include "../suite/suite.h"
 
 typedef struct crash_sig {
@@ -49,6 +56,22 @@ typedef struct crashes crashes_t;
  * runs of each minimisation (0: no minimisation).  NULL on oom. */
 crashes_t *crashes_new(suite_t *s, const char *repro_binary, uint64_t min_execs);
 void crashes_free(crashes_t *cs);
+/* The binary whose crashes of namespace ns (0 .. 3) reproduce (copied;
+ * default: crashes_new's).  False on oom. */
+bool crashes_set_binary(crashes_t *cs, unsigned ns, const char *binary);
+/* The triage of new signatures: fn(arg, ns, r, t, out) fills out (false:
+ * nothing learnt; out left empty). */
+typedef bool (*crash_triage_fn)(void *arg, unsigned ns, const exec_result *r, const test_t *t,
+                                triage_info *out);
+void crashes_set_triage(crashes_t *cs, crash_triage_fn fn, void *arg);
+
+/* Bug i of crashes_count's: its crash file number and kind, and the one
+ * line triage made of it ("heap-buffer-overflow in f at a.c:3", *bug_kind
+ * its first word), or NULL when it was not triaged. */
+const char *crashes_bug(const crashes_t *cs, size_t i, unsigned *num, exec_kind *kind,
+                        const char **bug_kind);
+/* Signatures that triage found to be a bug already recorded. */
+size_t crashes_aliases(const crashes_t *cs);
 
 /* Records the last run of x (result r, namespace ns) when it is a crash: a
  * new signature is written to crashes/ and queued for minimisation (unless a

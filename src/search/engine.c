@@ -164,11 +164,15 @@ static void sample_stats(search_ctx *c, bool force)
 
 /* ---- runs ------------------------------------------------------------------ */
 
-/* Crash-site namespace of an executor (crashes.h): 1 for prog.sym. */
-static unsigned crash_ns(const search_ctx *c, const exec_t *x) { return x == c->xs ? 1u : 0u; }
+/* Crash-site namespace of an executor (crashes.h): 1 for prog.sym, 2 for
+ * the sanitizer's second executor. */
+static unsigned crash_ns(const search_ctx *c, const exec_t *x)
+{
+    return x == c->xs ? 1u : x && x == c->san.x ? 2u : 0u;
+}
 
 /* Records the last run of x in crashes/ when it is a crash (crashes.h). */
-static void record_crash(search_ctx *c, const exec_t *x, const exec_result *r)
+void eng_record_crash(search_ctx *c, const exec_t *x, const exec_result *r)
 {
     ctg_err e = {{0}};
     if (c->write_failed && c->opts->out.write_continue)
@@ -208,7 +212,7 @@ static bool min_run(void *arg, const uint8_t *in, size_t len, exec_result *r)
 }
 
 /* Minimises the crashes waiting for executor x. */
-static void minimise_crashes(search_ctx *c, exec_t *x)
+void eng_minimise_crashes(search_ctx *c, exec_t *x)
 {
     if (!x || !crashes_pending(c->crashes, crash_ns(c, x)))
         return;
@@ -244,7 +248,7 @@ static bool minimise_before_run(search_ctx *c, exec_t *x, const uint8_t **in, si
         }
         *in = memcpy(*copy, *in, len);
     }
-    minimise_crashes(c, x);
+    eng_minimise_crashes(c, x);
     return true;
 }
 
@@ -323,7 +327,7 @@ static void record_crash_via_cov(search_ctx *c, exec_t *x, const exec_result *r)
 {
     if (x != c->xs || (r->kind != EXEC_CRASH && r->kind != EXEC_ABORT) || r->stack_overflow ||
         budget_spent(c)) {
-        record_crash(c, x, r);
+        eng_record_crash(c, x, r);
         return;
     }
     /* the input of x's run, copied: prog.cov's crashes may be minimised
@@ -334,7 +338,7 @@ static void record_crash_via_cov(search_ctx *c, exec_t *x, const exec_result *r)
     bool same = copy != NULL;
     if (same) {
         memcpy(copy, exec_input(x, &area), used);
-        minimise_crashes(c, c->x);
+        eng_minimise_crashes(c, c->x);
         same = !budget_spent(c);
     }
     if (same && !eng_timed_run(c, c->x, copy, used, 0, &r2))
@@ -346,9 +350,9 @@ static void record_crash_via_cov(search_ctx *c, exec_t *x, const exec_result *r)
         same = r2.kind == r->kind && r2.signal == r->signal;
     }
     if (same)
-        record_crash(c, c->x, &r2);
+        eng_record_crash(c, c->x, &r2);
     else if (!c->failed)
-        record_crash(c, x, r);
+        eng_record_crash(c, x, r);
 }
 
 /* The engine's bookkeeping after a run of in on x that gave out->r:
@@ -378,6 +382,7 @@ static void after_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
         }
         record_crash_via_cov(c, x, &out->r);
     }
+    eng_san_after(c, x, &out->r, out->kept);
     if (out->new_goals)
         sample_stats(c, false);
     progress(c, false);
@@ -394,7 +399,7 @@ static bool sym_learn(search_ctx *c, const uint8_t *in, size_t len, uint32_t fla
         check_stop(c))
         return true;
     uint32_t was = c->sym_limit;
-    minimise_crashes(c, c->x);
+    eng_minimise_crashes(c, c->x);
     if (!eng_probe_sym(c, in, len, flags, r))
         return false;
     if (c->sym_limit <= was || check_stop(c) || !eng_execs_left(c, 2))
@@ -518,6 +523,7 @@ uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *l
     if (plain) {
         exec_result slowest = {.kind = EXEC_NORMAL, .usecs = b.plain_max_us};
         eng_calibrate(c, x, &slowest);
+        eng_san_batch(c, in, len, plain);
     }
     out->stopped = b.stopped;
     if (!b.stopped) {
@@ -541,7 +547,7 @@ bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_
 /* The executor settings of the run for binary: limits, the scratch
  * directory, --malloc-fail, and the first timeout (ENG_TMO_START_MS when it is
  * calibrated). */
-static exec_config run_config(const search_ctx *c, const char *binary)
+static exec_config run_config(const search_ctx *c, const char *binary, bool sanitizer)
 {
     const ctg_options *o = c->opts;
     exec_config xc = {
@@ -554,6 +560,7 @@ static exec_config run_config(const search_ctx *c, const char *binary)
         .run_flags = strcmp(o->exec.malloc_fail, "null") ? 0 : CTG_FL_MALLOC_NULL,
         .args = o->exec.prog_args.items,
         .n_args = o->exec.prog_args.n,
+        .sanitizer = sanitizer,
     };
     if (o->exec.timeout_auto && xc.timeout_ms > ENG_TMO_START_MS)
         xc.timeout_ms = ENG_TMO_START_MS;
@@ -567,7 +574,7 @@ bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_e
     if (!c->sym_bin)
         return err_set(e, "this strategy needs prog.sym, but the program was built without it; "
                           "please report this");
-    exec_config xc = run_config(c, c->sym_bin);
+    exec_config xc = run_config(c, c->sym_bin, false);
     c->xs = exec_new_traced(&xc, trace_nodes, trace_pc, e);
     if (c->xs)
         eng_sym_start(c);
@@ -717,7 +724,9 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         return err_set(e, "out of memory while setting up the search");
     if (!fs_rm_rf(c->scratch, e) || !fs_mkdir_p(c->scratch, e))
         return false;
-    exec_config xc = run_config(c, b->cov_bin);
+    /* --sanitize-mode all: prog.san runs every input in prog.cov's place */
+    c->san.main = b->san_bin && b->san_aligned && !strcmp(o->exec.san_mode, "all");
+    exec_config xc = run_config(c, c->san.main ? b->san_bin : b->cov_bin, c->san.main);
     c->x = exec_new(&xc, e);
     if (!c->x)
         return false;
@@ -730,17 +739,21 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
     c->suite = open_suite(o, program_file, b->db, e);
     if (!c->suite)
         return false;
-    c->crashes = crashes_new(c->suite, b->cov_bin, o->search.crash_min_execs);
+    c->crashes = crashes_new(c->suite, c->san.main ? b->san_bin : b->cov_bin,
+                             o->search.crash_min_execs);
     if (!c->crashes)
         return err_set(e, "out of memory while setting up the search");
     eng_errcheck_start(c);
-    return true;
+    eng_triage_start(c);
+    return eng_san_start(c, e);
 }
 
 static void ctx_release(search_ctx *c)
 {
     exec_free(c->x); /* the servers run in the scratch directory */
     exec_free(c->xs);
+    eng_san_free(c);
+    ctg_free(c->dbg_bin);
     c->x = c->xs = NULL;
     if (c->scratch)
         fs_rm_rf(c->scratch, NULL);
@@ -800,6 +813,12 @@ static void summarize(search_ctx *c, engine_summary *s)
                          overlap_s, wait_s, out_s > 0 ? out_s : 0.0);
     }
     snprintf(s->notes, sizeof s->notes, "%s", sbuf_str(&c->notes));
+    sbuf bugs = SBUF_INIT;
+    eng_bug_lines(c, &bugs);
+    snprintf(s->bugs, sizeof s->bugs, "%s", sbuf_str(&bugs));
+    s->n_bugs = (unsigned)stats_n_bugs(c->stats);
+    s->same_bug = (unsigned)crashes_aliases(c->crashes);
+    sbuf_release(&bugs);
     s->test_kinds = c->n_kept ? ctg_calloc(c->n_kept, sizeof *s->test_kinds) : NULL;
     for (size_t i = 0; s->test_kinds && i < c->n_kept; i++)
         s->test_kinds[i] = c->kept[i]->kind;
@@ -820,6 +839,7 @@ static void set_counters(search_ctx *c)
 {
     stats_set(c->stats, "execs", (double)c->execs);
     stats_set(c->stats, "seconds", ctx_elapsed(c));
+    eng_san_counters(c);
     stats_set(c->stats, "edges.total", archive_n_edges(c->archive));
     stats_set(c->stats, "edges.covered", archive_covered_edges(c->archive));
     stats_set(c->stats, "errors.total", archive_n_errors(c->archive));
@@ -950,8 +970,8 @@ bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
         st->finish(state, c);
     build_sym_cancel(b); /* not needed any more: its cores go to the replay */
     if (ok && c->crashes) { /* what the strategy left to minimise */
-        minimise_crashes(c, c->x);
-        minimise_crashes(c, c->xs);
+        eng_minimise_crashes(c, c->x);
+        eng_minimise_crashes(c, c->xs);
     }
     if (ok && c->suite)
         keep_one_test(c);

@@ -148,6 +148,10 @@ typedef struct engine_summary {
     uint64_t kinds[EXEC__COUNT]; /* runs per result kind */
     const char *stop_reason;     /* "budget", "all goals covered", ...   */
     char notes[2048];            /* the strategy's summary lines          */
+    char bugs[2048];             /* one line per bug triage named: kind,
+                                    place, crash file                     */
+    unsigned n_bugs;             /* bugs named (crash files of them)       */
+    unsigned same_bug;           /* crash signatures found to be one of them */
     bool write_failed;           /* part of the output is not on disk     */
     unsigned unwritten;          /* tests and crashes not written         */
     char write_error[1024];      /* the first write failure               */

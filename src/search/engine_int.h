@@ -26,6 +26,17 @@ struct search_ctx {
     struct build_result *build; /* the run's build (prog.sym may still be building) */
     exec_t *x;
     exec_t *xs;          /* prog.sym's executor (ctx_sym_start)          */
+    struct esan {        /* the sanitizer binary (engine_san.c)           */
+        exec_t *x;       /* its executor when it re-runs inputs, or NULL  */
+        bool main;       /* c->x runs prog.san itself (--sanitize-mode all) */
+        uint64_t every;  /* one input in `every` re-runs on it (0: none)  */
+        uint64_t due;    /* inputs since the last sampled one             */
+        uint64_t runs, found; /* its runs, and those a sanitizer ended    */
+    } san;
+    char *dbg_bin;       /* prog.dbg for crash triage (built at the first) */
+    bool dbg_failed;     /* it could not be built                         */
+    uint64_t triaged;    /* crash signatures triaged                      */
+    double triage_s;     /* seconds they took                             */
     sbuf notes;          /* lines for the final summary                   */
     archive_t *archive;
     crashes_t *crashes;  /* crashes/: one file per signature            */
@@ -89,6 +100,28 @@ void eng_errcheck_free(search_ctx *c);
 bool eng_errcheck_wanted(const search_ctx *c, const exec_result *r);
 void eng_errcheck_test(search_ctx *c, const test_t *t, const exec_result *r);
 uint32_t eng_errors_done(const search_ctx *c);
+
+/* The sanitizer binary (engine_san.c, --sanitize): eng_san_start picks
+ * how it runs (c->x itself, or a second executor re-running inputs);
+ * eng_san_config marks an executor's config for it; eng_san_after re-runs
+ * a run of x (result r, kept: it became a test) on it when that is due:
+ * a new test, a crash, or the sampled input; eng_san_batch the sampled
+ * input of a batch's plain inputs in[0 .. n).  crash namespace 2. */
+bool eng_san_start(search_ctx *c, ctg_err *e);
+bool eng_san_is_main(const search_ctx *c);
+void eng_san_after(search_ctx *c, exec_t *x, const exec_result *r, bool kept);
+void eng_san_batch(search_ctx *c, const uint8_t *const *in, const size_t *len, uint32_t n);
+void eng_san_free(search_ctx *c);
+/* The summary's lines of the bugs triage named, one per crash file
+ * (engine_bugs.c), into b; stats.json's "bugs" too. */
+void eng_bug_lines(search_ctx *c, sbuf *b);
+/* Sets the crash table's triage (engine_bugs.c). */
+void eng_triage_start(search_ctx *c);
+void eng_san_counters(search_ctx *c);
+/* Records the last run of x in crashes/ (engine.c). */
+void eng_record_crash(search_ctx *c, const exec_t *x, const exec_result *r);
+/* Minimises the crashes waiting for executor x (engine.c). */
+void eng_minimise_crashes(search_ctx *c, exec_t *x);
 
 /* "runs.<kind>": the stats.json counter of runs of kind k, in buf. */
 const char *eng_runs_counter(char *buf, size_t size, int k);

@@ -324,11 +324,17 @@ static const char *const crash_prefix[EXEC__COUNT] = {
     [EXEC_NORMAL] = "exit",   [EXEC_ERROR] = "error", [EXEC_ASSUME] = "assume",
     [EXEC_ABORT] = "abort",   [EXEC_CRASH] = "crash", [EXEC_TIMEOUT] = "timeout",
     [EXEC_OOM] = "oom",
+    [EXEC_SANITIZER] = "sanitizer",
 };
 
 static const char *crash_kind(exec_kind k)
 {
     return (unsigned)k < EXEC__COUNT ? crash_prefix[k] : "crash";
+}
+
+void suite_crash_name(exec_kind k, unsigned num, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "crashes/%s-%05u", crash_kind(k), num);
 }
 
 /* One line saying what happened in a run, e.g. "crash: signal 11
@@ -344,6 +350,10 @@ static void describe_result(sbuf *b, const test_t *t, const exec_result *r)
     case EXEC_ERROR:
         sbuf_printf(b, "%s: reach_error/__VERIFIER_error called at error site %u", kind,
                     r->error_site);
+        break;
+    case EXEC_SANITIZER:
+        sbuf_printf(b, "%s: a sanitizer reported an error at site 0x%llx", kind,
+                    (unsigned long long)r->crash_site);
         break;
     case EXEC_ABORT:
     case EXEC_CRASH:
@@ -365,10 +375,27 @@ static void describe_result(sbuf *b, const test_t *t, const exec_result *r)
                 t->len == 1 ? "" : "s", (unsigned long long)t->found_at_exec, t->found_at_s);
 }
 
+/* The copy of binary in OUT/bin/ (made once; ctg_free), so that the
+ * reproduce command does not name the build cache; the binary itself when
+ * it cannot be copied. */
+static char *bin_copy(const suite_t *s, const char *binary)
+{
+    const char *base = strrchr(binary, '/');
+    base = base ? base + 1 : binary;
+    char *dir = fs_join(s->dir, "bin"), *to = dir ? fs_join(dir, base) : NULL;
+    ctg_err ignored = {{0}};
+    bool ok = to && (fs_exists(to) || (fs_mkdir_p(dir, &ignored) && fs_copy(binary, to, &ignored)));
+    ctg_free(dir);
+    if (ok)
+        return to;
+    ctg_free(to);
+    return fs_realpath(binary, NULL);
+}
+
 /* The shell command that reproduces a crash: CTESTGEN_INPUT=<raw> <binary>. */
 static void repro_command(const suite_t *s, sbuf *b, const char *raw, const char *binary)
 {
-    char *bin_abs = binary ? fs_realpath(binary, NULL) : NULL;
+    char *bin_abs = binary ? bin_copy(s, binary) : NULL;
     char *env = NULL;
     sbuf tmp = SBUF_INIT;
     sbuf_printf(&tmp, "%s=%s", CTG_ENV_INPUT, raw);
@@ -389,9 +416,26 @@ static void repro_command(const suite_t *s, sbuf *b, const char *raw, const char
     ctg_free(bin_abs);
 }
 
+/* The bug and report lines of a crash description. */
+static void describe_bug(sbuf *b, const suite_crash_info *ci)
+{
+    if (ci && ci->bug)
+        sbuf_printf(b, "bug: %s\n", ci->bug);
+    if (ci && ci->report && *ci->report) {
+        sbuf_printf(b, "report:\n");
+        for (const char *p = ci->report; *p;) {
+            size_t n = strcspn(p, "\n");
+            sbuf_printf(b, "  %.*s\n", (int)n, p);
+            p += n + (p[n] == '\n');
+        }
+    }
+    if (ci && (ci->bug || ci->report))
+        sbuf_printf(b, "reproduce (from any directory):\n");
+}
+
 /* Writes crashes/<kind>-<num> and its .txt (each atomically). */
 static bool write_crash(suite_t *s, unsigned num, const test_t *t, const exec_result *r,
-                        const char *repro_binary, ctg_err *e)
+                        const suite_crash_info *ci, ctg_err *e)
 {
     char name[64];
     snprintf(name, sizeof name, "%s-%05u", crash_kind(r->kind), num);
@@ -400,8 +444,9 @@ static bool write_crash(suite_t *s, unsigned num, const test_t *t, const exec_re
     sbuf_printf(&txt, "%s.txt", raw ? raw : "");
     sbuf desc = SBUF_INIT;
     describe_result(&desc, t, r);
+    describe_bug(&desc, ci);
     if (raw)
-        repro_command(s, &desc, raw, repro_binary);
+        repro_command(s, &desc, raw, ci ? ci->repro_binary : NULL);
     bool ok = raw && sbuf_ok(&txt) && sbuf_ok(&desc);
     if (!ok)
         err_set(e, "%s: out of memory", s->crashes);
@@ -413,10 +458,10 @@ static bool write_crash(suite_t *s, unsigned num, const test_t *t, const exec_re
     return ok;
 }
 
-bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r, const char *repro_binary,
-                     unsigned *num, ctg_err *e)
+bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r,
+                     const suite_crash_info *ci, unsigned *num, ctg_err *e)
 {
-    if (!write_crash(s, s->next_crash, t, r, repro_binary, e))
+    if (!write_crash(s, s->next_crash, t, r, ci, e))
         return false;
     if (num)
         *num = s->next_crash;
@@ -427,9 +472,9 @@ bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r, const ch
 }
 
 bool suite_replace_crash(suite_t *s, unsigned num, const test_t *t, const exec_result *r,
-                         const char *repro_binary, ctg_err *e)
+                         const suite_crash_info *ci, ctg_err *e)
 {
-    return write_crash(s, num, t, r, repro_binary, e);
+    return write_crash(s, num, t, r, ci, e);
 }
 
 /* ==== reading ============================================================ */

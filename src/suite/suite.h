@@ -57,16 +57,30 @@ bool suite_add(suite_t *s, const test_t *t, ctg_err *e);
  * none); nothing to do with raw_tests. */
 bool suite_set_covers_error(suite_t *s, unsigned id, const test_t *t, bool covers_error,
                             ctg_err *e);
-/* Writes crashes/<kind>-NNNNN (raw input) and crashes/<kind>-NNNNN.txt with a
- * one-line description (kind, signal, crash site, input size, when found) and
- * the reproduce command; *num (may be NULL) receives NNNNN. */
-bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r, const char *repro_binary,
-                     unsigned *num, ctg_err *e);
+/* What is known of a crash beyond its run (crash triage, exec/triage.h). */
+typedef struct suite_crash_info {
+    const char *repro_binary; /* the binary that reproduces it: copied once to
+                                 OUT/bin/, which the reproduce command names;
+                                 NULL: none                                */
+    const char *bug;          /* one line, "heap-buffer-overflow in f at
+                                 /abs/a.c:3", or NULL                       */
+    const char *report;       /* the sanitizer's report or the symbolised
+                                 stack, or NULL                             */
+} suite_crash_info;
+
+/* Writes crashes/<kind>-NNNNN (raw input) and crashes/<kind>-NNNNN.txt: a
+ * line saying what happened (kind, signal, crash site, input size, when
+ * found), the bug and its report when ci has them, and last the command
+ * that reproduces it from any directory.  *num (may be NULL) gets NNNNN. */
+bool suite_add_crash(suite_t *s, const test_t *t, const exec_result *r,
+                     const suite_crash_info *ci, unsigned *num, ctg_err *e);
+/* "crashes/<kind>-NNNNN", the name of crash num of kind k, in buf. */
+void suite_crash_name(exec_kind k, unsigned num, char *buf, size_t cap);
 /* Rewrites crash NNNNN = num (both files, same names) with another input of
  * the same crash, e.g. a smaller one; r must have the kind it was added with.
  * The count of crashes does not change. */
 bool suite_replace_crash(suite_t *s, unsigned num, const test_t *t, const exec_result *r,
-                         const char *repro_binary, ctg_err *e);
+                         const suite_crash_info *ci, ctg_err *e);
 /* Tests and crashes on disk, those of an earlier run in the directory
  * (--resume) included. */
 unsigned suite_n_tests(const suite_t *s);

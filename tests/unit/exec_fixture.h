@@ -61,7 +61,7 @@ static inline const char *fx_out_read(void)
 static inline exec_t *fx_exec(const char *name, uint32_t edges, uint32_t cmps, uint32_t timeout_ms)
 {
     fx_out_path();
-    exec_config c = {fx_prog(name), edges, cmps, timeout_ms, 0, NULL, NULL, 0, NULL, 0};
+    exec_config c = {fx_prog(name), edges, cmps, timeout_ms, 0, NULL, NULL, 0, NULL, 0, false};
     ctg_err e = {{0}};
     exec_t *x = exec_new(&c, &e);
     if (!x)

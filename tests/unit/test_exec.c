@@ -172,7 +172,7 @@ static void test_stderr_log_capped(void **state)
     (void)state;
     char log[128];
     snprintf(log, sizeof log, "/tmp/ctg-test-stderr-%ld.log", (long)getpid());
-    exec_config c = {fx_prog("faults64"), 64, 0, 2000, 0, log, NULL, 0, NULL, 0};
+    exec_config c = {fx_prog("faults64"), 64, 0, 2000, 0, log, NULL, 0, NULL, 0, false};
     ctg_err e = {{0}};
     exec_t *x = exec_new(&c, &e);
     assert_non_null(x);
@@ -223,7 +223,7 @@ static const char *start_error(const char *binary, uint32_t edges, uint32_t cmps
 {
     static ctg_err e;
     err_clear(&e);
-    exec_config c = {binary, edges, cmps, TIMEOUT_MS, 0, NULL, NULL, 0, NULL, 0};
+    exec_config c = {binary, edges, cmps, TIMEOUT_MS, 0, NULL, NULL, 0, NULL, 0, false};
     exec_t *x = exec_new(&c, &e);
     assert_null(x);
     assert_true(err_is_set(&e));
@@ -249,7 +249,7 @@ static void test_bad_binaries(void **state)
      * value log) does not count against the program's memory limit: the
      * smallest limit --mem-limit takes still starts the server */
     ctg_err e = {{0}};
-    exec_config c = {fx_prog("faults64"), 64, 0, TIMEOUT_MS, 16, NULL, NULL, 0, NULL, 0};
+    exec_config c = {fx_prog("faults64"), 64, 0, TIMEOUT_MS, 16, NULL, NULL, 0, NULL, 0, false};
     exec_t *x = exec_new(&c, &e);
     assert_non_null(x);
     assert_int_equal(fx_run(x, (const uint8_t[]){F_EXIT3}, 1, 0, 0).exit_code, 3);

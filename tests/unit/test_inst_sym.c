@@ -93,7 +93,7 @@ static void prog_open(prog *p, const char *name, const char *text, int bits, uin
     if (!build_program(&o, &p->br, &e))
         fail_msg("build %s: %s", name, e.msg);
     assert_non_null(p->br.sym_bin);
-    exec_config c = {p->br.sym_bin, p->br.db->n_edges, p->br.db->n_cmp, 5000, 0, NULL, NULL, 0, NULL, 0};
+    exec_config c = {p->br.sym_bin, p->br.db->n_edges, p->br.db->n_cmp, 5000, 0, NULL, NULL, 0, NULL, 0, false};
     p->x = exec_new_traced(&c, nodes, 4096, &e);
     if (!p->x)
         fail_msg("exec %s: %s", name, e.msg);

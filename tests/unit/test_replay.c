@@ -503,7 +503,7 @@ static void test_own_run_and_replay_agree(void **state)
     ctg_err e = {{0}};
     if (!build_program(&bo, &br, &e))
         fail_msg("build: %s", e.msg);
-    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL, NULL, 0, NULL, 0};
+    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL, NULL, 0, NULL, 0, false};
     exec_t *x = exec_new(&xc, &e);
     if (!x)
         fail_msg("exec: %s", e.msg);
@@ -576,7 +576,7 @@ static void test_own_fuzz_run(void **state)
     ctg_err e = {{0}};
     if (!build_program(&bo, &br, &e))
         fail_msg("build: %s", e.msg);
-    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL, NULL, 0, NULL, 0};
+    exec_config xc = {br.cov_bin, br.db->n_edges, br.db->n_cmp, 1000, 0, NULL, NULL, 0, NULL, 0, false};
     exec_t *x = exec_new(&xc, &e);
     assert_non_null(x);
     exec_result r;

@@ -656,16 +656,19 @@ static void test_crash_files(void **state)
     r.signal = 11;
     write_file(tmp_path("prog.cov"), "#!/bin/sh\n");
     unsigned num = 99;
-    assert_true(suite_add_crash(s, t, &r, tmp_path("prog.cov"), &num, &e));
+    suite_crash_info ci = {.repro_binary = tmp_path("prog.cov")};
+    assert_true(suite_add_crash(s, t, &r, &ci, &num, &e));
     assert_int_equal(num, 0);
     r.kind = EXEC_ABORT;
     r.signal = 6;
     r.crash_site = 0x1a2b;
-    assert_true(suite_add_crash(s, t, &r, tmp_path("prog.cov"), &num, &e));
+    suite_crash_info bug = {tmp_path("prog.cov"), "abort in f at /x/a.c:3",
+                            "    #0 in f /x/a.c:3:5\n    #1 in main /x/a.c:9:1"};
+    assert_true(suite_add_crash(s, t, &r, &bug, &num, &e));
     assert_int_equal(num, 1);
     r.kind = EXEC_TIMEOUT;
     r.crash_site = 0;
-    assert_true(suite_add_crash(s, t, &r, tmp_path("prog.cov"), NULL, &e));
+    assert_true(suite_add_crash(s, t, &r, &ci, NULL, &e));
     assert_int_equal(suite_n_crashes(s), 3);
     assert_string_equal(suite_dir(s), tmp_path("cr"));
     suite_close(s);
@@ -678,12 +681,15 @@ static void test_crash_files(void **state)
     snprintf(want, sizeof want,
              "crash: signal 11 (Segmentation fault); 13 input bytes; found at execution 42 after "
              "0.0 s\n"
-             "CTESTGEN_INPUT=%s/cr/crashes/crash-00000 %s/prog.cov\n",
+             "CTESTGEN_INPUT=%s/cr/crashes/crash-00000 %s/cr/bin/prog.cov\n",
              tmp_root, tmp_root);
-    assert_string_equal(text, want);
+    assert_string_equal(text, want); /* the binary is copied into the output */
+    assert_true(fs_exists(tmp_path("cr/bin/prog.cov")));
     ctg_free(text);
     assert_true(fs_read(tmp_path("cr/crashes/abort-00001.txt"), &text, NULL, NULL));
     assert_non_null(strstr(text, "abort: signal 6 (Aborted) at site 0x1a2b; 13 input bytes;"));
+    assert_non_null(strstr(text, "\nbug: abort in f at /x/a.c:3\nreport:\n      #0 in f /x/a.c:3:5\n"));
+    assert_non_null(strstr(text, "reproduce (from any directory):\nCTESTGEN_INPUT="));
     ctg_free(text);
     /* a smaller input of crash 1 replaces it in place */
     test_t *small = test_new((const uint8_t *)"\x07", 1, NULL, 0);
