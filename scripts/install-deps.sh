@@ -7,6 +7,7 @@ set -euo pipefail
 
 pkgs=(make cmake gcc pkg-config clang-14 llvm-14-dev libz3-dev libclang-14-dev
       libcmocka-dev libxml2-dev libxml2-utils libjson-c-dev libssl-dev libyaml-dev libzip-dev
+      libelf-dev binutils
       gcovr lcov jq
       gcc-multilib)
 # optional: the HTML report's browser test renders the page in chromium,

@@ -115,6 +115,7 @@ bool bld_run_tool(const bctx *B, argv_t *a, sbuf *err, proc_result *r)
     return proc_run(a->v, &po, r, B->e);
 }
 
+
 /* Compiles source i to bitcode in the entry directory. */
 bool bld_compile(bctx *B, int i)
 {
@@ -123,18 +124,11 @@ bool bld_compile(bctx *B, int i)
     if (!abs)
         return false;
     argv_t a = {0};
-    /* -ftrivial-auto-var-init=zero: an uninitialised local reads 0, as it
-     * mostly does in the gcc -O0 build the validator replays (a fresh stack);
-     * otherwise a program testing one runs other paths here than there.
-     * -gline-tables-only: the lines and columns progdb records, without the
-     * variables and types of -g (a third of the compile time of a 1 MB
-     * generated program, and more for the passes that read and drop them) */
-    const char *pre[] = {CTG_CLANG, "-c", "-emit-llvm", "-gline-tables-only", "-O0",
-                         "-Xclang", "-disable-O0-optnone", o->arch_bits == 32 ? "-m32" : "-m64",
-                         "-ftrivial-auto-var-init=zero", "-fno-delete-null-pointer-checks",
-                         "-fno-finite-loops",
-                         "-enable-trivial-auto-var-init-zero-knowing-it-will-be-removed-from-clang",
-                         "-MD", "-MF", B->dep_files[i], "-MT", "x"};
+    bld_arg(&a, CTG_CLANG);
+    for (const char *const *f = build_clang_flags(); *f; f++)
+        bld_arg(&a, *f);
+    const char *pre[] = {o->arch_bits == 32 ? "-m32" : "-m64", "-MD", "-MF", B->dep_files[i],
+                         "-MT", "x"};
     for (size_t k = 0; k < sizeof pre / sizeof *pre; k++)
         bld_arg(&a, pre[k]);
     if (!o->verbose)

@@ -87,6 +87,12 @@ typedef struct build_result {
  * three times clang -O0 -c. */
 #define BUILD_O2_MODULE 1000u
 
+/* The flags (NULL-terminated) of every compile of a C file to the engine's
+ * bitcode, besides -m32/-m64, the program's own and -fwrapv (the
+ * sanitizer build checks signed overflow instead): ctestgen-cc makes its
+ * bitcode with them too. */
+const char *const *build_clang_flags(void);
+
 /* The sanitizer list of --sanitize / -fsanitize= in the form the build
  * takes (norm, cap bytes): the parts ctestgen supports, "fuzzer" dropped
  * (ctestgen is the fuzzer); "" when nothing is left.  False with e set

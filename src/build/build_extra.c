@@ -53,6 +53,8 @@ static bool known_part(const char *p, size_t len)
 bool build_sanitize_list(const char *given, char *norm, size_t cap, ctg_err *e)
 {
     norm[0] = 0;
+    if (given && !strcmp(given, "none"))
+        return true;
     sbuf b = SBUF_INIT;
     for (const char *p = given; p && *p;) {
         size_t len = strcspn(p, ",");

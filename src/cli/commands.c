@@ -33,6 +33,12 @@
 #define EXIT_USAGE 2
 #define EXIT_WRITE 3 /* the output could not be completely written */
 
+/* Whether --sanitize is auto: given as such, or not given. */
+static bool sanitize_auto(const ctg_options *o)
+{
+    return !o->build.sanitize || !strcmp(o->build.sanitize, "auto");
+}
+
 /* Fills build options from the command line (sources from `first` on). */
 static void build_opts_from(const ctg_options *o, int first, build_opts *b)
 {
@@ -49,15 +55,48 @@ static void build_opts_from(const ctg_options *o, int first, build_opts *b)
     b->want_sym = st && st->needs_sym;
     static char san[256]; /* checked by sanitize_ok */
     ctg_err ignored = {{0}};
-    b->sanitize = o->build.sanitize && build_sanitize_list(o->build.sanitize, san, sizeof san,
+    b->sanitize = !sanitize_auto(o) && build_sanitize_list(o->build.sanitize, san, sizeof san,
                                                            &ignored) && san[0] ? san : NULL;
+}
+
+/* The sanitizers a run with --sanitize auto (the default) gets for a
+ * libFuzzer target, as its users build it (-fsanitize=fuzzer,address,
+ * undefined); other programs get none. */
+#define SANITIZE_AUTO "address,undefined"
+
+/* Adds prog.san (SANITIZE_AUTO) to the finished build of a libFuzzer
+ * target when --sanitize is auto; a program it cannot be built for
+ * (bitcode inputs, checks clang refuses) runs without, with a note. */
+static void add_auto_sanitizer(const ctg_options *o, build_opts *bo, build_result *br)
+{
+    if (!sanitize_auto(o) || br->db->harness != CTG_HARNESS_LIBFUZZER || br->san_bin)
+        return;
+    build_opts with = *bo;
+    with.sanitize = SANITIZE_AUTO;
+    with.no_cache = false; /* prog.cov was just built */
+    build_result r2;
+    ctg_err e2 = {{0}};
+    if (!build_program(&with, &r2, &e2)) {
+        if (!o->ui.quiet)
+            fprintf(stderr, "ctestgen: note: no sanitizer build (%s); the run goes on without\n",
+                    e2.msg);
+        return;
+    }
+    bo->sanitize = SANITIZE_AUTO; /* the builds after this one keep it */
+    ctg_free(br->san_bin);
+    br->san_bin = r2.san_bin;
+    br->san_aligned = r2.san_aligned;
+    br->stage.san = r2.stage.san;
+    r2.san_bin = NULL;
+    build_result_release(&r2);
 }
 
 /* Whether --sanitize names what ctestgen supports (e says why not). */
 static bool sanitize_ok(const ctg_options *o, ctg_err *e)
 {
     char san[256];
-    return !o->build.sanitize || build_sanitize_list(o->build.sanitize, san, sizeof san, e);
+    return sanitize_auto(o) || !strcmp(o->build.sanitize, "none") ||
+           build_sanitize_list(o->build.sanitize, san, sizeof san, e);
 }
 
 /* Percentage, 0 when total is 0. */
@@ -420,7 +459,8 @@ static void record_build(const ctg_options *o, const build_result *br, buildrec 
     if (!fs_is_dir(o->out.out_dir))
         return;
     if (!buildrec_make(rec, o->positional.items, o->positional.n, o->build.cflags.items,
-                       o->build.cflags.n, br->db->arch_bits, o->build.sanitize, &e) ||
+                       o->build.cflags.n, br->db->arch_bits,
+                       br->san_bin ? strchr(br->san_bin, '-') + 1 : NULL, &e) ||
         !buildrec_write(o->out.out_dir, rec, &e)) {
         fflush(stdout);
         fprintf(stderr, "ctestgen: warning: %s not written: %s\n", BUILDREC_FILE, e.msg);
@@ -474,6 +514,7 @@ int cmd_run(const ctg_options *o, ctg_err *e)
         fmode_release(&fm);
         return EXIT_ERR;
     }
+    add_auto_sanitizer(o, &bo, &br);
     /* with a time budget only, prog.sym is built while the search starts on
      * prog.cov (an execution budget keeps the run reproducible: built first);
      * --jobs workers watch the one build (not --mpi: ranks may be on other
@@ -523,7 +564,8 @@ int cmd_run(const ctg_options *o, ctg_err *e)
         ok = fmode_finish(o, &fm, e);
     bool bytes = br.db->harness == CTG_HARNESS_STDIN, checked = false;
     buildrec rec = {0};
-    record_build(o, &br, &rec);
+    if (!s.write_failed) /* a full disk: the summary's line says what to do */
+        record_build(o, &br, &rec);
     replay_result rr; /* the check's replay, for regression.c */
     if (ok && !o->replay.no_check && !interrupt_requested() && !s.write_failed && s.tests)
         check_by_replay(o, &s, gen, n_gen, bytes ? &rr : NULL, &checked);

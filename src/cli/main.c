@@ -12,6 +12,7 @@
 #include "../opt/options.h"
 #include "../search/strategy.h"
 #include "commands.h"
+#include "project.h"
 #include "task.h"
 
 #define EXIT_USAGE 2
@@ -29,6 +30,16 @@ static const struct {
     {"export", cmd_export},
     {"learn", cmd_learn},
 };
+
+/* Index of the first positional argument that names the program's files:
+ * after OUT for the commands that read an output directory. */
+static int project_first(const ctg_options *o)
+{
+    const char *c = o->command ? o->command : "";
+    bool out_first = (!strcmp(c, "replay") && o->replay.corpus.n == 0) || !strcmp(c, "report") ||
+                     !strcmp(c, "export");
+    return out_first ? 1 : 0;
+}
 
 /* One note line for the compiler flags that were given and ignored, each
  * reason once: "ctestgen: note: -O2 ignored: the engine picks ...". */
@@ -66,7 +77,8 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     int rc = EXIT_USAGE;
-    if (!o.ui.help && !o.ui.version && !o.ui.man && !task_apply(&o, &e)) {
+    if (!o.ui.help && !o.ui.version && !o.ui.man &&
+        (!task_apply(&o, &e) || !project_apply(&o, project_first(&o), &e))) {
         fprintf(stderr, "ctestgen: %s\n", e.msg);
         rc = 1;
     } else if (o.ui.man) {

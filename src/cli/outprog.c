@@ -79,7 +79,7 @@ void outprog_release(outprog *p)
 void outprog_print_cc(FILE *f, const char *file, const char *const *sources, int n_sources,
                       const char *const *flags, int n_flags, int arch_bits)
 {
-    char **argv = ctg_calloc((size_t)(n_sources + n_flags) + 4, sizeof *argv);
+    char **argv = ctg_calloc((size_t)(n_sources + n_flags) + 5, sizeof *argv);
     char *abs = fs_realpath(file, NULL);
     if (!argv) {
         fprintf(f, "cc %s %s", file, n_sources ? sources[0] : "");
@@ -93,8 +93,13 @@ void outprog_print_cc(FILE *f, const char *file, const char *const *sources, int
     argv[n++] = abs ? abs : (char *)file;
     for (int i = 0; i < n_sources; i++)
         argv[n++] = (char *)sources[i];
-    for (int i = 0; i < n_flags; i++)
+    bool lm = false;
+    for (int i = 0; i < n_flags; i++) {
         argv[n++] = (char *)flags[i];
+        lm = lm || !strcmp(flags[i], "-lm");
+    }
+    if (!lm) /* ctestgen's own links have it (a compilation database has no link flags) */
+        argv[n++] = "-lm";
     char *line = proc_cmdline(argv);
     fputs(line ? line : file, f);
     ctg_free(line);

@@ -62,10 +62,16 @@ static const opt_desc common_options[] = {
     {"cflag", 0, OPT_LIST, OFF(build.cflags), "FLAG", NULL,
      "compiler or linker flag for the program (-I DIR, -D X=1, -lm, -L DIR, -f..., -pthread "
      "are accepted directly too; -O*, -W*, -g* are ignored with a note)"},
-    {"sanitize", 0, OPT_STR, OFF(build.sanitize), "LIST", NULL,
-     "also run the program under clang's sanitizers: address, undefined, or both "
+    {"sanitize", 0, OPT_STR, OFF(build.sanitize), "LIST|auto|none", "auto",
+     "run the program under clang's sanitizers too: address, undefined, or both "
      "(address,undefined); a memory error or undefined behaviour becomes a crash of its own "
-     "kind, with the sanitizer's report (-fsanitize=LIST says the same)"},
+     "kind, with the sanitizer's report (-fsanitize=LIST says the same).  auto: "
+     "address,undefined for a libFuzzer target (as its users build it), none for other "
+     "programs"},
+    {"compile-commands", 0, OPT_STR, OFF(build.compile_commands), "FILE", NULL,
+     "the program's files and flags from a compilation database (CMake's "
+     "CMAKE_EXPORT_COMPILE_COMMANDS, bear): its C files join those given (a file that defines "
+     "main or LLVMFuzzerTestOneInput again is left out)"},
     {"sanitize-mode", 0, OPT_STR, OFF(exec.san_mode), "all|new|N", "all",
      "with --sanitize: all runs every input under the sanitizers (as libFuzzer with ASan); "
      "new runs the uninstrumented build and re-runs each new test and each crash under them "

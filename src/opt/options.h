@@ -56,6 +56,7 @@ typedef struct ctg_options {
         str_list cflags;  /* -I/-D/-l/-f... for clang and the link (ccflags.h) */
         str_list ignored; /* compiler flags given and ignored (-O2, -Wall) */
         const char *sanitize; /* --sanitize LIST (or -fsanitize=LIST), NULL */
+        const char *compile_commands; /* --compile-commands FILE (cli/project.h) */
         int arch_bits;    /* --arch 32|64; 0 until task_apply: the task's
                                  data model, else 64                     */
         const char *cache_dir;

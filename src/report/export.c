@@ -136,11 +136,13 @@ bool export_c(const replay_opts *ro, const replay_result *replayed, const char *
     stats_t *st = sp && fs_exists(sp) ? stats_load(sp, &se) : NULL;
     ctg_free(sp);
     const char *input = st ? stats_get_info(st, "input") : NULL;
-    /* values, or bytes of stdin or of the file "@@" names */
-    bool bytes = input && (!strcmp(input, "stdin") || !strcmp(input, "file"));
+    /* values, or bytes of stdin, of the file "@@" names, or of a libFuzzer
+     * target's data */
+    bool lf = input && !strcmp(input, "libfuzzer");
+    bool bytes = input && (!strcmp(input, "stdin") || !strcmp(input, "file") || lf);
     if (input && strcmp(input, "values") && !bytes) {
-        err_set(e, "%s: a %s target's tests are bytes, not values: replay its corpus "
-                   "(ctestgen replay --corpus %s/corpus PROG.c) instead of exporting it",
+        err_set(e, "%s: a %s target's tests cannot be exported; replay its corpus "
+                   "(ctestgen replay --corpus %s/corpus PROG.c) instead",
                 ro->out_dir, input, ro->out_dir);
         stats_free(st);
         return false;
@@ -165,10 +167,14 @@ bool export_c(const replay_opts *ro, const replay_result *replayed, const char *
                 ro->out_dir, rr.raw ? "corpus" : "test-suite",
                 ro->n_sources > 0 ? ro->sources[0] : "?",
                 rr.arch_bits == 32 ? "   (with -m32: the suite is ILP32)" : "",
-                bytes ? (args && strstr(args, "@@") ? "file named by @@ holds its bytes"
-                                                   : "stdin holds its bytes")
-                      : "__VERIFIER_nondet_* calls read its values");
+                lf      ? "LLVMFuzzerTestOneInput gets its bytes"
+                : bytes ? (args && strstr(args, "@@") ? "file named by @@ holds its bytes"
+                                                     : "stdin holds its bytes")
+                        : "__VERIFIER_nondet_* calls read its values");
     sbuf_puts(&b, prologue);
+    if (lf) /* the runner calls the target; the file brings the main it lacks */
+        sbuf_puts(&b, "#define CTG_LIBFUZZER 1\n"
+                      "int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);\n");
     sbuf_printf(&b, "#define CTG_ERROR_EXIT %d /* the error stubs' exit code */\n"
                     "#define CTG_TIMEOUT_S 10\n"
                     "enum { CTG_EXIT, CTG_SIGNAL, CTG_ERROR };\n\n",

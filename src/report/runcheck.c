@@ -193,6 +193,15 @@ static bool uninit_read(const runcheck_opts *o, int arch, char *buf, size_t cap)
     return found;
 }
 
+/* Tests of rr that crashed under gcc. */
+static unsigned crashed_tests(const replay_result *rr)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < rr->n_tests; i++)
+        n += rr->tests[i].outcome == REPLAY_CRASH;
+    return n;
+}
+
 /* Fills the warning when gcov's figure is clearly below the engine's or a
  * test claims an error it does not reach. */
 static void make_warning(const runcheck_opts *o, const replay_result *rr, runcheck_result *r)
@@ -223,6 +232,11 @@ static void make_warning(const runcheck_opts *o, const replay_result *rr, runche
     else if (kinds_known(o, rr) && uninit)
         snprintf(how, sizeof how, "every test ends under gcc as in the engine, but paths may "
                                   "part at ");
+    else if (kinds_known(o, rr) && crashed_tests(rr))
+        snprintf(how, sizeof how, "every test ends under gcc as in the engine, and %u of them "
+                                  "crash: gcov loses what a crashed run counted last (the "
+                                  "counter of the branch that led to the crash comes after it)",
+                 crashed_tests(rr));
     else if (kinds_known(o, rr))
         snprintf(how, sizeof how, "every test ends under gcc as in the engine; the gap is in "
                                   "what is counted (gcc's branches are not LLVM's edges) or in "

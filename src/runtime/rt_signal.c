@@ -192,8 +192,11 @@ static void rt_san_death(void)
 /* Reproduce mode (CTESTGEN_INPUT, no fork server): the frames of the
  * crash as offsets in the executable on one stderr line, for ctestgen's
  * triage to symbolise: "ctestgen-frames: SIG 0xOFF 0xOFF ...".  Frames of
- * this handler and of libc are left out, as for the crash site. */
-static void rt_print_frames(int sig)
+ * this handler and of libc are left out, as for the crash site.  Every
+ * offset is one past an instruction of its frame (triage looks up OFF - 1):
+ * a return address already is, the faulting instruction of a hardware
+ * fault (the first frame, straight after the signal frame) gets + 1. */
+static void rt_print_frames(int sig, int fault)
 {
     void *bt[RT_BT_MAX];
     int n = backtrace(bt, RT_BT_MAX), i = 0, taken = 0;
@@ -209,6 +212,7 @@ static void rt_print_frames(int sig)
     line[k++] = (char)('0' + sig / 10), line[k++] = (char)('0' + sig % 10);
     for (; i < n && taken < 16 && rt_in_exe((uintptr_t)bt[i]); i++, taken++) {
         uint64_t off = (uint64_t)((uintptr_t)bt[i] - (uintptr_t)__executable_start);
+        off += fault && taken == 0;
         line[k++] = ' ', line[k++] = '0', line[k++] = 'x';
         int d = 60;
         while (d > 0 && !((off >> d) & 0xfu))
@@ -257,7 +261,7 @@ static void rt_on_fatal(int sig, siginfo_t *si, void *uc)
         rt_g.hdr->crash_site = site;
     }
     if (rt_g.standalone && !rt_san_done)
-        rt_print_frames(sig);
+        rt_print_frames(sig, sig != SIGABRT && si->si_code > 0);
     raise(sig); /* pending until we return, then the default action */
 }
 

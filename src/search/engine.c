@@ -667,7 +667,7 @@ static bool prepare_out_dir(const ctg_options *o, ctg_err *e)
                        dir);
     if (earlier) {
         static const char *const parts[] = {"test-suite", "corpus", "crashes", "stats.json",
-                                            SUITE_REGRESSION_FILE, NULL};
+                                            SUITE_REGRESSION_FILE, "bin", "build.json", NULL};
         for (int i = 0; parts[i]; i++) {
             char *p = fs_join(dir, parts[i]);
             bool ok = p && fs_rm_rf(p, e);

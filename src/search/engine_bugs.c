@@ -124,13 +124,15 @@ void eng_san_free(search_ctx *c)
     c->san.x = NULL;
 }
 
-/* Runs in on the sanitizer's executor and records what a sanitizer says. */
-static void san_run(search_ctx *c, const uint8_t *in, size_t len)
+/* Runs in on sanitizer executor x and records what a sanitizer says. */
+static void san_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len)
 {
-    if (!ctx_budget_left(c))
+    if (!eng_execs_left(c, 1)) /* a test kept as the last goal is covered is checked too */
         return;
+    if (x == c->x) /* its crashes waiting for minimisation first: they use its maps */
+        eng_minimise_crashes(c, c->x);
     exec_result r;
-    if (!exec_run(c->san.x, in, len, 0, 0, &r, &c->err)) {
+    if (!exec_run(x, in, len, 0, 0, &r, &c->err)) {
         c->failed = true;
         return;
     }
@@ -140,26 +142,39 @@ static void san_run(search_ctx *c, const uint8_t *in, size_t len)
     if (r.kind != EXEC_SANITIZER)
         return;
     c->san.found++;
-    eng_record_crash(c, c->san.x, &r);
-    eng_minimise_crashes(c, c->san.x);
+    eng_record_crash(c, x, &r);
+    eng_minimise_crashes(c, x);
+}
+
+/* The executor that re-runs a run of x under the sanitizers: the second
+ * one, or with --sanitize-mode all prog.san itself for the runs of another
+ * binary (prog.sym's); NULL when none is due. */
+static exec_t *san_target(const search_ctx *c, const exec_t *x)
+{
+    if (c->san.x)
+        return x == c->san.x ? NULL : c->san.x;
+    return c->san.main && x != c->x ? c->x : NULL;
 }
 
 void eng_san_after(search_ctx *c, exec_t *x, const exec_result *r, bool kept)
 {
-    if (!c->san.x || x == c->san.x || c->failed)
+    exec_t *to = san_target(c, x);
+    if (!to || c->failed)
         return;
     bool crash = r->kind == EXEC_CRASH || r->kind == EXEC_ABORT;
-    bool sample = c->san.every && ++c->san.due >= c->san.every;
+    bool sample = c->san.x && c->san.every && ++c->san.due >= c->san.every;
     if (!kept && !crash && !sample)
         return;
     if (sample)
         c->san.due = 0;
+    if (crash && to == c->x)
+        return; /* record_crash_via_cov ran it there already */
     size_t area, used = exec_consumed(x);
     uint8_t *copy = ctg_malloc(used + 1);
     if (!copy)
         return;
     memcpy(copy, exec_input(x, &area), used);
-    san_run(c, copy, used);
+    san_run(c, to, copy, used);
     ctg_free(copy);
 }
 
@@ -173,7 +188,7 @@ void eng_san_batch(search_ctx *c, const uint8_t *const *in, const size_t *len, u
     uint64_t back = c->san.due - c->san.every; /* the input that made it due */
     c->san.due = 0;
     uint32_t k = back < n ? n - 1 - (uint32_t)back : 0;
-    san_run(c, in[k], len[k]);
+    san_run(c, c->san.x, in[k], len[k]);
 }
 
 /* stats.json's "bugs" and the summary's lines of them (into b). */
@@ -193,7 +208,7 @@ static void list_bugs(search_ctx *c, sbuf *b)
         v[k].kind = (char *)bug_kind;
         v[k].where = (char *)line + strlen(bug_kind) + strlen(" in ");
         if (b)
-            sbuf_printf(b, "    %-15s %s  (%s)\n", bug_kind, v[k].where, names[k]);
+            sbuf_printf(b, "    %s in %s  (%s)\n", bug_kind, v[k].where, names[k]);
         k++;
     }
     if (v && names)

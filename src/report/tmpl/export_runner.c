@@ -5,7 +5,9 @@
  * compiled on its own: the generated file defines before it
  *   CTG_ERROR_EXIT, CTG_TIMEOUT_S, CTG_EXIT / CTG_SIGNAL / CTG_ERROR,
  *   ctg_args[]  (the program's arguments, NULL-terminated; "@@" = the test's file),
- *   ctg_tests[] (name, values or bytes and their length, the expected end).
+ *   ctg_tests[] (name, values or bytes and their length, the expected end),
+ *   and for a libFuzzer target CTG_LIBFUZZER: each test's bytes go to
+ *   LLVMFuzzerTestOneInput, and this file brings the main the target lacks.
  */
 static const char *const *ctg_cur; /* the running test's values */
 static size_t ctg_pos;
@@ -101,6 +103,17 @@ __attribute__((constructor)) static void ctg_run_tests(void)
             ctg_cur = ctg_tests[i].values;
             ctg_pos = 0;
             alarm(CTG_TIMEOUT_S); /* a hang fails the test */
+#ifdef CTG_LIBFUZZER
+            { /* a copy of its own, as libFuzzer hands the data */
+                unsigned char *copy = malloc(ctg_tests[i].len ? ctg_tests[i].len : 1);
+                if (!copy)
+                    _exit(2);
+                memcpy(copy, ctg_tests[i].bytes, ctg_tests[i].len);
+                LLVMFuzzerTestOneInput(copy, ctg_tests[i].len);
+                free(copy);
+                exit(0);
+            }
+#endif
             if (ctg_args[0])
                 ctg_exec_with_args(in);
             return; /* into the program's main */
@@ -139,3 +152,9 @@ __attribute__((constructor)) static void ctg_run_tests(void)
     printf("%d passed, %d failed\n", passed, failed);
     exit(failed ? 1 : 0);
 }
+
+#ifdef CTG_LIBFUZZER
+/* The constructor above runs the tests and exits: this main is the one a
+ * libFuzzer target lacks. */
+int main(void) { return 0; }
+#endif
