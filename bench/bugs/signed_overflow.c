@@ -1,6 +1,7 @@
 /* bench/bugs: signed overflow (undefined behaviour, UBSan).  "MUL" and
  * two 16-bit factors: their product times 1000 overflows an int when it is
  * above 2,147,483. */
+#include <stddef.h>
 #include <stdint.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)

@@ -37,7 +37,8 @@ typedef struct build_result {
     char *sym_bin;  /* prog.sym, or NULL                              */
     char *san_bin;  /* prog.san-LIST (build_opts.sanitize), or NULL   */
     bool san_aligned; /* its edge ids are prog.cov's: it can run every
-                         input in prog.cov's place (build_san.c)        */
+                         input in prog.cov's place (build_extra.c)      */
+    unsigned san_n_edges, san_n_cmp; /* its own counts (its maps)       */
     char *db_path;  /* progdb.json                                    */
     char *bitcode;  /* prepared (uninstrumented) module, prog.bc      */
     progdb *db;

@@ -20,7 +20,8 @@
  * input in prog.cov's place.  Where they differ (a check that changed the
  * program's own branches), build_result.san_aligned is false and the
  * binary only re-runs inputs to see what the sanitizers say.
- * prog.san-LIST.ids holds a digest of its numbering for that comparison.
+ * prog.san-LIST.ids holds a digest of its numbering for that comparison,
+ * and its counts of edges and comparison sites (its executor's maps).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,15 +99,19 @@ static uint64_t sites_digest(const progdb *db)
     return h;
 }
 
-/* Whether the digest file `ids` matches db. */
-static bool digest_matches(const char *ids, const progdb *db)
+/* Reads the digest file `ids` ("DIGEST EDGES CMPS") into r: whether it
+ * matches prog.cov's db, and the binary's own counts. */
+static void read_ids(const char *ids, build_result *r)
 {
     FILE *f = fopen(ids, "r");
     unsigned long long d = 0;
-    bool ok = f && fscanf(f, "%llx", &d) == 1 && d == sites_digest(db);
+    unsigned edges = 0, cmps = 0;
+    bool ok = f && fscanf(f, "%llx %u %u", &d, &edges, &cmps) == 3;
     if (f)
         fclose(f);
-    return ok;
+    r->san_aligned = ok && d == sites_digest(r->db);
+    r->san_n_edges = ok ? edges : r->db->n_edges;
+    r->san_n_cmp = ok ? cmps : r->db->n_cmp;
 }
 
 /* Prepares and numbers B->mod into a new db (harness as prog.cov's). */
@@ -127,8 +132,8 @@ static progdb *number_san(bctx *B, const progdb *cov_db)
 }
 
 /* Compiles, numbers, instruments and links prog.san in B->dir; *digest:
- * its numbering's. */
-static bool san_fresh(bctx *B, uint64_t *digest)
+ * its numbering's, *edges and *cmps its counts. */
+static bool san_fresh(bctx *B, uint64_t *digest, unsigned *edges, unsigned *cmps)
 {
     if (!bld_name_files(B))
         return false;
@@ -139,6 +144,8 @@ static bool san_fresh(bctx *B, uint64_t *digest)
     if (!bld_link_modules(B) || !(B->db = number_san(B, B->r->db)))
         return false;
     *digest = sites_digest(B->db);
+    *edges = B->db->n_edges;
+    *cmps = B->db->n_cmp;
     inst_stats st;
     if (!inst_cov(B->mod, B->db, &st, B->e))
         return false;
@@ -178,12 +185,13 @@ static bool san_build(const build_opts *o, const char *rt, build_result *r, cons
         return err_set(e, "out of memory");
     bctx B = {.o = o, .dir = tmp, .rt_archive = rt, .san = o->sanitize, .e = e, .r = r};
     uint64_t digest = 0;
-    bool ok = sources_are_c(o, e) && san_fresh(&B, &digest);
+    unsigned edges = 0, cmps = 0;
+    bool ok = sources_are_c(o, e) && san_fresh(&B, &digest, &edges, &cmps);
     bld_remove_intermediates(&B);
     char *from = bld_in_dir(&B, "prog.san"), *to = fs_join(r->dir, name);
     sbuf ids = SBUF_INIT, txt = SBUF_INIT;
     sbuf_printf(&ids, "%s.ids", to ? to : "");
-    sbuf_printf(&txt, "%llx\n", (unsigned long long)digest);
+    sbuf_printf(&txt, "%llx %u %u\n", (unsigned long long)digest, edges, cmps);
     ok = ok && from && to && sbuf_ok(&ids) &&
          fs_write_atomic(ids.data, txt.data, txt.len, e);
     if (ok && rename(from, to) != 0)
@@ -262,7 +270,8 @@ bool build_add_san(const build_opts *o, const char *rt, build_result *r, ctg_err
     if (ok) {
         sbuf ids = SBUF_INIT;
         sbuf_printf(&ids, "%s.ids", path);
-        r->san_aligned = sbuf_ok(&ids) && digest_matches(ids.data, r->db);
+        if (sbuf_ok(&ids))
+            read_ids(ids.data, r);
         sbuf_release(&ids);
         r->san_bin = path;
         r->stage.san = fs_now() - t0;

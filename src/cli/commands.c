@@ -86,6 +86,8 @@ static void add_auto_sanitizer(const ctg_options *o, build_opts *bo, build_resul
     ctg_free(br->san_bin);
     br->san_bin = r2.san_bin;
     br->san_aligned = r2.san_aligned;
+    br->san_n_edges = r2.san_n_edges;
+    br->san_n_cmp = r2.san_n_cmp;
     br->stage.san = r2.stage.san;
     r2.san_bin = NULL;
     build_result_release(&r2);

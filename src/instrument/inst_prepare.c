@@ -169,7 +169,7 @@ static void expose_conditions(LLVMModuleRef m)
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b)) {
             LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-            if (!t || !LLVMIsABranchInst(t) || LLVMIsConditional(t))
+            if (!t || !LLVMIsABranchInst(t) || LLVMIsConditional(t) || inst_sanitizer_check(t))
                 continue;
             LLVMBasicBlockRef s = LLVMGetSuccessor(t, 0);
             LLVMValueRef c = handed_condition(b, s);

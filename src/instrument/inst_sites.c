@@ -207,10 +207,7 @@ static void add_branch_ids(inst_walk *w, inst_site *s, uint32_t n_edges)
     w->n_edges += n_edges;
 }
 
-/* True for a branch clang's sanitizers added (-fsanitize=undefined: the
- * check's `br` carries !nosanitize): not the program's, so not numbered,
- * and the ids of a sanitizer build agree with those of prog.cov. */
-static bool sanitizer_check(LLVMValueRef inst)
+bool inst_sanitizer_check(LLVMValueRef inst)
 {
     static LLVMContextRef ctx;
     static unsigned kind;
@@ -227,7 +224,7 @@ static bool sanitizer_check(LLVMValueRef inst)
 static bool visit_inst(inst_walk *w, LLVMValueRef inst, uint32_t fi, uint32_t bi)
 {
     inst_site *s;
-    if ((LLVMIsABranchInst(inst) || LLVMIsASwitchInst(inst)) && sanitizer_check(inst))
+    if ((LLVMIsABranchInst(inst) || LLVMIsASwitchInst(inst)) && inst_sanitizer_check(inst))
         return true;
     if (is_asm_call(inst)) {
         w->n_asm++;

@@ -101,4 +101,10 @@ LLVMIntPredicate inst_swap_pred(LLVMIntPredicate p);
 /* Name of a value as a NUL-terminated string in buf (truncated). */
 const char *inst_name(LLVMValueRef v, char *buf, size_t size);
 
+/* True for an instruction clang's sanitizers added (-fsanitize=undefined:
+ * the checks carry !nosanitize): not the program's.  Such branches are not
+ * numbered (nor exposed by inst_prepare), so the ids of a sanitizer build
+ * agree with those of prog.cov. */
+bool inst_sanitizer_check(LLVMValueRef inst);
+
 #endif

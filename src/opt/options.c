@@ -40,6 +40,9 @@ static const opt_desc common_options[] = {
      "on without writing (exit code 3 either way)"},
     {"input", 'i', OPT_STR, OFF(search.input_dir), "DIR", NULL,
      "initial inputs (AFL/libFuzzer corpus directory of raw files)"},
+    {"stop-on-bug", 0, OPT_FLAG, OFF(search.stop_on_bug), NULL, NULL,
+     "stop at the first crash, hang or sanitizer report (as libFuzzer does; by default the "
+     "run records every bug it meets until the budget is spent)"},
     {"stop-on-error", 0, OPT_FLAG, OFF(search.stop_on_error), NULL, NULL,
      "stop at the first test that reaches an error"},
     {"keep-going", 0, OPT_FLAG, OFF(search.keep_going), NULL, NULL,
@@ -579,7 +582,12 @@ void options_help(FILE *f)
     for (int i = 0; commands[i].name; i++)
         fprintf(f, "  ctestgen %-7s %-28s %s\n", commands[i].name, commands[i].args,
                 commands[i].help);
-    fprintf(f, "\nCompiler flags -I DIR, -D NAME[=VAL], -U NAME, -std=..., -m32 are passed to clang.\n");
+    fprintf(f, "\nCompiler and linker flags go on the command line: -I DIR, -D NAME[=VAL], -U NAME,\n"
+               "-include FILE, -std=..., -f..., -m... reach the compiler, -l, -L, -Wl,..., -pthread\n"
+               "the link; -O*, -W*, -g* are ignored with a note.  A project's own build: make\n"
+               "CC=ctestgen-cc, then ctestgen run ./BINARY (or HARNESS.c LIB.a); CMake's database:\n"
+               "--compile-commands FILE.  A libFuzzer target runs under ASan and UBSan by default\n"
+               "(--sanitize auto: every input, --sanitize-mode all) until the budget is spent.\n");
     fprintf(f, "\nOptions:\n");
     for (const opt_desc *d = common_options; d->name; d++)
         help_line(f, d);

@@ -71,6 +71,7 @@ typedef struct ctg_options {
         uint64_t seed;        /* --seed                                  */
         const char *input_dir;/* -i DIR: initial corpus                 */
         bool stop_on_error;   /* --stop-on-error                         */
+        bool stop_on_bug;     /* --stop-on-bug: at the first crash file   */
         bool keep_going;      /* --keep-going: do not stop when all goals are covered
                                  (or, for coverage-error-call, at the first error) */
         const char *property; /* --property: PROP_BRANCHES or PROP_ERROR_CALL

@@ -14,6 +14,11 @@
  * second.  On a libFuzzer target the fuzzer runs alone
  * until it stalls (--auto-stall executions without a new goal), as hybrid
  * fuzzers start their solver: its batched executions are the cheapest.
+ * Each held member has one early slice after the fuzzer's first, and a
+ * member whose early slice covers something is let in at once: a checksum
+ * the solver answers in one query should not wait for the fuzzer to stall
+ * (under ASan, --sanitize, the fuzzer's executions cost more and the stall
+ * comes seconds later).
  * The members let in then back off as hybrid fuzzers back off their
  * solver: after k slices in a row that found nothing, a member waits 2^k
  * slices (at most 2^AUTO_BACKOFF_MAX) before it can be chosen again, and a
@@ -52,6 +57,7 @@ typedef struct arm {
     void *state;
     bool alive;
     bool held;         /* waits for the fuzzer to stall                */
+    bool looked;       /* held, it had its one early slice             */
     bool waiting;      /* waits for prog.sym (built in the background) */
     uint64_t slices;
     double reward_sum; /* sum of per-slice rewards */
@@ -210,6 +216,10 @@ static int choose(const auto_state *s)
 {
     int best = -1, soonest = -1;
     double best_score = -1.0;
+    int fuzz = s->fuzz_arm;
+    for (int i = 0; fuzz >= 0 && s->arms[fuzz].slices > 0 && i < s->n_arms; i++)
+        if (s->arms[i].alive && s->arms[i].held && !s->arms[i].looked && !s->arms[i].waiting)
+            return i; /* its early slice */
     for (int i = 0; i < s->n_arms; i++) {
         const arm *a = &s->arms[i];
         if (!a->alive || a->held || a->waiting)
@@ -292,6 +302,10 @@ static bool auto_step(void *state, search_ctx *ctx)
     } else if (a->alive && a->st->progress && a->st->progress(a->state) > p0) {
         reward = AUTO_PROGRESS * s->least_find;
         a->progressed++;
+    }
+    if (a->held && !a->looked) { /* the early slice: in at once when it found */
+        a->looked = true;
+        a->held = got == 0;
     }
     a->slices++;
     a->reward_sum += reward > 1.0 ? 1.0 : reward;

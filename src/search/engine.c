@@ -71,11 +71,15 @@ static bool check_stop(search_ctx *c)
     if (c->stop)
         return true;
     const char *why = interrupt_requested() ? "interrupted" : budget_spent(c);
-    if (!why && o->search.stop_on_error && eng_errors_done(c) > 0)
+    if (!why && o->search.stop_on_bug && crashes_count(c->crashes) > suite_n_error_records(c->suite))
+        why = "a bug found (--stop-on-bug)";
+    else if (!why && o->search.stop_on_error && eng_errors_done(c) > 0)
         why = o->search.property && !strcmp(o->search.property, PROP_ERROR_CALL)
                   ? "error reached (coverage-error-call; --keep-going searches on)"
                   : "error reached (--stop-on-error)";
-    else if (!why && !o->search.keep_going && archive_n_edges(c->archive) > 0 &&
+    else if (!why && !o->search.keep_going && !c->build->san_bin && /* sanitizers: bugs
+                                                   beyond the branches, to the budget */
+             archive_n_edges(c->archive) > 0 &&
              archive_covered_edges(c->archive) == archive_n_edges(c->archive) &&
              eng_errors_done(c) == archive_n_errors(c->archive))
         why = "every goal covered";

@@ -91,8 +91,8 @@ static exec_config san_config(const search_ctx *c, const char *binary)
     const ctg_options *o = c->opts;
     exec_config xc = {
         .binary = binary,
-        .n_edges = c->db->n_edges,
-        .n_cmp = c->db->n_cmp,
+        .n_edges = c->build->san_n_edges, /* its own: prog.cov's when aligned */
+        .n_cmp = c->build->san_n_cmp,
         .timeout_ms = o->exec.timeout_auto ? 1000u : o->exec.timeout_ms,
         .mem_limit_mb = o->exec.mem_mb,
         .work_dir = c->scratch,

@@ -45,6 +45,10 @@
 #define FUZZ_SPLICE_P 0.1     /* share of mutants spliced with another seed   */
 #define FUZZ_I2S_P 0.15       /* share of mutants that are one I2S replacement */
 #define FUZZ_REPAIR_P 0.1     /* share of fruitless mutants tried for repair  */
+#define FUZZ_REPAIR_I2S_P 0.5 /* the same for input-to-state's: a constant put
+                                 in behind a checksum breaks the checksum
+                                 ("PK" LEN SUM payload: type 7 needs both),
+                                 and they are few */
 #define FUZZ_MAX_EQ 64        /* equal comparisons remembered per seed        */
 #define FUZZ_AHEAD 64         /* libFuzzer targets: mutants made ahead and run
                                  as one batch of the executor              */
@@ -690,8 +694,8 @@ static bool run_mutant(fuzz *F)
     size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
     if (fresh && seedable(r.r.kind))
         found(F, n, i2s);
-    else if (!fresh && !i2s && s->n_eq && r.r.kind == EXEC_NORMAL &&
-             rng_chance(ctx_rng(F->ctx), FUZZ_REPAIR_P)) {
+    else if (!fresh && s->n_eq && r.r.kind == EXEC_NORMAL &&
+             rng_chance(ctx_rng(F->ctx), i2s ? FUZZ_REPAIR_I2S_P : FUZZ_REPAIR_P)) {
         const exec_t *x = ctx_executor(F->ctx);
         size_t all;
         const uint8_t *in = exec_input(x, &all);
@@ -713,7 +717,8 @@ static void make_ahead(fuzz *F, struct fz_ahead *a, long want)
         p->off = used;
         memcpy(a->buf + used, F->buf, p->len);
         used += p->len;
-        p->repair = !p->i2s && s->n_eq && rng_chance(ctx_rng(F->ctx), FUZZ_REPAIR_P);
+        p->repair = s->n_eq &&
+                    rng_chance(ctx_rng(F->ctx), p->i2s ? FUZZ_REPAIR_I2S_P : FUZZ_REPAIR_P);
     }
 }
 
