@@ -160,10 +160,11 @@ static bool parse_object(json_object *o, ccrecs *rs)
     if (json_object_object_get_ex(o, "link", &v))
         return add_strings(v, &rs->link, &rs->n_link);
     ccrec r = {0};
-    bool ok = json_object_object_get_ex(o, "src", &v) &&
+    bool ok = json_object_object_get_ex(o, "src", &v) && json_object_is_type(v, json_type_string) &&
               (r.src = ctg_strdup(json_object_get_string(v))) != NULL;
     if (ok && json_object_object_get_ex(o, "bc", &v))
-        ok = (r.bc = ctg_strdup(json_object_get_string(v))) != NULL;
+        ok = json_object_is_type(v, json_type_string) &&
+             (r.bc = ctg_strdup(json_object_get_string(v))) != NULL;
     if (ok && json_object_object_get_ex(o, "flags", &v))
         ok = add_strings(v, &r.flags, &r.n_flags);
     if (ok && json_object_object_get_ex(o, "arch", &v))

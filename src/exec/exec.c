@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -98,11 +99,14 @@ static void free_env(char **env)
     ctg_free(env);
 }
 
-/* NAME=OURS:THEIRS for a sanitizer's options variable (THEIRS: the user's
- * own, which may add to ours), owned; mem_mb bounds the heap. */
+/* NAME=OURS:THEIRS for a sanitizer's options variable, owned; mem_mb
+ * bounds the heap.  THEIRS: CTESTGEN_NAME, the user's additions (not NAME
+ * itself, which may be ctestgen's own: an ASan build of ctestgen). */
 static char *san_var(const char *name, const char *ours, uint64_t mem_mb)
 {
-    const char *theirs = getenv(name);
+    char user[64];
+    snprintf(user, sizeof user, "CTESTGEN_%s", name);
+    const char *theirs = getenv(user);
     sbuf b = SBUF_INIT;
     sbuf_printf(&b, "%s=%s", name, ours);
     if (mem_mb && !strcmp(name, "ASAN_OPTIONS"))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t0124-sanitize: the bugs people fuzz for.
-#   - minilib's one-byte heap over-read is invisible to the plain build and
-#     found with --sanitize address, in both ways of paying for ASan (every
+#   - minilib's one-byte heap over-read is invisible to the plain build
+#     (--sanitize none) and found with --sanitize address (and by default, a
+#     libFuzzer target getting address,undefined), in both ways of paying for ASan (every
 #     input under it, or new tests and crashes re-run under it): one crash
 #     file, kind heap-buffer-overflow, in ml_decode at decode.c:LINE, with
 #     ASan's report in the .txt and a reproduce command that works from any
@@ -17,7 +18,7 @@ ML="$PROGS/minilib"
 SRC=("$ML/fuzz/fuzz_minilib.c" "$ML/src/decode.c" "$ML/src/score.c" -I "$ML/include")
 line=$(grep -nF 'sum += buf[i]' "$ML/src/decode.c" | cut -d: -f1)
 
-"$CTESTGEN" run "${SRC[@]}" --max-execs 20000 --seed 1 -o "$T/plain" -q 2>/dev/null || fail "plain run"
+"$CTESTGEN" run "${SRC[@]}" --sanitize none --max-execs 20000 --seed 1 -o "$T/plain" -q 2>/dev/null || fail "plain run"
 check "without a sanitizer the over-read is invisible" [ "$(stat crashes "$T/plain")" = 0 ]
 for mode in all new; do
   "$CTESTGEN" run "${SRC[@]}" --sanitize address --sanitize-mode $mode --max-execs 20000 --seed 1 \
@@ -36,6 +37,9 @@ for mode in all new; do
     bash -c "[ $rc != 0 ] && grep -q 'heap-buffer-overflow' '$T/$mode.repro'"
 done
 
+"$CTESTGEN" run "${SRC[@]}" --max-execs 20000 --seed 1 -o "$T/dflt" >"$T/dflt.out" 2>&1 || fail "default run"
+check "a libFuzzer target's default run finds it too" \
+  grep -q "heap-buffer-overflow in ml_decode at $ML/src/decode.c:$line" "$T/dflt.out"
 U="$PROGS/ub_overflow.c"
 "$CTESTGEN" run "$U" --strategy concolic --max-execs 300 --seed 1 -o "$T/ub0" -q 2>/dev/null
 check "signed overflow: no crash without a sanitizer" [ "$(stat crashes "$T/ub0")" = 0 ]

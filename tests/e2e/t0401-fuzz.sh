@@ -76,11 +76,15 @@ for s in 1 2 3; do
     check "feature: seed $s reaches the key in [server]" sh -c "ls '$T/sec-$s/crashes/' | grep -q abort"
 done
 
-# auto on a libFuzzer target: the fuzzer runs alone (in batches) until it
-# stalls for --auto-stall executions, then the other members join
+# auto on a libFuzzer target: the fuzzer runs (in batches) while the others
+# wait for it to stall for --auto-stall executions, but for one early slice
+# each; a member whose early slice covers something stays in
 "$CTESTGEN" run "$EX/tree_parse.c" --max-execs 20000 --seed 1 -o "$T/auto-held" -q ||
     fail "auto, tree_parse: run exits 0"
-check "auto: the fuzzer alone while it finds" [ "$(stat auto.slices.concolic "$T/auto-held")" = 0 ]
+check "auto: mio, fruitless in its early slice, waits for the fuzzer" \
+  [ "$(stat auto.slices.mio "$T/auto-held")" = 1 ]
+check "auto: concolic's early slice found goals, so it stays in" \
+  [ "$(stat auto.goals.concolic "$T/auto-held")" -gt 0 ]
 check "auto: its runs go in batches" [ "$(stat executor.batched_runs "$T/auto-held")" -gt 10000 ]
 # where a batched run's time went: ctestgen's work while a batch ran and
 # its wait for the program, each within the run's time (the summary says it)
