@@ -778,17 +778,26 @@ static cache_state use_cached(const char *final, build_result *r)
     return CACHE_BROKEN;
 }
 
+char *bld_entry_tmp(const build_result *r, const char *what, ctg_err *e)
+{
+    sbuf at = SBUF_INIT;
+    sbuf_printf(&at, "%s/%s.tmp.", r->dir, what);
+    char *tmp = sbuf_ok(&at) ? fs_mkdtemp_at(at.data, "a build directory", e) : NULL;
+    if (!sbuf_ok(&at))
+        err_set(e, "out of memory");
+    sbuf_release(&at);
+    return tmp;
+}
+
 /* Adds prog.sym to a cached entry built without it: built from the entry's
  * prog.bc in a private directory, then moved into place (concurrent
  * builders each publish a complete binary). */
 static bool add_sym(const build_opts *o, const char *rt, const char *sym, build_result *r,
                     ctg_err *e)
 {
-    char *at = fs_join(r->dir, "sym.tmp.");
-    char *tmp = at ? fs_mkdtemp_at(at, "a build directory", e) : NULL;
-    ctg_free(at);
+    char *tmp = bld_entry_tmp(r, "sym", e);
     if (!tmp)
-        return err_set(e, "out of memory");
+        return false;
     bctx B = {.o = o, .dir = tmp, .rt_archive = rt, .sym_archive = sym, .e = e, .db = r->db};
     B.ctx = LLVMContextCreate();
     B.r = r;

@@ -114,6 +114,21 @@ static void read_ids(const char *ids, build_result *r)
     r->san_n_cmp = ok ? cmps : r->db->n_cmp;
 }
 
+/* B->mod (instrumented) generated with its line tables (plus extra on the
+ * level, EMIT_ASAN) and linked as dir/stem; the module is disposed. */
+static bool emit_linked(bctx *B, const char *stem, int extra)
+{
+    unsigned largest = 0, spared = 0;
+    int level = bld_codegen_level(B->mod, &largest, &spared, true) | extra;
+    gen_files g = {0};
+    double passes = 0, codegen = 0;
+    bool ok = bld_generate(B, B->mod, stem, level, &g, &passes, &codegen) &&
+              bld_link_binary(B, &g, stem, NULL, &codegen);
+    LLVMDisposeModule(B->mod);
+    B->mod = NULL;
+    return ok;
+}
+
 /* Prepares and numbers B->mod into a new db (harness as prog.cov's). */
 static progdb *number_san(bctx *B, const progdb *cov_db)
 {
@@ -147,19 +162,8 @@ static bool san_fresh(bctx *B, uint64_t *digest, unsigned *edges, unsigned *cmps
     *edges = B->db->n_edges;
     *cmps = B->db->n_cmp;
     inst_stats st;
-    if (!inst_cov(B->mod, B->db, &st, B->e))
-        return false;
-    unsigned largest = 0, spared = 0;
-    int level = bld_codegen_level(B->mod, &largest, &spared, true);
-    if (strstr(B->san, "address"))
-        level |= EMIT_ASAN;
-    gen_files g = {0};
-    double passes = 0, codegen = 0;
-    bool ok = bld_generate(B, B->mod, "prog.san", level, &g, &passes, &codegen) &&
-              bld_link_binary(B, &g, "prog.san", NULL, &codegen);
-    LLVMDisposeModule(B->mod);
-    B->mod = NULL;
-    return ok;
+    return inst_cov(B->mod, B->db, &st, B->e) &&
+           emit_linked(B, "prog.san", strstr(B->san, "address") ? EMIT_ASAN : 0);
 }
 
 /* Checks that every source is C that can be compiled again. */
@@ -178,11 +182,9 @@ static bool sources_are_c(const build_opts *o, ctg_err *e)
 static bool san_build(const build_opts *o, const char *rt, build_result *r, const char *name,
                       ctg_err *e)
 {
-    char *at = fs_join(r->dir, "san.tmp.");
-    char *tmp = at ? fs_mkdtemp_at(at, "a build directory", e) : NULL;
-    ctg_free(at);
+    char *tmp = bld_entry_tmp(r, "san", e);
     if (!tmp)
-        return err_set(e, "out of memory");
+        return false;
     bctx B = {.o = o, .dir = tmp, .rt_archive = rt, .san = o->sanitize, .e = e, .r = r};
     uint64_t digest = 0;
     unsigned edges = 0, cmps = 0;
@@ -213,17 +215,7 @@ static bool dbg_fresh(bctx *B)
     if (!(B->mod = bld_read_bitcode(B, B->r->bitcode)))
         return false;
     inst_stats st;
-    if (!inst_cov(B->mod, B->r->db, &st, B->e))
-        return false;
-    unsigned largest = 0, spared = 0;
-    int level = bld_codegen_level(B->mod, &largest, &spared, true);
-    gen_files g = {0};
-    double passes = 0, codegen = 0;
-    bool ok = bld_generate(B, B->mod, "prog.dbg", level, &g, &passes, &codegen) &&
-              bld_link_binary(B, &g, "prog.dbg", NULL, &codegen);
-    LLVMDisposeModule(B->mod);
-    B->mod = NULL;
-    return ok;
+    return inst_cov(B->mod, B->r->db, &st, B->e) && emit_linked(B, "prog.dbg", 0);
 }
 
 char *build_debug_twin(const build_result *r, const build_opts *o, ctg_err *e)
@@ -237,9 +229,7 @@ char *build_debug_twin(const build_result *r, const build_opts *o, ctg_err *e)
     char name[32], *rt = NULL;
     snprintf(name, sizeof name, "libctg_rt%d.a", eff.arch_bits == 32 ? 32 : 64);
     rt = fs_join(build_runtime_dir(), name);
-    char *at = fs_join(r->dir, "dbg.tmp.");
-    char *tmp = at && rt ? fs_mkdtemp_at(at, "a build directory", e) : NULL;
-    ctg_free(at);
+    char *tmp = rt ? bld_entry_tmp(r, "dbg", e) : NULL;
     bctx B = {.o = &eff, .dir = tmp, .rt_archive = rt, .e = e, .r = (build_result *)r};
     bool ok = tmp && dbg_fresh(&B);
     char *from = tmp ? bld_in_dir(&B, "prog.dbg") : NULL;

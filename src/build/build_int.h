@@ -69,6 +69,10 @@ bool bld_generate(bctx *B, LLVMModuleRef m, const char *stem, int level, gen_fil
 bool bld_link_binary(bctx *B, const gen_files *g, const char *out_name, const char *extra,
                      double *secs);
 char *bld_in_dir(const bctx *B, const char *name);
+/* A private directory WHAT.tmp.XXXXXX in the cache entry of r, where a
+ * binary added to it is built before it is moved into place (ctg_free);
+ * NULL with e set. */
+char *bld_entry_tmp(const build_result *r, const char *what, ctg_err *e);
 void bld_release(bctx *B);
 
 /* Adds prog.san-LIST (o->sanitize) to the finished build r: from the

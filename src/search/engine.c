@@ -548,10 +548,7 @@ bool ctx_exec(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_
     return run_on(c, c->x, in, len, flags, out);
 }
 
-/* The executor settings of the run for binary: limits, the scratch
- * directory, --malloc-fail, and the first timeout (ENG_TMO_START_MS when it is
- * calibrated). */
-static exec_config run_config(const search_ctx *c, const char *binary, bool sanitizer)
+exec_config eng_run_config(const search_ctx *c, const char *binary, bool sanitizer)
 {
     const ctg_options *o = c->opts;
     exec_config xc = {
@@ -578,7 +575,7 @@ bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_e
     if (!c->sym_bin)
         return err_set(e, "this strategy needs prog.sym, but the program was built without it; "
                           "please report this");
-    exec_config xc = run_config(c, c->sym_bin, false);
+    exec_config xc = eng_run_config(c, c->sym_bin, false);
     c->xs = exec_new_traced(&xc, trace_nodes, trace_pc, e);
     if (c->xs)
         eng_sym_start(c);
@@ -730,7 +727,7 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         return false;
     /* --sanitize-mode all: prog.san runs every input in prog.cov's place */
     c->san.main = b->san_bin && b->san_aligned && !strcmp(o->exec.san_mode, "all");
-    exec_config xc = run_config(c, c->san.main ? b->san_bin : b->cov_bin, c->san.main);
+    exec_config xc = eng_run_config(c, c->san.main ? b->san_bin : b->cov_bin, c->san.main);
     c->x = exec_new(&xc, e);
     if (!c->x)
         return false;

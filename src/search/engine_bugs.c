@@ -85,22 +85,15 @@ void eng_triage_start(search_ctx *c)
 
 bool eng_san_is_main(const search_ctx *c) { return c->san.main; }
 
-/* The executor config of prog.san, from prog.cov's (c->x's settings). */
+/* The executor config of prog.san in a second executor: the run's, with
+ * the binary's own counts (prog.cov's when its ids agree) and the
+ * timeout's cap (it is not calibrated). */
 static exec_config san_config(const search_ctx *c, const char *binary)
 {
-    const ctg_options *o = c->opts;
-    exec_config xc = {
-        .binary = binary,
-        .n_edges = c->build->san_n_edges, /* its own: prog.cov's when aligned */
-        .n_cmp = c->build->san_n_cmp,
-        .timeout_ms = o->exec.timeout_auto ? 1000u : o->exec.timeout_ms,
-        .mem_limit_mb = o->exec.mem_mb,
-        .work_dir = c->scratch,
-        .run_flags = strcmp(o->exec.malloc_fail, "null") ? 0 : CTG_FL_MALLOC_NULL,
-        .args = o->exec.prog_args.items,
-        .n_args = o->exec.prog_args.n,
-        .sanitizer = true,
-    };
+    exec_config xc = eng_run_config(c, binary, true);
+    xc.n_edges = c->build->san_n_edges;
+    xc.n_cmp = c->build->san_n_cmp;
+    xc.timeout_ms = c->opts->exec.timeout_auto ? 1000u : c->opts->exec.timeout_ms;
     return xc;
 }
 

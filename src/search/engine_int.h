@@ -118,6 +118,10 @@ void eng_bug_lines(search_ctx *c, sbuf *b);
 /* Sets the crash table's triage (engine_bugs.c). */
 void eng_triage_start(search_ctx *c);
 void eng_san_counters(search_ctx *c);
+/* The executor settings of the run for binary: limits, the scratch
+ * directory, --malloc-fail, and the first timeout (ENG_TMO_START_MS when it
+ * is calibrated); sanitizer: prog.san's (engine.c). */
+exec_config eng_run_config(const search_ctx *c, const char *binary, bool sanitizer);
 /* Records the last run of x in crashes/ (engine.c). */
 void eng_record_crash(search_ctx *c, const exec_t *x, const exec_result *r);
 /* Minimises the crashes waiting for executor x (engine.c). */

@@ -3,7 +3,7 @@
 # ctestgen in PREFIX/bin, its runtime in PREFIX/lib/ctestgen/rt and its
 # manual page (generated from the options tables) in PREFIX/share/man/man1;
 # the installed binary, run from elsewhere, builds, searches and replays
-# without the build tree.
+# without the build tree; ctestgen-cc is installed beside it and works.
 . "$(dirname "$0")/lib.sh"
 # staged as a package build does: DESTDIR + PREFIX
 DESTDIR="$T/stage" cmake --install "$CTG_BUILD_DIR" --prefix /usr/local >"$T/install.log" 2>&1 ||
@@ -20,6 +20,9 @@ else
   echo "skip: man not installed: the page is not rendered"
 fi
 check "the binary is installed" [ -x "$I" ]
+check "the compiler wrapper is installed beside it" [ -x "$T/prefix/bin/ctestgen-cc" ]
+check "the installed wrapper compiles (and records) a file" bash -c "cd '$T' && \
+  '$T/prefix/bin/ctestgen-cc' -c '$EX/triangle.c' -o tri.o && readelf -p .ctestgen tri.o | grep -q triangle.c"
 check "the 64-bit runtime is installed" [ -f "$T/prefix/lib/ctestgen/rt/libctg_rt64.a" ]
 check "the replay harness is installed" [ -f "$T/prefix/lib/ctestgen/rt/replay_harness.c" ]
 if [ -x "$(dirname "$CTESTGEN")/rt/probe32" ]; then
