@@ -3,9 +3,11 @@
  *     CC=ctestgen-cc ./configure && make      make CC=ctestgen-cc
  *     cmake -DCMAKE_C_COMPILER=ctestgen-cc ...
  *
- * It runs the real compiler ($CTESTGEN_CC, else clang-14) with the
- * arguments as given, so the project builds what it always builds and its
- * own tests still run.  Then, for each C file it compiled, it compiles the
+ * It runs the real compiler ($CTESTGEN_CC, else cc: what the project
+ * gets without the wrapper; clang-14 for a link or compile that asks for
+ * libFuzzer, -fsanitize=fuzzer, which gcc lacks) with the arguments as
+ * given, so the project builds what it always builds and its own tests
+ * still run.  Then, for each C file it compiled, it compiles the
  * file once more to the engine's bitcode (build_clang_flags) beside the
  * object (.NAME.o.ctg.bc) and writes a compile record (src/build/ccrec.h)
  * into the object's section .ctestgen (objcopy).  The linker concatenates
@@ -98,13 +100,24 @@ static bool parse_job(int argc, char **argv, ccjob *j)
     return true;
 }
 
+/* Whether the arguments ask for libFuzzer (-fsanitize=fuzzer...), which
+ * only clang has. */
+static bool wants_libfuzzer(const ccjob *j)
+{
+    for (int i = 0; i < j->argc; i++)
+        if (!strncmp(j->argv[i], "-fsanitize=", 11) && strstr(j->argv[i], "fuzzer"))
+            return true;
+    return false;
+}
+
 /* Runs the real compiler with the arguments; its exit code (127: cannot
  * be started). */
 static int run_real(const ccjob *j)
 {
     const char *real = getenv("CTESTGEN_CC");
-    if (!real || !*real)
-        real = CTG_CLANG;
+    if (!real || !*real) /* what the project gets without the wrapper; clang
+                            for libFuzzer's -fsanitize=fuzzer */
+        real = wants_libfuzzer(j) ? CTG_CLANG : "cc";
     char **argv = ctg_calloc((size_t)j->argc + 2, sizeof *argv);
     if (!argv)
         return 1;
@@ -138,31 +151,39 @@ static char *absolute(const char *p)
     return r;
 }
 
+/* Adds compile flag a (with its value v, or NULL) to r, a path it names
+ * made absolute: -I DIR and -D X as one argument, -include FILE as two. */
+static bool add_compile_flag(ccrec *r, const char *a, const char *v)
+{
+    int pre;
+    char *p = ccf_takes_path(a, &pre) && (v || pre) ? absolute(v ? v : a + pre) : NULL;
+    sbuf b = SBUF_INIT;
+    bool ok;
+    if (strlen(a) == 2 && v) { /* -I DIR, -D X */
+        sbuf_printf(&b, "%s%s", a, p ? p : v);
+        ok = sbuf_ok(&b) && ccrec_add_flag(&r->flags, &r->n_flags, b.data, NULL);
+    } else if (v)
+        ok = ccrec_add_flag(&r->flags, &r->n_flags, a, p ? p : v);
+    else if (p) { /* -IDIR */
+        sbuf_printf(&b, "%.*s%s", pre, a, p);
+        ok = sbuf_ok(&b) && ccrec_add_flag(&r->flags, &r->n_flags, b.data, NULL);
+    } else
+        ok = ccrec_add_flag(&r->flags, &r->n_flags, a, NULL);
+    sbuf_release(&b);
+    ctg_free(p);
+    return ok;
+}
+
 /* The compile flags of the job (ccflags.h), paths absolute, into r. */
 static bool job_flags(const ccjob *j, ccrec *r)
 {
     bool ok = true;
     for (int i = 0; ok && i < j->argc; i++) {
-        int n, pre;
+        int n;
         const char *a = j->argv[i], *next = i + 1 < j->argc ? j->argv[i + 1] : NULL;
         ccf_kind k = ccf_classify(a, next, &n);
-        if (k == CCF_COMPILE || k == CCF_BOTH) {
-            const char *v = n == 2 ? next : NULL;
-            bool path = ccf_takes_path(a, &pre);
-            char *p = path && (v || pre) ? absolute(v ? v : a + pre) : NULL;
-            sbuf b = SBUF_INIT;
-            if (strlen(a) == 2 && v) /* -I DIR, -D X: one argument */
-                sbuf_printf(&b, "%s%s", a, p ? p : v);
-            else if (p && !v)
-                sbuf_printf(&b, "%.*s%s", pre, a, p);
-            char *one = sbuf_take(&b);
-            if (one || !v)
-                ok = ccrec_add_flag(&r->flags, &r->n_flags, one ? one : a, NULL);
-            else
-                ok = ccrec_add_flag(&r->flags, &r->n_flags, a, p ? p : v);
-            ctg_free(one);
-            ctg_free(p);
-        }
+        if (k == CCF_COMPILE || k == CCF_BOTH)
+            ok = add_compile_flag(r, a, n == 2 ? next : NULL);
         i += n - 1;
     }
     return ok;
