@@ -388,6 +388,26 @@ static void test_nondeterminism(void **state)
     scope_dom_release(&d);
 }
 
+/* What bench/dogfood's fuzzing of the .fin parser found (ASan, UBSan):
+ * a float in an integer list was reported from the freed list, and a range
+ * from INT64_MIN overflowed when its width was taken. */
+static void test_dogfood_findings(void **state)
+{
+    (void)state;
+    int64_t *v = NULL;
+    size_t n = 0;
+    ctg_err e = {{0}};
+    assert_false(scope_parse_ints("node.k", "1.", &v, &n, &e));
+    assert_non_null(strstr(e.msg, "node.k: 1 is not an integer"));
+    e.msg[0] = 0;
+    assert_false(scope_parse_ints("node.y", "-9223372036854775808..3", &v, &n, &e));
+    assert_non_null(strstr(e.msg, "range too large"));
+    assert_true(scope_parse_ints("node.y", "-2..1", &v, &n, &e));
+    assert_int_equal(n, 4);
+    assert_int_equal(v[0], -2);
+    free(v);
+}
+
 static void test_oom(void **state)
 {
     (void)state;
@@ -419,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_domain_without_zero),
         cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_nondeterminism),
+        cmocka_unit_test(test_dogfood_findings),
         cmocka_unit_test(test_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

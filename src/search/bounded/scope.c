@@ -236,7 +236,7 @@ static bool parse_values(const char *spec, const char *s, dlist *l, bool magnitu
             s += 2;
             if (!parse_scalar(&s, &b) || a.is_float || b.is_float || b.i < a.i)
                 return err_set(e, "%s: a range is lo..hi with integers lo <= hi", spec);
-            if ((uint64_t)(b.i - a.i) >= 65536)
+            if ((uint64_t)b.i - (uint64_t)a.i >= 65536) /* no signed overflow */
                 return err_set(e, "%s: range too large for exhaustive enumeration "
                                   "(at most 65536 values)", spec);
             bool ok = true;
@@ -306,9 +306,10 @@ bool scope_parse_ints(const char *where, const char *text, int64_t **vals, size_
     }
     int64_t *v = ctg_malloc((l.n ? l.n : 1) * sizeof *v);
     for (size_t i = 0; v && i < l.n; i++) {
-        if (l.v[i].is_float) {
+        if (l.v[i].is_float) { /* the message before the list is freed */
+            err_set(e, "%s: %g is not an integer", where, l.v[i].f);
             ctg_free(v), ctg_free(l.v);
-            return err_set(e, "%s: %g is not an integer", where, l.v[i].f);
+            return false;
         }
         v[i] = l.v[i].i;
     }
