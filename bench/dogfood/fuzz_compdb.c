@@ -1,6 +1,6 @@
 /* Dogfood: compile_commands.json (--compile-commands) and the compile
  * records of ctestgen-cc (the same JSON, one record a line). */
-#include "build/ccrec.h"
+#include "compile/ccrec.h"
 #include "dogfood.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)

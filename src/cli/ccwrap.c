@@ -9,7 +9,7 @@
  * given, so the project builds what it always builds and its own tests
  * still run.  Then, for each C file it compiled, it compiles the
  * file once more to the engine's bitcode (build_clang_flags) beside the
- * object (.NAME.o.ctg.bc) and writes a compile record (src/build/ccrec.h)
+ * object (.NAME.o.ctg.bc) and writes a compile record (src/compile/ccrec.h)
  * into the object's section .ctestgen (objcopy).  The linker concatenates
  * the sections of what it links and `ar` keeps them, so the executable or
  * library says which files and flags made it; a final link also records
@@ -33,8 +33,8 @@
 #include "../base/mem.h"
 #include "../base/proc.h"
 #include "../base/sbuf.h"
-#include "../build/build.h"
-#include "../build/ccrec.h"
+#include "../compile/build.h"
+#include "../compile/ccrec.h"
 
 /* Flags whose value is the next argument (it is not a source). */
 static bool takes_value(const char *a)

@@ -12,7 +12,7 @@
 #include "../base/interrupt.h"
 #include "../base/mem.h"
 #include "../base/sbuf.h"
-#include "../build/build.h"
+#include "../compile/build.h"
 #include "../exec/triage.h"
 #include "../report/compare.h"
 #include "../report/export.h"

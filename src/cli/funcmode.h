@@ -1,6 +1,6 @@
 /*
  * funcmode.h - `ctestgen run lib.c --function NAME` (issue 3 part 3): reads
- * the signature, writes the driver (src/build/driver.h) into the build
+ * the signature, writes the driver (src/compile/driver.h) into the build
  * cache and builds it with the program; after the search copies it to
  * out/driver_NAME.c and writes the regression tests out/tests_NAME.c
  * (src/report/utest.h).  `ctestgen replay out lib.c` picks the driver up
@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "../base/err.h"
-#include "../build/driver.h"
+#include "../compile/driver.h"
 #include "../opt/options.h"
 
 typedef struct fmode {

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "../build/build.h"
+#include "../compile/build.h"
 #include "../opt/options.h"
 #include "../search/engine.h"
 

@@ -8,7 +8,7 @@
 
 #include "../base/fsutil.h"
 #include "../base/mem.h"
-#include "../build/ccrec.h"
+#include "../compile/ccrec.h"
 
 /* Appends s to l (the options own a copy in o->own); false on oom. */
 static bool add_owned(ctg_options *o, str_list *l, const char *s)

@@ -3,7 +3,7 @@
  * object or a static library built with ctestgen-cc among the arguments of
  * run/build/replay, and --compile-commands (CMake's, bear's database),
  * become the C files and the compiler and linker flags that the rest of
- * ctestgen takes (src/build/ccrec.h reads the records).
+ * ctestgen takes (src/compile/ccrec.h reads the records).
  */
 #ifndef CTG_PROJECT_H
 #define CTG_PROJECT_H

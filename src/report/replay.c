@@ -31,7 +31,7 @@
 #include "../base/hash.h"
 #include "../base/mem.h"
 #include "../base/proc.h"
-#include "../build/build.h"
+#include "../compile/build.h"
 #include "../suite/suite.h"
 #include "../suite/test.h"
 #include "stats.h"

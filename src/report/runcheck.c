@@ -12,7 +12,7 @@
 #include "../base/fsutil.h"
 #include "../base/mem.h"
 #include "../base/sbuf.h"
-#include "../build/libclang.h"
+#include "../compile/libclang.h"
 #include "replay.h"
 #include "stats.h"
 

@@ -20,7 +20,7 @@
 #include <stdbool.h>
 
 #include "../base/err.h"
-#include "../build/driver.h"
+#include "../compile/driver.h"
 
 typedef struct utest_opts {
     const drv_sig *sig;

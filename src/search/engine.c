@@ -34,7 +34,7 @@
 #include "../base/interrupt.h"
 #include "../base/mem.h"
 #include "../base/sbuf.h"
-#include "../build/build.h"
+#include "../compile/build.h"
 #include "../report/stats.h"
 #include "../suite/suite.h"
 #include "crashes.h"

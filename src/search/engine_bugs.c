@@ -21,7 +21,7 @@
 
 #include "../base/fsutil.h"
 #include "../base/mem.h"
-#include "../build/build.h"
+#include "../compile/build.h"
 #include "engine_int.h"
 
 /* ==== crash triage ============================================================ */

@@ -15,7 +15,7 @@
 
 #include "base/fsutil.h"
 #include "base/mem.h"
-#include "build/build.h"
+#include "compile/build.h"
 #include "opt/options.h"
 #include "report/stats.h"
 #include "search/engine.h"

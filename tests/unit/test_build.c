@@ -30,7 +30,7 @@
 #include "base/mem.h"
 #include "base/proc.h"
 #include "base/sbuf.h"
-#include "build/build.h"
+#include "compile/build.h"
 #include "exec/exec.h"
 #include "runtime/rt_protocol.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_build_cache.c - src/build/build_cache.c on its own: sha256 of a
+ * test_build_cache.c - src/compile/build_cache.c on its own: sha256 of a
  * buffer and of a file; an entry is valid only with its four files and
  * unchanged dependencies (deps.json written from clang's make-syntax .d
  * files, escaped spaces included); publishing moves the temporary entry in,
@@ -21,7 +21,7 @@
 
 #include "base/fsutil.h"
 #include "base/mem.h"
-#include "build/build_cache.h"
+#include "compile/build_cache.h"
 
 typedef struct fx {
     char *root;

@@ -1,5 +1,5 @@
 /*
- * test_ccrec.c - unit tests of src/build/ccrec (compile records of
+ * test_ccrec.c - unit tests of src/compile/ccrec (compile records of
  * ctestgen-cc and compile_commands.json) and src/suite/buildrec
  * (OUT/build.json): lines written and read back, flags kept once (a flag
  * and its value as a pair), a database's "command" split as a shell would,
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/fsutil.h"
-#include "build/ccrec.h"
+#include "compile/ccrec.h"
 #include "suite/buildrec.h"
 
 #include <cmocka.h>

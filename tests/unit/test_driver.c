@@ -19,7 +19,7 @@
 #include "base/fsutil.h"
 #include "base/mem.h"
 #include "base/sbuf.h"
-#include "build/driver.h"
+#include "compile/driver.h"
 #include "runtime/rt_protocol.h"
 
 static const char lib_src[] =

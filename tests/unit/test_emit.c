@@ -27,7 +27,7 @@
 #include "base/mem.h"
 #include "base/proc.h"
 #include "base/sbuf.h"
-#include "build/build_emit.h"
+#include "compile/build_emit.h"
 
 static char dir[256];
 

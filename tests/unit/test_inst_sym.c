@@ -30,7 +30,7 @@
 #include "base/fsutil.h"
 #include "base/mem.h"
 #include "base/rng.h"
-#include "build/build.h"
+#include "compile/build.h"
 #include "exec/exec.h"
 #include "expr/expr.h"
 #include "expr/expr_trace.h"

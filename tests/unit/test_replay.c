@@ -16,7 +16,7 @@
 
 #include "base/fsutil.h"
 #include "base/mem.h"
-#include "build/build.h"
+#include "compile/build.h"
 #include "exec/exec.h"
 #include "report/replay.h"
 #include "suite/archive.h"

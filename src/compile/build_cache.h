@@ -1,5 +1,5 @@
 /*
- * build_cache.h - the cache of instrumented builds (internal to src/build).
+ * build_cache.h - the cache of instrumented builds (internal to src/compile).
  *
  * An entry is the directory <root>/<key>, key = sha256 of the key material:
  * ctestgen's version and executable, the architecture, the flags, every

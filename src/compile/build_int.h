@@ -1,6 +1,6 @@
 /*
- * build_int.h - what the files of src/build share about a build in
- * progress (internal to src/build): its context, and the steps build.c
+ * build_int.h - what the files of src/compile share about a build in
+ * progress (internal to src/compile): its context, and the steps build.c
  * runs and build_san.c reuses for the sanitizer binary.
  */
 #ifndef CTG_BUILD_INT_H
