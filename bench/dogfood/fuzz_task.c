@@ -1,5 +1,5 @@
 /* Dogfood: the task files of sv-benchmarks (ctestgen run task.yml). */
-#include "cli/task.h"
+#include "run/task.h"
 #include "dogfood.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)

@@ -12,10 +12,10 @@
 #include "../opt/options.h"
 #include "../search/strategy.h"
 #include "commands.h"
-#include "project.h"
-#include "task.h"
+#include "../run/project.h"
+#include "../run/task.h"
 
-#define EXIT_USAGE 2
+
 
 static const struct {
     const char *name;

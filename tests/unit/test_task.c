@@ -14,7 +14,7 @@
 
 #include "base/fsutil.h"
 #include "base/mem.h"
-#include "cli/task.h"
+#include "run/task.h"
 #include "search/strategy.h"
 
 static char dir[64];
