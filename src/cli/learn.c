@@ -510,101 +510,148 @@ typedef struct best_vec {
     cc_scope scope;
 } best_vec;
 
-static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err *e)
+/* One round's vectors and figures: n drawn, the kk checked. */
+typedef struct round {
+    unsigned r, n, k, c;       /* round, vectors drawn, the top kept, checks */
+    size_t kk, P, nk;          /* room for the checked, programs, checked     */
+    double (*w)[CC_N_FEATURES];
+    unsigned *rs;
+    cc_scope *sc;
+    double *cov, *avg, *cc, *covp, *ccp; /* per program: [vector * P + program] */
+    size_t *top;
+    job *jobs;
+} round;
+
+static void round_free(round *R)
 {
-    unsigned n = L->samples, k = L->top < n ? L->top : n, c = L->checks;
-    size_t kk = (size_t)k + L->n_start; /* checked: the top k and round 1's given vectors */
-    double (*w)[CC_N_FEATURES] = ctg_calloc(n, sizeof *w);
-    unsigned *rs = ctg_calloc(n, sizeof *rs);
-    cc_scope *sc = ctg_calloc(n, sizeof *sc);
-    double *cov = ctg_calloc(n, sizeof *cov), *avg = ctg_calloc(kk, sizeof *avg);
-    double *cc = ctg_calloc(kk * c, sizeof *cc);
-    size_t P = L->nprog, *top = ctg_calloc(kk, sizeof *top), best2[2];
-    /* per program: [vector * P + program] */
-    double *covp = ctg_calloc(n * P, sizeof *covp), *ccp = ctg_calloc(kk * c * P, sizeof *ccp);
-    job *jobs = ctg_calloc((n + kk * c) * P, sizeof *jobs);
-    bool ok = w && rs && sc && cov && avg && cc && top && jobs && covp && ccp;
-    if (!ok)
-        err_set(e, "learn: out of memory");
+    ctg_free(R->w), ctg_free(R->rs), ctg_free(R->sc), ctg_free(R->cov), ctg_free(R->avg);
+    ctg_free(R->cc), ctg_free(R->top), ctg_free(R->jobs), ctg_free(R->covp), ctg_free(R->ccp);
+}
+
+/* Allocates round r's arrays; false with e set on oom. */
+static bool round_alloc(const learn *L, unsigned r, round *R, ctg_err *e)
+{
+    memset(R, 0, sizeof *R);
+    R->r = r, R->n = L->samples, R->c = L->checks, R->P = L->nprog;
+    R->k = L->top < R->n ? L->top : R->n;
+    R->kk = (size_t)R->k + L->n_start; /* checked: the top k and round 1's given vectors */
+    size_t n = R->n, kk = R->kk, P = R->P;
+    R->w = ctg_calloc(n, sizeof *R->w);
+    R->rs = ctg_calloc(n, sizeof *R->rs);
+    R->sc = ctg_calloc(n, sizeof *R->sc);
+    R->cov = ctg_calloc(n, sizeof *R->cov), R->avg = ctg_calloc(kk, sizeof *R->avg);
+    R->cc = ctg_calloc(kk * R->c, sizeof *R->cc), R->top = ctg_calloc(kk, sizeof *R->top);
+    R->covp = ctg_calloc(n * P, sizeof *R->covp), R->ccp = ctg_calloc(kk * R->c * P, sizeof *R->ccp);
+    R->jobs = ctg_calloc((n + kk * R->c) * P, sizeof *R->jobs);
+    bool ok = R->w && R->rs && R->sc && R->cov && R->avg && R->cc && R->top && R->jobs &&
+              R->covp && R->ccp;
+    return ok || err_set(e, "learn: out of memory");
+}
+
+/* Find: n vectors drawn from the range (round 1 starts from the given
+ * ones), each run once on every program. */
+static bool round_find(learn *L, cc_range *rng_range, round *R, ctg_err *e)
+{
     rng g;
-    rng_seed(&g, L->o->search.seed * 1000003u + r);
-    for (unsigned i = 0; ok && i < n; i++) { /* find */
-        cc_learn_sample(&g, R, w[i]);
-        rs[i] = choice_draw(&L->restarts, &g);
-        sc[i] = (cc_scope)choice_draw(&L->scopes, &g);
-        if (r == 1 && i < L->n_start) { /* warm start; the others stay as drawn */
+    rng_seed(&g, L->o->search.seed * 1000003u + R->r);
+    for (unsigned i = 0; i < R->n; i++) {
+        cc_learn_sample(&g, rng_range, R->w[i]);
+        R->rs[i] = choice_draw(&L->restarts, &g);
+        R->sc[i] = (cc_scope)choice_draw(&L->scopes, &g);
+        if (R->r == 1 && i < L->n_start) { /* warm start; the others stay as drawn */
             for (int f = 0; f < CC_N_FEATURES; f++)
-                w[i][f] = L->start_w[f][i];
-            rs[i] = L->start_rs[i];
-            sc[i] = L->start_sc[i];
+                R->w[i][f] = L->start_w[f][i];
+            R->rs[i] = L->start_rs[i];
+            R->sc[i] = L->start_sc[i];
         }
         /* scope gen never restarts: its vector says restart 0 (drawn all
          * the same, so the draws after it stay as they were) */
-        rs[i] = cc_scope_restart(sc[i], rs[i]);
-        for (size_t p = 0; p < P; p++)
-            jobs[i * P + p] = (job){w[i], rs[i], sc[i], r, i, 'F', L->o->search.seed,
-                                    &covp[i * P + p], 0, NULL, 0, (unsigned)p};
+        R->rs[i] = cc_scope_restart(R->sc[i], R->rs[i]);
+        for (size_t p = 0; p < R->P; p++)
+            R->jobs[i * R->P + p] = (job){R->w[i], R->rs[i], R->sc[i], R->r, i, 'F',
+                                          L->o->search.seed, &R->covp[i * R->P + p], 0, NULL, 0,
+                                          (unsigned)p};
     }
-    L->done = 0, L->total = (unsigned)(n * P);
-    ok = ok && run_jobs(L, jobs, n * P, "find", e);
-    mean_over_programs(covp, n, P, cov);
-    size_t nk = ok ? cc_learn_top(cov, n, k, top) : 0;
-    /* round 1 also checks the given vectors: on one seed a drawn vector
-     * often beats them by luck (fsm: 58 against DFS's 55 on seed 1, then 33
-     * and 13 on the next seeds), and the check is what tells */
-    for (unsigned i = 0; ok && r == 1 && i < L->n_start && i < n; i++) {
+    L->done = 0, L->total = (unsigned)(R->n * R->P);
+    if (!run_jobs(L, R->jobs, R->n * R->P, "find", e))
+        return false;
+    mean_over_programs(R->covp, R->n, R->P, R->cov);
+    return true;
+}
+
+/* Check: the top k (and in round 1 the given vectors: on one seed a drawn
+ * vector often beats them by luck - fsm: 58 against DFS's 55 on seed 1,
+ * then 33 and 13 on the next seeds - and the check is what tells) run on
+ * c more seeds; their averages into R->avg. */
+static bool round_check(learn *L, round *R, ctg_err *e)
+{
+    R->nk = cc_learn_top(R->cov, R->n, R->k, R->top);
+    for (unsigned i = 0; R->r == 1 && i < L->n_start && i < R->n; i++) {
         bool have = false;
-        for (size_t t = 0; t < nk; t++)
-            have |= top[t] == i;
+        for (size_t t = 0; t < R->nk; t++)
+            have |= R->top[t] == i;
         if (!have)
-            top[nk++] = i;
+            R->top[R->nk++] = i;
     }
-    job *cj = jobs + n * P;
-    for (size_t t = 0; ok && t < nk; t++) /* check */
-        for (unsigned s = 0; s < c; s++)
-            for (size_t p = 0; p < P; p++) {
-                size_t x = (t * c + s) * P + p;
-                cj[x] = (job){w[top[t]], rs[top[t]], sc[top[t]], r, (unsigned)top[t], 'C',
-                              L->o->search.seed + 1 + s, &ccp[x], 0, NULL, 0, (unsigned)p};
+    job *cj = R->jobs + R->n * R->P;
+    for (size_t t = 0; t < R->nk; t++)
+        for (unsigned s = 0; s < R->c; s++)
+            for (size_t p = 0; p < R->P; p++) {
+                size_t x = (t * R->c + s) * R->P + p, v = R->top[t];
+                cj[x] = (job){R->w[v], R->rs[v], R->sc[v], R->r, (unsigned)v, 'C',
+                              L->o->search.seed + 1 + s, &R->ccp[x], 0, NULL, 0, (unsigned)p};
             }
-    L->done = 0, L->total = (unsigned)(nk * c * P);
-    ok = ok && run_jobs(L, cj, nk * c * P, "check", e);
-    mean_over_programs(ccp, nk * c, P, cc);
-    for (size_t t = 0; ok && t < nk; t++) {
-        for (unsigned s = 0; s < c; s++)
-            avg[t] += cc[t * c + s] / c;
-    }
-    size_t n2 = ok ? cc_learn_top(avg, nk, 2, best2) : 0;
-    if (ok && n2 > 0) { /* refine, convergence */
-        size_t b1 = top[best2[0]], b2 = n2 > 1 ? top[best2[1]] : b1;
-        const double *t1 = w[b1], *t2 = w[b2];
-        cc_learn_refine(R, t1, t2);
-        /* a scope gen vector's restart 0 says nothing about restarts: the
-         * restarts are refined by the others among the two best */
-        if (sc[b1] != CC_SCOPE_GEN || sc[b2] != CC_SCOPE_GEN)
-            choice_refine(&L->restarts, sc[b1] != CC_SCOPE_GEN ? rs[b1] : rs[b2],
-                          sc[b2] != CC_SCOPE_GEN ? rs[b2] : rs[b1]);
-        choice_refine(&L->scopes, sc[b1], sc[b2]);
-        if (L->tty && !L->o->ui.quiet)
-            fputs("\r\033[K", stderr);
-        if (!L->o->ui.quiet)
-            fprintf(stderr, "ctestgen: learn: round %u: best average coverage %.2f (before %.2f)\n",
-                    r, avg[best2[0]], best->avg);
-        fprintf(L->logf, "round %u best %.6g restart %u scope %s\n", r, avg[best2[0]], rs[b1],
-                cc_scope_name(sc[b1]));
-        fflush(L->logf);
-        if (avg[best2[0]] > best->avg) {
-            best->avg = avg[best2[0]];
-            memcpy(best->w, t1, sizeof best->w);
-            best->restart = rs[b1];
-            best->scope = sc[b1];
-        } else {
-            ok = false; /* converged: not an error */
-        }
-    }
-    ctg_free(w), ctg_free(rs), ctg_free(sc), ctg_free(cov), ctg_free(avg), ctg_free(cc);
-    ctg_free(top);
-    ctg_free(jobs), ctg_free(covp), ctg_free(ccp);
+    L->done = 0, L->total = (unsigned)(R->nk * R->c * R->P);
+    if (!run_jobs(L, cj, R->nk * R->c * R->P, "check", e))
+        return false;
+    mean_over_programs(R->ccp, R->nk * R->c, R->P, R->cc);
+    for (size_t t = 0; t < R->nk; t++)
+        for (unsigned s = 0; s < R->c; s++)
+            R->avg[t] += R->cc[t * R->c + s] / R->c;
+    return true;
+}
+
+/* Refine: the range and the choices narrow around the two best; false when
+ * the best did not improve (converged, not an error). */
+static bool round_refine(learn *L, cc_range *rng_range, const round *R, best_vec *best)
+{
+    size_t best2[2], n2 = cc_learn_top(R->avg, R->nk, 2, best2);
+    if (n2 == 0)
+        return true;
+    size_t b1 = R->top[best2[0]], b2 = n2 > 1 ? R->top[best2[1]] : b1;
+    cc_learn_refine(rng_range, R->w[b1], R->w[b2]);
+    /* a scope gen vector's restart 0 says nothing about restarts: the
+     * restarts are refined by the others among the two best */
+    if (R->sc[b1] != CC_SCOPE_GEN || R->sc[b2] != CC_SCOPE_GEN)
+        choice_refine(&L->restarts, R->sc[b1] != CC_SCOPE_GEN ? R->rs[b1] : R->rs[b2],
+                      R->sc[b2] != CC_SCOPE_GEN ? R->rs[b2] : R->rs[b1]);
+    choice_refine(&L->scopes, R->sc[b1], R->sc[b2]);
+    if (L->tty && !L->o->ui.quiet)
+        fputs("\r\033[K", stderr);
+    double a = R->avg[best2[0]];
+    if (!L->o->ui.quiet)
+        fprintf(stderr, "ctestgen: learn: round %u: best average coverage %.2f (before %.2f)\n",
+                R->r, a, best->avg);
+    fprintf(L->logf, "round %u best %.6g restart %u scope %s\n", R->r, a, R->rs[b1],
+            cc_scope_name(R->sc[b1]));
+    fflush(L->logf);
+    if (a <= best->avg)
+        return false;
+    best->avg = a;
+    memcpy(best->w, R->w[b1], sizeof best->w);
+    best->restart = R->rs[b1];
+    best->scope = R->sc[b1];
+    return true;
+}
+
+/* One round of seed 004's algorithm 2: find, check, refine.  False when
+ * it converged or failed (e set). */
+static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err *e)
+{
+    round rd;
+    bool ok = round_alloc(L, r, &rd, e) && round_find(L, R, &rd, e) && round_check(L, &rd, e) &&
+              round_refine(L, R, &rd, best);
+    round_free(&rd);
     return ok;
 }
 
@@ -707,104 +754,148 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     return true;
 }
 
+/* With --mpi: joins the job; a rank above 0 serves evaluations until rank
+ * 0 says stop (*served: true, the command is over for it).  False with e
+ * set when this ctestgen has no MPI. */
+static bool learn_mpi_start(learn *L, bool *served, ctg_err *e)
+{
+    *served = false;
+    if (!L->o->exec.mpi)
+        return true;
+#ifdef CTG_HAVE_MPI
+    (void)e;
+    MPI_Init(NULL, NULL);
+    MPI_Comm_rank(MPI_COMM_WORLD, &L->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &L->ranks);
+    if (L->rank > 0) { /* an evaluation server in a work directory of its own */
+        char prefix[32], *dir = fs_exe_dir();
+        snprintf(prefix, sizeof prefix, "ctg-learn-r%d-", L->rank);
+        L->exe = dir ? fs_join(dir, "ctestgen") : NULL;
+        ctg_free(dir);
+        ctg_err te = {{0}};
+        if (L->exe && (L->work = fs_mkdtemp(prefix, "an evaluation directory", &te))) {
+            mpi_serve(L);
+            fs_rm_rf(L->work, NULL);
+        }
+        ctg_free(L->work);
+        ctg_free(L->exe);
+        MPI_Finalize();
+        *served = true;
+        return true;
+    }
+    L->busy = ctg_calloc((size_t)L->ranks, sizeof *L->busy);
+    for (int r = 0; L->busy && r < L->ranks; r++)
+        L->busy[r] = -1;
+    return true;
+#else
+    return err_set(e, "--mpi: this ctestgen was built without MPI; install libopenmpi-dev and "
+                      "openmpi-bin, rebuild, and start it with mpirun");
+#endif
+}
+
+/* Rank 0's end of an MPI job: the servers stop. */
+static void learn_mpi_end(learn *L)
+{
+#ifdef CTG_HAVE_MPI
+    if (L->ranks > 1) {
+        for (int k = 1; k < L->ranks; k++)
+            MPI_Send("", 0, MPI_BYTE, k, LTAG_STOP, MPI_COMM_WORLD);
+        ctg_free(L->busy);
+        MPI_Finalize();
+    }
+#else
+    (void)L;
+#endif
+}
+
+/* The work directory, its log (read back) and the ctestgen to run. */
+static bool learn_open(learn *L, ctg_err *e)
+{
+    sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "%s.work", L->weights_out);
+    L->work = sbuf_take(&b);
+    L->log_path = L->work ? fs_join(L->work, "learn.log") : NULL;
+    char *dir = fs_exe_dir();
+    L->exe = dir ? fs_join(dir, "ctestgen") : NULL;
+    ctg_free(dir);
+    bool ok = L->work && L->log_path && L->exe ? true : err_set(e, "learn: out of memory");
+    ok = ok && fs_mkdir_p(L->work, e) && read_log(L, e);
+    if (ok && !(L->logf = fopen(L->log_path, "a")))
+        ok = err_sys(e, "%s: cannot write the log", L->log_path);
+    return ok;
+}
+
+/* Writes the best vector with its provenance and says where. */
+static bool learn_save(learn *L, const best_vec *best, unsigned rounds, ctg_err *e)
+{
+    const ctg_options *o = L->o;
+    char note[1024], on[512] = "";
+    for (int i = 0; i < o->positional.n && (L->nprog > 1 || i == 0); i++) {
+        const char *base = strrchr(o->positional.items[i], '/');
+        snprintf(on + strlen(on), sizeof on - strlen(on), "%s%s", i ? " " : "",
+                 base ? base + 1 : o->positional.items[i]);
+    }
+    snprintf(note, sizeof note, "learned by ctestgen learn on %s: average coverage %.2f %s "
+                                "over %u seeds, %u rounds, %llu executions a run",
+             on, best->avg, L->nprog > 1 ? "% of branches (--each)" : "branches", L->checks,
+             rounds, (unsigned long long)L->execs);
+    if (!cc_weights_save(L->weights_out, best->w, note, best->scope, best->restart, e))
+        return false;
+    if (!o->ui.quiet)
+        printf("ctestgen: learn: %s\n  weights           %s\n  log               %s\n", note,
+               L->weights_out, L->log_path);
+    if (!o->ui.quiet && L->ranks > 1)
+        printf("  ranks             %d (%u evaluations on ranks 1..%d)\n", L->ranks,
+               L->remote_done, L->ranks - 1);
+    return true;
+}
+
+/* The rounds until they converge or --rounds; the best into *best, the
+ * rounds run into *rounds. */
+static bool learn_rounds(learn *L, best_vec *best, unsigned *rounds, ctg_err *e)
+{
+    cc_range R[CC_N_FEATURES];
+    cc_learn_init(R);
+    unsigned r = 1;
+    ctg_err re = {{0}};
+    while (r <= L->rounds && one_round(L, r, R, best, &re))
+        r++;
+    *rounds = r > L->rounds ? L->rounds : r;
+    if (err_is_set(&re))
+        return err_set(e, "%s", re.msg);
+    return best->avg >= 0 || err_set(e, "learn: no evaluation finished");
+}
+
 int cmd_learn(const ctg_options *o, ctg_err *e)
 {
     if (o->positional.n < 1) {
         err_set(e, "learn: no program given; usage: ctestgen learn PROG.c [MORE.c ...] "
                    "[-o weights.txt]");
-        return 2;
+        return EXIT_USAGE;
     }
     learn L = {.o = o, .tty = isatty(2) != 0, .ranks = 1};
     L.weights_out = strcmp(o->out.out_dir, "ctestgen-out") ? o->out.out_dir : "weights.txt";
+    bool served;
     if (!learn_opts(&L, o, e))
-        return 2;
-    if (o->exec.mpi) {
-#ifdef CTG_HAVE_MPI
-        MPI_Init(NULL, NULL);
-        MPI_Comm_rank(MPI_COMM_WORLD, &L.rank);
-        MPI_Comm_size(MPI_COMM_WORLD, &L.ranks);
-        if (L.rank > 0) { /* an evaluation server in a work directory of its own */
-            char prefix[32], *dir = fs_exe_dir();
-            snprintf(prefix, sizeof prefix, "ctg-learn-r%d-", L.rank);
-            L.exe = dir ? fs_join(dir, "ctestgen") : NULL;
-            ctg_free(dir);
-            ctg_err te = {{0}};
-            if (L.exe && (L.work = fs_mkdtemp(prefix, "an evaluation directory", &te))) {
-                mpi_serve(&L);
-                fs_rm_rf(L.work, NULL);
-            }
-            ctg_free(L.work);
-            ctg_free(L.exe);
-            MPI_Finalize();
-            return 0;
-        }
-        L.busy = ctg_calloc((size_t)L.ranks, sizeof *L.busy);
-        for (int r = 0; L.busy && r < L.ranks; r++)
-            L.busy[r] = -1;
-#else
-        err_set(e, "--mpi: this ctestgen was built without MPI; install libopenmpi-dev and "
-                   "openmpi-bin, rebuild, and start it with mpirun");
-        return 1;
-#endif
-    }
+        return EXIT_USAGE;
+    if (!learn_mpi_start(&L, &served, e))
+        return EXIT_ERR;
+    if (served)
+        return EXIT_OK;
     interrupt_install();
-    sbuf b = SBUF_INIT;
-    sbuf_printf(&b, "%s.work", L.weights_out);
-    L.work = sbuf_take(&b);
-    L.log_path = L.work ? fs_join(L.work, "learn.log") : NULL;
-    char *dir = fs_exe_dir();
-    L.exe = dir ? fs_join(dir, "ctestgen") : NULL;
-    ctg_free(dir);
-    bool ok = L.work && L.log_path && L.exe ? true : err_set(e, "learn: out of memory");
-    ok = ok && fs_mkdir_p(L.work, e) && read_log(&L, e);
-    if (ok && !(L.logf = fopen(L.log_path, "a")))
-        ok = err_sys(e, "%s: cannot write the log", L.log_path);
-    cc_range R[CC_N_FEATURES];
-    cc_learn_init(R);
     best_vec best = {.avg = -1};
-    unsigned r = 1;
-    ctg_err re = {{0}};
-    while (ok && r <= L.rounds && one_round(&L, r, R, &best, &re))
-        r++;
-    if (ok && err_is_set(&re))
-        ok = err_set(e, "%s", re.msg);
-    if (ok && best.avg < 0)
-        ok = err_set(e, "learn: no evaluation finished");
-    if (ok) {
-        char note[1024], on[512] = "";
-        for (int i = 0; i < o->positional.n && (L.nprog > 1 || i == 0); i++) {
-            const char *base = strrchr(o->positional.items[i], '/');
-            snprintf(on + strlen(on), sizeof on - strlen(on), "%s%s", i ? " " : "",
-                     base ? base + 1 : o->positional.items[i]);
-        }
-        snprintf(note, sizeof note, "learned by ctestgen learn on %s: average coverage %.2f %s "
-                                    "over %u seeds, %u rounds, %llu executions a run",
-                 on, best.avg, L.nprog > 1 ? "% of branches (--each)" : "branches", L.checks,
-                 r > L.rounds ? L.rounds : r, (unsigned long long)L.execs);
-        ok = cc_weights_save(L.weights_out, best.w, note, best.scope, best.restart, e);
-        if (ok && !o->ui.quiet)
-            printf("ctestgen: learn: %s\n  weights           %s\n  log               %s\n", note,
-                   L.weights_out, L.log_path);
-        if (ok && !o->ui.quiet && L.ranks > 1)
-            printf("  ranks             %d (%u evaluations on ranks 1..%d)\n", L.ranks,
-                   L.remote_done, L.ranks - 1);
-    }
+    unsigned rounds = 0;
+    bool ok = learn_open(&L, e) && learn_rounds(&L, &best, &rounds, e) &&
+              learn_save(&L, &best, rounds, e);
     if (L.logf)
         fclose(L.logf);
-    int rc = ok ? 0 : interrupt_requested() ? INTERRUPT_EXIT : 1;
+    int rc = ok ? EXIT_OK : interrupt_requested() ? INTERRUPT_EXIT : EXIT_ERR;
     if (rc == INTERRUPT_EXIT) {
         e->msg[0] = '\0';
         err_set(e, "learn: interrupted; run the same command again to continue from %s",
                 L.log_path);
     }
     ctg_free(L.work), ctg_free(L.log_path), ctg_free(L.exe), ctg_free(L.log);
-#ifdef CTG_HAVE_MPI
-    if (L.ranks > 1) { /* the servers end */
-        for (int k = 1; k < L.ranks; k++)
-            MPI_Send("", 0, MPI_BYTE, k, LTAG_STOP, MPI_COMM_WORLD);
-        ctg_free(L.busy);
-        MPI_Finalize();
-    }
-#endif
+    learn_mpi_end(&L);
     return rc;
 }
