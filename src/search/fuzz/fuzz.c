@@ -35,37 +35,8 @@
 #include "../strategy.h"
 #include "fuzz_dict.h"
 #include "mcts.h"
+#include "fuzz_int.h"
 #include "mutate.h"
-
-#define FUZZ_MAX_CORPUS 4096  /* files of -i DIR used as seeds                */
-#define FUZZ_MAX_CMPS 256     /* comparison operand pairs kept per seed       */
-#define FUZZ_DICT_CAP 1024    /* dictionary tokens                            */
-#define FUZZ_STEP_RUNS 16     /* executions per step()                        */
-#define FUZZ_EXTEND_P 0.125   /* share of Test-Comp mutants extended randomly */
-#define FUZZ_SPLICE_P 0.1     /* share of mutants spliced with another seed   */
-#define FUZZ_I2S_P 0.15       /* share of mutants that are one I2S replacement */
-#define FUZZ_REPAIR_P 0.1     /* share of fruitless mutants tried for repair  */
-#define FUZZ_REPAIR_I2S_P 0.5 /* the same for input-to-state's: a constant put
-                                 in behind a checksum breaks the checksum
-                                 ("PK" LEN SUM payload: type 7 needs both),
-                                 and they are few */
-#define FUZZ_MAX_EQ 64        /* equal comparisons remembered per seed        */
-#define FUZZ_AHEAD 64         /* libFuzzer targets: mutants made ahead and run
-                                 as one batch of the executor              */
-#define FUZZ_TRIM_MIN 4       /* smallest chunk trimming removes (AFL's)     */
-#define FUZZ_BATCHED_ROUND 256 /* --fuzz-batch's default when mutants run in
-                                 batches: a selection there (tree walk,
-                                 comparison-logging run) cost as much as the
-                                 64 runs of a batch (ini: 60 of ~200 us a
-                                 batch); 256 is 1.2-1.9x faster at equal
-                                 executions on ini, json and crcpkt with as
-                                 many edges */
-#define FUZZ_FIRST_ROUND 32   /* ... reached from this many mutants: a round
-                                 is at most 1/16 of the executions so far
-                                 (256 from 4,096 on), so the schedule learns
-                                 from many selections early (lzdec at 20,000
-                                 executions: 78 selections with 256 from the
-                                 start, A12 over the queue 0.35 -> 0.63) */
 
 static const opt_desc fuzz_options[] = {
     {"schedule", 0, OPT_STR, OPT_KV, "KIND", "mcts",
@@ -95,71 +66,6 @@ static const opt_desc fuzz_options[] = {
     {0},
 };
 
-/* One input of the tree (or queue). */
-typedef struct fz_seed {
-    uint8_t *data;
-    size_t len;
-    ctg_value_rec *vals; /* value log of the run that made it (Test-Comp) */
-    size_t n_vals;
-    mcts_node *node;
-    mut_cmp *cmps;       /* operands of its comparisons, after its cmplog run */
-    size_t n_cmps;
-    uint32_t *eq;        /* comparison sites whose operands were equal      */
-    size_t n_eq;
-    bool cmplog_done;
-} fz_seed;
-
-typedef struct fuzz {
-    search_ctx *ctx;
-    mcts_tree *tree;
-    fz_seed *seeds;
-    size_t n_seeds, cap_seeds;
-    uint32_t n_edges;
-    uint32_t cov_len;    /* the map: edges, spare, features (ctg_cov_len)   */
-    uint8_t *virgin;     /* AFL bucket bits seen per edge and feature       */
-    uint32_t *trace;     /* scratch: edges of the last run                 */
-    mut_dict *dict;
-    uint8_t *buf;        /* the mutant                                     */
-    uint8_t *tbuf;       /* trimming: the input being trimmed (max_len)     */
-    /* mutants made ahead (libFuzzer targets), run by ctx_exec_batch: the
-     * set being run, and the next one, made while a batch runs */
-    struct fz_ahead {
-        struct fz_pend {
-            size_t off, len;
-            bool i2s, repair; /* repair: tried for repair if it finds nothing */
-        } v[FUZZ_AHEAD];
-        uint8_t *buf;    /* their bytes (pend_cap)                         */
-        size_t n, at;    /* made; run so far                               */
-    } ahead[2];
-    unsigned cur_ahead;  /* the set being run                              */
-    /* repairs of a batch's logged mutants, run as batches (run_repairs) */
-    struct fz_rep {
-        uint8_t *buf;    /* their bytes (pend_cap)                         */
-        uint8_t *work;   /* the fixes of one mutant so far (max_len)       */
-        size_t used;
-        uint32_t n;
-        const uint8_t *in[CTG_BATCH_MAX];
-        size_t len[CTG_BATCH_MAX];
-        uint32_t of[CTG_BATCH_MAX]; /* the mutant each repairs            */
-    } rep;
-    size_t pend_cap;
-    size_t max_len;
-    bool libfuzzer, mcts, trim, frontier;
-    mcts_policy policy;
-    long batch, n_random;
-    bool grow;           /* rounds grow to batch (FUZZ_FIRST_ROUND)        */
-    /* the round in progress */
-    size_t cur;          /* seed being mutated; SIZE_MAX: none             */
-    long left, extended;
-    size_t queue_pos;
-    size_t imported;     /* tests of ctx_kept() already seen               */
-    /* statistics */
-    uint64_t selections, finds, i2s_finds, repairs, repair_tries;
-    uint64_t repair_in_batch; /* tries whose comparisons a batch logged   */
-    uint64_t trims, trim_runs, trimmed_bytes;
-} fuzz;
-
-#define NO_SEED ((size_t)-1)
 
 /* ==== coverage novelty ===================================================== */
 
@@ -169,7 +75,7 @@ typedef struct fuzz {
  * returns the number of edges, with *fresh set when some edge, feature or
  * bucket was never seen before (a feature is not a trace entry: the tree
  * and the seeds' traces hold edges). */
-static size_t scan_run(fuzz *F, const uint8_t *cov, const exec_result *r, bool *fresh)
+size_t fz_scan_run(fuzz *F, const uint8_t *cov, const exec_result *r, bool *fresh)
 {
     uint8_t keep = r->kind == EXEC_ASSUME ? 0 : 0xff;
     size_t k = 0;
@@ -242,7 +148,7 @@ oom:
 }
 
 /* Flags of a run of the program (random extension now and then). */
-static uint32_t run_flags(fuzz *F, bool may_extend)
+uint32_t fz_run_flags(fuzz *F, bool may_extend)
 {
     if (F->libfuzzer)
         return 0;
@@ -252,14 +158,14 @@ static uint32_t run_flags(fuzz *F, bool may_extend)
 }
 
 /* True for results whose input may become a seed. */
-static bool seedable(exec_kind k)
+bool fz_seedable(exec_kind k)
 {
     return k == EXEC_NORMAL;
 }
 
 /* ctx_exec for the fuzzer: a test the run kept is ours, so import_kept
  * must not run it again.  False when no run happened. */
-static bool fuzz_exec(fuzz *F, const uint8_t *data, size_t len, uint32_t flags, ctx_run *r)
+bool fz_fuzz_exec(fuzz *F, const uint8_t *data, size_t len, uint32_t flags, ctx_run *r)
 {
     if (!ctx_exec(F->ctx, data, len, flags, r))
         return false;
@@ -275,10 +181,10 @@ static bool fuzz_exec(fuzz *F, const uint8_t *data, size_t len, uint32_t flags, 
 static bool run_initial(fuzz *F, const uint8_t *data, size_t len, uint32_t flags)
 {
     ctx_run r;
-    if (!fuzz_exec(F, data, len, flags, &r))
+    if (!fz_fuzz_exec(F, data, len, flags, &r))
         return false;
     bool fresh;
-    size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
+    size_t n = fz_scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
     if (!add_seed(F, NULL, n))
         ctx_log(F->ctx, "fuzz: out of memory, an initial input was dropped");
     return true;
@@ -298,7 +204,7 @@ static bool corpus_seeds(fuzz *F, const char *dir, ctg_err *e)
         size_t len = 0;
         if (fs_read(paths[i], &data, &len, &le))
             run_initial(F, (const uint8_t *)data, len < F->max_len ? len : F->max_len,
-                        run_flags(F, false));
+                        fz_run_flags(F, false));
         ctg_free(data);
     }
     for (size_t i = 0; i < n; i++)
@@ -314,7 +220,7 @@ static void import_kept(fuzz *F)
     while (F->imported < n) {
         const test_t *t = ctx_kept(F->ctx, F->imported++);
         if (!run_initial(F, t->data, t->len < F->max_len ? t->len : F->max_len,
-                         run_flags(F, false)))
+                         fz_run_flags(F, false)))
             return;
     }
 }
@@ -324,7 +230,7 @@ static void import_kept(fuzz *F)
 /* A comparison record as a mutation source: integers rounded up to 8, 16,
  * 32 or 64 bits, strings at their own width (1..8 bytes).  bits 0 when the
  * record has no usable width. */
-static mut_cmp cmp_of(const ctg_cmp_rec *c, bool exact)
+mut_cmp fz_cmp_of(const ctg_cmp_rec *c, bool exact)
 {
     bool str = (c->bits & CTG_CMP_STRING) != 0;
     unsigned w = c->bits & 0xffffu;
@@ -350,7 +256,7 @@ static bool cmplog_seed(fuzz *F, fz_seed *s)
 {
     s->cmplog_done = true;
     ctx_run r;
-    if (!fuzz_exec(F, s->data, s->len, CTG_FL_CMPLOG | run_flags(F, false), &r))
+    if (!fz_fuzz_exec(F, s->data, s->len, CTG_FL_CMPLOG | fz_run_flags(F, false), &r))
         return false;
     const exec_t *x = ctx_executor(F->ctx);
     const ctg_cmp_rec *c = exec_cmp(x);
@@ -360,7 +266,7 @@ static bool cmplog_seed(fuzz *F, fz_seed *s)
     if (!s->cmps || !s->eq)
         return true;
     for (uint32_t i = 0; i < n && s->n_cmps < FUZZ_MAX_CMPS; i++) {
-        mut_cmp m = cmp_of(&c[i], false);
+        mut_cmp m = fz_cmp_of(&c[i], false);
         bool str = m.str;
         unsigned bits = m.bits;
         if (c[i].hits && c[i].a == c[i].b && bits && s->n_eq < FUZZ_MAX_EQ && derived(F, i))
@@ -458,7 +364,7 @@ static bool start_round(fuzz *F)
 }
 
 /* Builds a mutant of seed s in F->buf; returns its length. */
-static size_t make_mutant(fuzz *F, const fz_seed *s, bool *i2s_only)
+size_t fz_make_mutant(fuzz *F, const fz_seed *s, bool *i2s_only)
 {
     rng *r = ctx_rng(F->ctx);
     size_t len = s->len < F->max_len ? s->len : F->max_len;
@@ -530,7 +436,7 @@ static bool trim_seed(fuzz *F)
         for (size_t pos = 0; pos + rm <= len && len > rm;) {
             memcpy(F->buf, F->tbuf, pos);
             memcpy(F->buf + pos, F->tbuf + pos + rm, len - pos - rm);
-            if (!fuzz_exec(F, F->buf, len - rm, 0, &r))
+            if (!fz_fuzz_exec(F, F->buf, len - rm, 0, &r))
                 return false;
             F->trim_runs++;
             if (r.r.kind == EXEC_NORMAL && cov_hash(F) == want) {
@@ -547,12 +453,12 @@ static bool trim_seed(fuzz *F)
         F->trims++;
         F->trimmed_bytes += orig - len;
     }
-    return last_is_kept || fuzz_exec(F, F->tbuf, len, 0, &r);
+    return last_is_kept || fz_fuzz_exec(F, F->tbuf, len, 0, &r);
 }
 
 /* Makes the last run's input a seed under the current one (trimmed
  * first); extends the batch. */
-static void found(fuzz *F, size_t n_trace, bool i2s)
+void fz_found(fuzz *F, size_t n_trace, bool i2s)
 {
     mcts_node *parent = F->seeds[F->cur].node; /* add_seed may move F->seeds */
     if (!trim_seed(F) || !add_seed(F, parent, n_trace))
@@ -566,229 +472,28 @@ static void found(fuzz *F, size_t n_trace, bool i2s)
     }
 }
 
-/* Repair (for checksums and other derived values): the seed passed some
- * equality comparisons; a mutant that found nothing is run once more with
- * comparison logging, and where one of those comparisons now fails, the
- * operand found in the input is overwritten with the other one and the
- * result runs.  A mutated payload behind a checksum thus gets its checksum
- * fixed.  in: the mutant as it ran.  False when no run happened. */
-static bool repair(fuzz *F, const uint8_t *in, size_t len)
-{
-    fz_seed *s = &F->seeds[F->cur];
-    const exec_t *x = ctx_executor(F->ctx);
-    if (len > F->max_len)
-        len = F->max_len;
-    memmove(F->buf, in, len);
-    F->repair_tries++;
-    ctx_run r;
-    if (!fuzz_exec(F, F->buf, len, CTG_FL_CMPLOG | run_flags(F, false), &r))
-        return false;
-    const ctg_cmp_rec *c = exec_cmp(x);
-    mut_cmp broken[4];
-    size_t nb = 0;
-    for (size_t i = 0; i < s->n_eq && nb < 4; i++) {
-        const ctg_cmp_rec *k = &c[s->eq[i]];
-        mut_cmp m = cmp_of(k, true);
-        if (k->hits && k->a != k->b && m.bits)
-            broken[nb++] = m;
-    }
-    for (size_t i = 0; i < nb; i++) { /* fixes add up: a later one keeps earlier ones */
-        mut_src src = {.cmps = &broken[i], .n_cmps = 1};
-        if (!mut_i2s(ctx_rng(F->ctx), F->buf, &len, F->max_len, &src))
-            continue;
-        if (!fuzz_exec(F, F->buf, len, run_flags(F, false), &r))
-            return false;
-        bool fresh;
-        size_t n = scan_run(F, exec_cov(x), &r.r, &fresh);
-        if (fresh && seedable(r.r.kind)) {
-            F->repairs++;
-            found(F, n, true);
-            return true;
-        }
-    }
-    return true;
-}
-
-/* Runs the repairs queued by queue_repairs as batches.  The first that
- * finds something counts as a repair and ends its mutant's repairs (a
- * mutant's later fixes add to its earlier ones, as in repair).  False when
- * no run happened. */
-static bool run_repairs(fuzz *F)
-{
-    struct fz_rep *q = &F->rep;
-    uint32_t at = 0;
-    while (at < q->n) {
-        ctx_run r;
-        uint32_t ran = ctx_exec_batch(F->ctx, q->in + at, q->len + at, q->n - at, 0, F->virgin, &r);
-        if (!ran) {
-            q->n = 0, q->used = 0;
-            return false;
-        }
-        if (r.kept)
-            F->imported++;
-        at += ran;
-        bool fresh;
-        size_t nt = r.stopped ? scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh) : 0;
-        if (r.stopped && fresh && seedable(r.r.kind)) {
-            F->repairs++;
-            found(F, nt, true);
-            while (at < q->n && q->of[at] == q->of[at - 1])
-                at++;
-        }
-    }
-    q->n = 0, q->used = 0;
-    return true;
-}
-
-/* Repair of a batch's mutant `in` from its broken watched comparisons
- * (recs, in the order of the seed's equal sites): the fixes of repair, one
- * on top of the other, queued to run as batches (the fixes so far are in
- * q->work, which running a full queue, and trimming what it finds, leave
- * alone).  `of` names the mutant.  False when no run happened (a full
- * queue ran and failed). */
-static bool queue_repairs(fuzz *F, const uint8_t *in, size_t len, const ctg_cmp_rec *recs,
-                          uint32_t n, uint32_t of)
-{
-    struct fz_rep *q = &F->rep;
-    F->repair_tries++;
-    F->repair_in_batch++;
-    if (len > F->max_len)
-        len = F->max_len;
-    memcpy(q->work, in, len);
-    for (uint32_t i = 0; i < n; i++) {
-        mut_cmp m = cmp_of(&recs[i], true);
-        mut_src src = {.cmps = &m, .n_cmps = 1};
-        if (!m.bits || !mut_i2s(ctx_rng(F->ctx), q->work, &len, F->max_len, &src))
-            continue;
-        if ((q->n == CTG_BATCH_MAX || q->used + len > F->pend_cap) && !run_repairs(F))
-            return false;
-        memcpy(q->buf + q->used, q->work, len);
-        q->in[q->n] = q->buf + q->used;
-        q->len[q->n] = len;
-        q->of[q->n++] = of;
-        q->used += len;
-    }
-    return true;
-}
-
-/* The repair of mutant k of the last batch that was drawn for it: from
- * the batch's records of its watched comparisons, else by repair. */
-static bool repair_batched(fuzz *F, const uint8_t *in, size_t len, uint32_t k)
-{
-    const ctg_cmp_rec *recs;
-    uint32_t n = ctx_batch_broken(F->ctx, k, &recs);
-    return n == UINT32_MAX ? repair(F, in, len) : queue_repairs(F, in, len, recs, n, k);
-}
-
 /* Runs one mutant of the current seed.  False when no run happened. */
 static bool run_mutant(fuzz *F)
 {
     fz_seed *s = &F->seeds[F->cur];
     bool i2s;
-    size_t len = make_mutant(F, s, &i2s);
+    size_t len = fz_make_mutant(F, s, &i2s);
     ctx_run r;
-    if (!fuzz_exec(F, F->buf, len, run_flags(F, true), &r))
+    if (!fz_fuzz_exec(F, F->buf, len, fz_run_flags(F, true), &r))
         return false;
     F->left--;
     bool fresh;
-    size_t n = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
-    if (fresh && seedable(r.r.kind))
-        found(F, n, i2s);
+    size_t n = fz_scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
+    if (fresh && fz_seedable(r.r.kind))
+        fz_found(F, n, i2s);
     else if (!fresh && s->n_eq && r.r.kind == EXEC_NORMAL &&
              rng_chance(ctx_rng(F->ctx), i2s ? FUZZ_REPAIR_I2S_P : FUZZ_REPAIR_P)) {
         const exec_t *x = ctx_executor(F->ctx);
         size_t all;
         const uint8_t *in = exec_input(x, &all);
-        return repair(F, in, F->libfuzzer ? all : exec_consumed(x));
+        return fz_repair(F, in, F->libfuzzer ? all : exec_consumed(x));
     }
     return true;
-}
-
-/* Makes up to `want` mutants of the current seed into set a (as many as
- * FUZZ_AHEAD and the buffer allow), each with its draw for repair. */
-static void make_ahead(fuzz *F, struct fz_ahead *a, long want)
-{
-    fz_seed *s = &F->seeds[F->cur];
-    size_t used = 0;
-    a->n = a->at = 0;
-    while (a->n < FUZZ_AHEAD && (long)a->n < want && used + F->max_len <= F->pend_cap) {
-        struct fz_pend *p = &a->v[a->n++];
-        p->len = make_mutant(F, s, &p->i2s);
-        p->off = used;
-        memcpy(a->buf + used, F->buf, p->len);
-        used += p->len;
-        p->repair = s->n_eq &&
-                    rng_chance(ctx_rng(F->ctx), p->i2s ? FUZZ_REPAIR_I2S_P : FUZZ_REPAIR_P);
-    }
-}
-
-/* ctx_set_overlap's work while a batch of the current set runs: the next
- * set, if the round needs mutants beyond the ones being run (what the
- * batch finds does not change them: they are mutants of the same seed). */
-static void make_next(void *arg)
-{
-    fuzz *F = arg;
-    const struct fz_ahead *a = &F->ahead[F->cur_ahead];
-    struct fz_ahead *b = &F->ahead[F->cur_ahead ^ 1u];
-    long after = F->left - (long)(a->n - a->at);
-    if (b->n == 0 && after > 0)
-        make_ahead(F, b, after);
-}
-
-/* Runs mutants made ahead as batches (libFuzzer targets); the next set is
- * made while one runs.  The run that stops a batch is judged as
- * run_mutant judges one; then the plain ones drawn for repair are
- * repaired, in order (a plain run found nothing, as run_mutant requires).
- * False when no run happened. */
-static bool run_ahead(fuzz *F)
-{
-    struct fz_ahead *a = &F->ahead[F->cur_ahead];
-    if (a->at == a->n) {
-        a->n = a->at = 0;
-        F->cur_ahead ^= 1u; /* the set made while the last batch ran */
-        a = &F->ahead[F->cur_ahead];
-        if (a->n == 0)
-            make_ahead(F, a, F->left);
-    }
-    const uint8_t *in[FUZZ_AHEAD];
-    size_t len[FUZZ_AHEAD];
-    size_t at = a->at;
-    uint32_t n = (uint32_t)(a->n - at);
-    for (uint32_t k = 0; k < n; k++) {
-        in[k] = a->buf + a->v[at + k].off;
-        len[k] = a->v[at + k].len;
-    }
-    uint8_t log[FUZZ_AHEAD];
-    for (uint32_t k = 0; k < n; k++)
-        log[k] = a->v[at + k].repair;
-    const fz_seed *s = &F->seeds[F->cur];
-    ctx_run r;
-    ctx_set_overlap(F->ctx, make_next, F);
-    ctx_set_watch(F->ctx, s->eq, (uint32_t)s->n_eq, log);
-    uint32_t ran = ctx_exec_batch(F->ctx, in, len, n, 0, F->virgin, &r);
-    ctx_set_watch(F->ctx, NULL, 0, NULL);
-    ctx_set_overlap(F->ctx, NULL, NULL);
-    if (!ran)
-        return false;
-    if (r.kept)
-        F->imported++;
-    F->left -= ran;
-    a->at += ran;
-    uint32_t plain = ran - (r.stopped ? 1u : 0u);
-    if (r.stopped) {
-        const struct fz_pend *last = &a->v[at + ran - 1];
-        bool fresh;
-        size_t nt = scan_run(F, exec_cov(ctx_executor(F->ctx)), &r.r, &fresh);
-        if (fresh && seedable(r.r.kind))
-            found(F, nt, last->i2s);
-        else if (last->repair && r.r.kind == EXEC_NORMAL &&
-                 !repair_batched(F, in[ran - 1], len[ran - 1], ran - 1))
-            return false;
-    }
-    for (uint32_t k = 0; k < plain; k++)
-        if (a->v[at + k].repair && !repair_batched(F, in[k], len[k], k))
-            return false;
-    return run_repairs(F);
 }
 
 static void end_round(fuzz *F)
@@ -930,7 +635,7 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
                               learned ones rotate */
     if (o->search.input_dir && !corpus_seeds(F, o->search.input_dir, e))
         goto fail;
-    run_initial(F, NULL, 0, run_flags(F, false));
+    run_initial(F, NULL, 0, fz_run_flags(F, false));
     for (long k = 0; !F->libfuzzer && k < F->n_random; k++)
         run_initial(F, NULL, 0, CTG_FL_EXTEND_RANDOM);
     return F;
@@ -946,7 +651,7 @@ static bool fuzz_step(void *state, search_ctx *ctx)
     if (F->cur == NO_SEED && !start_round(F))
         return ctx_budget_left(F->ctx) && F->n_seeds > 0;
     for (int k = 0; k < FUZZ_STEP_RUNS && F->left > 0; k++)
-        if (!(F->pend_cap ? run_ahead(F) : run_mutant(F)))
+        if (!(F->pend_cap ? fz_run_ahead(F) : run_mutant(F)))
             return false;
     if (F->left <= 0)
         end_round(F);
