@@ -4,6 +4,8 @@
  */
 #include "build_cache.h"
 
+#include "../base/hash.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,51 +23,6 @@
 #include "../base/mem.h"
 
 /* ==== hashing ============================================================== */
-
-/* Hex of a 32-byte digest. */
-static void to_hex(const unsigned char *d, char out[BCACHE_HEX])
-{
-    static const char hex[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
-        out[2 * i] = hex[d[i] >> 4];
-        out[2 * i + 1] = hex[d[i] & 15];
-    }
-    out[64] = '\0';
-}
-
-void bcache_sha256(const void *data, size_t len, char out[BCACHE_HEX])
-{
-    unsigned char d[EVP_MAX_MD_SIZE];
-    unsigned dl = 0;
-    EVP_Digest(data, len, d, &dl, EVP_sha256(), NULL);
-    to_hex(d, out);
-}
-
-bool bcache_sha256_file(const char *path, char out[BCACHE_HEX], ctg_err *e)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return err_sys(e, "%s: cannot open", path);
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    if (!ctx) {
-        close(fd);
-        return err_set(e, "%s: out of memory while hashing", path);
-    }
-    EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-    char buf[65536];
-    ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-        if (n > 0)
-            EVP_DigestUpdate(ctx, buf, (size_t)n);
-    bool ok = n == 0 ? true : err_sys(e, "%s: cannot read", path);
-    close(fd);
-    unsigned char d[EVP_MAX_MD_SIZE];
-    unsigned dl = 0;
-    EVP_DigestFinal_ex(ctx, d, &dl);
-    EVP_MD_CTX_free(ctx);
-    to_hex(d, out);
-    return ok;
-}
 
 /* ==== root and key ========================================================== */
 
@@ -131,7 +88,7 @@ static const char *exe_hash(void)
     static bool done;
     if (!done) {
         dl_iterate_phdr(exe_build_id, hash);
-        if (!hash[0] && !bcache_sha256_file("/proc/self/exe", hash, NULL))
+        if (!hash[0] && !hash_file("/proc/self/exe", hash, NULL))
             hash[0] = '\0';
         done = true;
     }
@@ -168,25 +125,24 @@ bool bcache_key(const build_opts *o, const char *rt_archive, const char *sym_arc
     }
     for (int i = 0; i < o->n_sources; i++) {
         char *abs = fs_realpath(o->sources[i], e);
-        if (!abs || !bcache_sha256_file(abs, h, e)) {
+        if (!abs || !hash_file(abs, h, e)) {
             ctg_free(abs);
             return false;
         }
         sbuf_printf(m, "source %s %s\n", abs, h);
         ctg_free(abs);
     }
-    if (!bcache_sha256_file(rt_archive, h, e))
+    if (!hash_file(rt_archive, h, e))
         return false;
     sbuf_printf(m, "runtime %s\n", h);
     if (sym_archive && fs_exists(sym_archive)) {
-        if (!bcache_sha256_file(sym_archive, h, e))
+        if (!hash_file(sym_archive, h, e))
             return false;
         sbuf_printf(m, "symruntime %s\n", h);
     }
     if (!sbuf_ok(m))
         return err_set(e, "out of memory while hashing the build");
-    bcache_sha256(m->data, m->len, key);
-    return true;
+    return hash_buffer(m->data, m->len, key) || err_set(e, "libcrypto failed to hash the build");
 }
 
 /* ==== dependencies ========================================================== */
@@ -227,7 +183,7 @@ static bool add_deps(json_object *arr, const char *dfile, ctg_err *e)
     bool ok = true;
     while (ok && next_dep(&p, &name)) {
         char *abs = fs_realpath(sbuf_str(&name), e);
-        ok = abs && bcache_sha256_file(abs, hash, e);
+        ok = abs && hash_file(abs, hash, e);
         if (ok) {
             json_object *d = json_object_new_object();
             json_object_object_add(d, "path", json_object_new_string(abs));
@@ -274,7 +230,7 @@ static bool deps_unchanged(const char *dir)
         char hash[BCACHE_HEX];
         ok = json_object_object_get_ex(d, "path", &p) &&
              json_object_object_get_ex(d, "sha256", &h) &&
-             bcache_sha256_file(json_object_get_string(p), hash, NULL) &&
+             hash_file(json_object_get_string(p), hash, NULL) &&
              strcmp(hash, json_object_get_string(h)) == 0;
     }
     json_object_put(arr);

@@ -16,15 +16,12 @@
 #include <stdbool.h>
 
 #include "../base/err.h"
+#include "../base/hash.h"
 #include "../base/sbuf.h"
 #include "build.h"
 
-#define BCACHE_HEX 65 /* sha256 in hex + NUL */
+#define BCACHE_HEX (HASH_HEX_LEN + 1) /* sha256 in hex + NUL (base/hash.h) */
 
-/* sha256 of a file in hex; false with e set when it cannot be read. */
-bool bcache_sha256_file(const char *path, char out[BCACHE_HEX], ctg_err *e);
-/* sha256 of a buffer in hex. */
-void bcache_sha256(const void *data, size_t len, char out[BCACHE_HEX]);
 
 /* The cache root: o->cache_dir, $CTESTGEN_CACHE or ~/.cache/ctestgen
  * (ctg_free).  NULL with e set when none can be determined. */

@@ -15,6 +15,7 @@
 
 #include "../base/ctype.h"
 #include "../base/fsutil.h"
+#include "../base/hash.h"
 #include "build_cache.h"
 #include "../base/mem.h"
 #include "../runtime/rt_protocol.h"
@@ -338,7 +339,7 @@ char *drv_write_cached(const drv_sig *s, const char *cache_dir, ctg_err *e)
     char *path = NULL, *dir = NULL;
     if (root && sbuf_ok(&text)) {
         char hex[BCACHE_HEX];
-        bcache_sha256(text.data, text.len, hex);
+        hash_buffer(text.data, text.len, hex);
         hex[24] = 0;
         sbuf_printf(&rel, "drivers/%s", hex);
         dir = fs_join(root, sbuf_str(&rel));

@@ -118,36 +118,49 @@ static void plot(sbuf *b, const stats_t *st)
     sbuf_puts(b, "\"/>\n</svg>\n");
 }
 
+/* auto's members as stats.json names them (auto.slices.NAME), with the
+ * totals of their executions and new goals. */
+typedef struct member_list {
+    const stats_t *st;
+    char names[16][32];
+    int n;
+    double execs, goals;
+} member_list;
+
+static void add_member(void *user, const char *name, double value)
+{
+    member_list *m = user;
+    char k[64];
+    const char *member = name + strlen("auto.slices.");
+    if (value <= 0 || m->n == 16)
+        return;
+    snprintf(m->names[m->n++], sizeof m->names[0], "%s", member);
+    snprintf(k, sizeof k, "auto.execs.%s", member);
+    m->execs += stats_get(m->st, k);
+    snprintf(k, sizeof k, "auto.goals.%s", member);
+    m->goals += stats_get(m->st, k);
+}
+
 /* auto's members: slices, executions and new goals each, from stats.json. */
 static void members(sbuf *b, const stats_t *st)
 {
-    static const char *const names[] = {"fuzz", "mio", "concolic", "random", "mosa",
-                                        "dynamosa", "wts", "bounded"};
-    double te = 0, tg = 0;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char k[64];
-        snprintf(k, sizeof k, "auto.execs.%s", names[i]);
-        te += stats_get(st, k);
-        snprintf(k, sizeof k, "auto.goals.%s", names[i]);
-        tg += stats_get(st, k);
-    }
     const char *strat = stats_get_info(st, "strategy");
     if (!strat || strcmp(strat, "auto"))
         return;
+    member_list m = {.st = st};
+    stats_each(st, "auto.slices.", add_member, &m);
     sbuf_puts(b, "<h2>Member strategies (auto)</h2>\n<table class=\"grid\" id=\"members\">\n"
                  "<tr><th>member</th><th>slices</th><th>executions</th><th>new goals</th></tr>\n");
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    for (int i = 0; i < m.n; i++) {
         char k[64];
-        snprintf(k, sizeof k, "auto.slices.%s", names[i]);
+        snprintf(k, sizeof k, "auto.slices.%s", m.names[i]);
         double sl = stats_get(st, k);
-        snprintf(k, sizeof k, "auto.execs.%s", names[i]);
+        snprintf(k, sizeof k, "auto.execs.%s", m.names[i]);
         double ex = stats_get(st, k);
-        snprintf(k, sizeof k, "auto.goals.%s", names[i]);
+        snprintf(k, sizeof k, "auto.goals.%s", m.names[i]);
         double go = stats_get(st, k);
-        if (sl <= 0)
-            continue;
         sbuf_printf(b, "<tr><td>%s</td><td>%.0f</td><td>%.0f (%.0f%%)</td><td>%.0f (%.0f%%)</td></tr>\n",
-                    names[i], sl, ex, pct(ex, te), go, pct(go, tg));
+                    m.names[i], sl, ex, pct(ex, m.execs), go, pct(go, m.goals));
     }
     sbuf_puts(b, "</table>\n");
 }

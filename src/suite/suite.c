@@ -722,37 +722,25 @@ void suite_metadata_release(suite_metadata *m)
 }
 
 /* qsort comparator for strings. */
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 bool suite_list_testcases(const char *dir, char ***paths, size_t *n, ctg_err *e)
 {
+    char **all;
+    size_t n_all;
     *paths = NULL;
     *n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return err_sys(e, "%s: cannot open the test-suite directory", dir);
-    size_t cap = 0;
-    bool ok = true;
-    for (struct dirent *de; ok && (de = readdir(d));) {
-        size_t len = strlen(de->d_name);
-        if (len < 5 || strcmp(de->d_name + len - 4, ".xml") || !strcmp(de->d_name, "metadata.xml"))
-            continue;
-        ok = ctg_grow((void **)paths, &cap, *n + 1, sizeof **paths) == 0 &&
-             ((*paths)[*n] = fs_join(dir, de->d_name)) != NULL;
-        if (ok)
-            (*n)++;
+    if (!fs_is_dir(dir))
+        return err_set(e, "%s: cannot open the test-suite directory: no such directory", dir);
+    if (!fs_list_files(dir, &all, &n_all, e)) /* sorted by name */
+        return false;
+    for (size_t i = 0; i < n_all; i++) { /* the testcases: NAME.xml but metadata.xml */
+        const char *base = strrchr(all[i], '/') + 1;
+        size_t len = strlen(base);
+        if (len >= 5 && !strcmp(base + len - 4, ".xml") && strcmp(base, "metadata.xml"))
+            all[(*n)++] = all[i];
+        else
+            ctg_free(all[i]);
     }
-    closedir(d);
-    if (!ok) {
-        suite_free_list(*paths, *n);
-        *paths = NULL;
-        *n = 0;
-        return err_set(e, "%s: out of memory", dir);
-    }
-    qsort(*paths, *n, sizeof **paths, cmp_str);
+    *paths = all;
     return true;
 }
 

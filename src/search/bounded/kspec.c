@@ -18,25 +18,11 @@
 
 /* ==== scalar argument types =========================================================== */
 
-/* Names a spec may give a scalar field; the C facts come from base/ctype.h. */
-static const struct {
-    const char *name;
-    enum ctg_type t;
-} scalar_types[] = {
-    {"bool", CTG_T_BOOL},     {"char", CTG_T_CHAR},         {"uchar", CTG_T_UCHAR},
-    {"short", CTG_T_SHORT},   {"ushort", CTG_T_USHORT},     {"int", CTG_T_INT},
-    {"uint", CTG_T_UINT},     {"unsigned", CTG_T_UINT},     {"long", CTG_T_LONG},
-    {"ulong", CTG_T_ULONG},   {"longlong", CTG_T_LONGLONG}, {"ulonglong", CTG_T_ULONGLONG},
-    {"float", CTG_T_FLOAT},   {"double", CTG_T_DOUBLE},     {"size_t", CTG_T_SIZE_T},
-};
-#define N_SCALAR (sizeof scalar_types / sizeof scalar_types[0])
-
+/* Whether t is a scalar a spec may give an argument (a value type other
+ * than a pointer or libFuzzer's bytes); names and C facts: base/ctype.h. */
 static bool known_scalar(enum ctg_type t)
 {
-    for (size_t i = 0; i < N_SCALAR; i++)
-        if (scalar_types[i].t == t)
-            return true;
-    return false;
+    return (unsigned)t < CTG_T__COUNT && t != CTG_T_POINTER && t != CTG_T_BYTES;
 }
 
 const char *kspec_ctype(enum ctg_type t) { return known_scalar(t) ? ctg_type_decl(t) : "int"; }
@@ -236,15 +222,13 @@ static bool function_arg(kparse *p, kspec_arg *a)
             a->root = (int)r;
     if (a->root >= 0)
         return (a->name = ctg_strdup(w1)) != NULL || oom(p);
-    size_t i = 0;
-    while (i < N_SCALAR && strcmp(scalar_types[i].name, w1))
-        i++;
-    if (i == N_SCALAR)
+    enum ctg_type t;
+    if (!ctg_type_from_name(w1, &t) || !known_scalar(t))
         return err_set(p->l.e, "%s:%d: '%s' is neither an argument of repok nor a type (int, "
                                "uint, char, long, double, ...)", p->l.fname, p->l.line, w1);
     if (!ls_ident(&p->l, w2, sizeof w2, "the argument's name after its type"))
         return false;
-    a->type = scalar_types[i].t;
+    a->type = t;
     return (a->name = ctg_strdup(w2)) != NULL || oom(p);
 }
 

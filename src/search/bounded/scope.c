@@ -23,22 +23,6 @@ static bool is_signed_type(enum ctg_type t) { return ctg_type_is_signed(t); }
 
 static bool is_float_type(enum ctg_type t) { return ctg_type_is_float(t); }
 
-/* Type names a --domain spec may use, each with its bit in a type set. */
-static const struct {
-    const char *name;
-    uint32_t types;
-} type_names[] = {
-    {"bool", 1u << CTG_T_BOOL},       {"_Bool", 1u << CTG_T_BOOL},
-    {"char", 1u << CTG_T_CHAR},       {"uchar", 1u << CTG_T_UCHAR},
-    {"short", 1u << CTG_T_SHORT},     {"ushort", 1u << CTG_T_USHORT},
-    {"int", 1u << CTG_T_INT},         {"uint", 1u << CTG_T_UINT},
-    {"unsigned", 1u << CTG_T_UINT},   {"long", 1u << CTG_T_LONG},
-    {"ulong", 1u << CTG_T_ULONG},     {"longlong", 1u << CTG_T_LONGLONG},
-    {"ulonglong", 1u << CTG_T_ULONGLONG}, {"float", 1u << CTG_T_FLOAT},
-    {"double", 1u << CTG_T_DOUBLE},   {"pointer", 1u << CTG_T_POINTER},
-    {"size_t", 1u << CTG_T_SIZE_T},
-};
-
 #define SIGNED_SET (1u << CTG_T_SHORT | 1u << CTG_T_INT | 1u << CTG_T_LONG | 1u << CTG_T_LONGLONG)
 #define UNSIGNED_SET                                                                              \
     (1u << CTG_T_USHORT | 1u << CTG_T_UINT | 1u << CTG_T_ULONG | 1u << CTG_T_ULONGLONG |          \
@@ -58,10 +42,13 @@ static uint32_t types_named(const char *s, size_t n)
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
         if (strlen(groups[i].name) == n && !strncmp(groups[i].name, s, n))
             return groups[i].types;
-    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-        if (strlen(type_names[i].name) == n && !strncmp(type_names[i].name, s, n))
-            return type_names[i].types;
-    return 0;
+    char name[32]; /* one type: its names are base/ctype.h's */
+    enum ctg_type t;
+    if (n >= sizeof name)
+        return 0;
+    memcpy(name, s, n);
+    name[n] = 0;
+    return ctg_type_from_name(name, &t) ? 1u << t : 0;
 }
 
 /* ==== domains ==================================================================== */
