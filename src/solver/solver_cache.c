@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../base/hmap.h"
+#include "../base/hash.h"
 #include "../base/mem.h"
 
 typedef struct qentry {
@@ -98,12 +99,10 @@ void scache_free(scache *sc)
 
 static uint64_t seq_key(const uint64_t *h, size_t n)
 {
-    uint64_t k = 0x243f6a8885a308d3ULL ^ n;
-    for (size_t i = 0; i < n; i++) {
-        k ^= h[i] + 0x9e3779b97f4a7c15ULL + (k << 6) + (k >> 2);
-        k *= 0xff51afd7ed558ccdULL;
-    }
-    return k ^ (k >> 29);
+    uint64_t k = hash_mix64(0x243f6a8885a308d3ULL ^ n);
+    for (size_t i = 0; i < n; i++)
+        k = hash_combine64(k, h[i]);
+    return k;
 }
 
 /* a[0..na) subset of b[0..nb), both sorted distinct. */

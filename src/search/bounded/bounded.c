@@ -142,8 +142,8 @@ static uint64_t consumed_hash(search_ctx *ctx)
     const ctg_value_rec *v = exec_values(x, &n);
     uint64_t h = hash_fnv1a64(HASH_FNV64_INIT, in, used < len ? used : len);
     for (size_t i = 0; i < n; i++)
-        h = (h ^ (v[i].type + 256u * v[i].size)) * 1099511628211ull;
-    return h ^ (h >> 31);
+        h = hash_combine64(h, v[i].type + 256u * v[i].size);
+    return h;
 }
 
 /* ==== small scope ==================================================================== */

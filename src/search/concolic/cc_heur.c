@@ -434,13 +434,12 @@ static uint32_t taken_edge(const cc_heur *h, const expr_pc_entry *en)
 static uint64_t context_hash(const cc_heur *h, const expr_pc *pc, uint32_t j, uint32_t k,
                              bool flipped)
 {
-    uint64_t x = 0x9e3779b97f4a7c15ULL * (k + 1);
+    uint64_t x = hash_mix64(k + 1);
     for (uint32_t i = j > k ? j - k : 0; i <= j; i++) {
         uint64_t d = taken_edge(h, &pc->v[i]);
         if (i == j && flipped)
             d ^= 0x8000000000000000ULL;
-        x = (x ^ d) * 0xff51afd7ed558ccdULL;
-        x ^= x >> 29;
+        x = hash_combine64(x, d);
     }
     return x ? x : 1;
 }

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "../../base/hash.h"
 #include "../../base/mem.h"
 
 #define SBST_POOL_INT 512
@@ -156,7 +157,7 @@ static void harvest(sbst_t *s, const sbst_obs *o)
         const ctg_cmp_rec *c = &o->cmp[i];
         if (c->hits == 0 || c->bits == 0 || c->bits > 64)
             continue;
-        uint64_t h = (c->a * 0x9e3779b97f4a7c15ull) ^ c->b ^ ((uint64_t)c->bits << 57) ^ 1;
+        uint64_t h = hash_combine64(hash_combine64(hash_mix64(c->a), c->b), c->bits) | 1;
         if (s->seen[i] == h)
             continue;
         s->seen[i] = h;
