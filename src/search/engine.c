@@ -71,7 +71,7 @@ static bool check_stop(search_ctx *c)
     if (c->stop)
         return true;
     const char *why = interrupt_requested() ? "interrupted" : budget_spent(c);
-    if (!why && o->search.stop_on_bug && crashes_count(c->crashes) > suite_n_error_records(c->suite))
+    if (!why && o->search.stop_on_bug && crashes_count(c->out.crashes) > suite_n_error_records(c->out.suite))
         why = "a bug found (--stop-on-bug)";
     else if (!why && o->search.stop_on_error && eng_errors_done(c) > 0)
         why = o->search.property && !strcmp(o->search.property, PROP_ERROR_CALL)
@@ -107,8 +107,8 @@ static void progress(search_ctx *c, bool force)
     fprintf(stderr, "\r\033[K[ctestgen] %6.1fs  %llu execs (%.0f/s)  branches %u/%u  tests %u  errors %u  crashes %u",
             el, (unsigned long long)c->execs, el > 0 ? (double)c->execs / el : 0.0,
             archive_covered_edges(c->archive), archive_n_edges(c->archive),
-            suite_n_tests(c->suite), archive_reached_errors(c->archive),
-            suite_n_crashes(c->suite) - suite_n_error_records(c->suite));
+            suite_n_tests(c->out.suite), archive_reached_errors(c->archive),
+            suite_n_crashes(c->out.suite) - suite_n_error_records(c->out.suite));
     c->progress_drawn = true;
 }
 
@@ -133,11 +133,11 @@ void ctx_log(search_ctx *c, const char *fmt, ...)
  * stops the search; later ones are only counted. */
 static void write_failure(search_ctx *c, const ctg_err *e, bool a_test)
 {
-    c->unwritten += a_test;
-    if (c->write_failed)
+    c->out.unwritten += a_test;
+    if (c->out.write_failed)
         return;
-    c->write_failed = true;
-    c->write_err = *e;
+    c->out.write_failed = true;
+    c->out.write_err = *e;
     bool go_on = c->opts->out.write_continue;
     ctx_log(c, "%s; %s", e->msg,
             go_on ? "searching on without writing (--on-write-error continue)"
@@ -155,13 +155,13 @@ static void sample_stats(search_ctx *c, bool force)
 {
     double el = ctx_elapsed(c);
     stats_sample x = {el, c->execs, archive_covered_edges(c->archive),
-                      archive_reached_errors(c->archive), suite_n_tests(c->suite)};
-    stats_record(c->stats, &x);
+                      archive_reached_errors(c->archive), suite_n_tests(c->out.suite)};
+    stats_record(c->out.stats, &x);
     if (force || fs_now() - c->last_stats >= STATS_PERIOD_S) {
         c->last_stats = fs_now();
         ctg_err e = {{0}};
         set_counters(c);
-        if ((!c->write_failed || force) && !stats_write(c->stats, c->stats_path, &e))
+        if ((!c->out.write_failed || force) && !stats_write(c->out.stats, c->out.stats_path, &e))
             write_failure(c, &e, false);
     }
 }
@@ -179,9 +179,9 @@ static unsigned crash_ns(const search_ctx *c, const exec_t *x)
 void eng_record_crash(search_ctx *c, const exec_t *x, const exec_result *r)
 {
     ctg_err e = {{0}};
-    if (c->write_failed && c->opts->out.write_continue)
+    if (c->out.write_failed && c->opts->out.write_continue)
         return; /* nothing more is written */
-    if (!crashes_record(c->crashes, x, r, crash_ns(c, x), c->execs, ctx_elapsed(c), &e))
+    if (!crashes_record(c->out.crashes, x, r, crash_ns(c, x), c->execs, ctx_elapsed(c), &e))
         write_failure(c, &e, true);
 }
 
@@ -218,13 +218,13 @@ static bool min_run(void *arg, const uint8_t *in, size_t len, exec_result *r)
 /* Minimises the crashes waiting for executor x. */
 void eng_minimise_crashes(search_ctx *c, exec_t *x)
 {
-    if (!x || !crashes_pending(c->crashes, crash_ns(c, x)))
+    if (!x || !crashes_pending(c->out.crashes, crash_ns(c, x)))
         return;
     unsigned ns = crash_ns(c, x);
     min_arg a = {c, x};
     crash_runner rn = {x, min_run, &a};
     ctg_err e = {{0}};
-    if (!crashes_minimise(c->crashes, ns, &rn, &e))
+    if (!crashes_minimise(c->out.crashes, ns, &rn, &e))
         write_failure(c, &e, true);
 }
 
@@ -243,7 +243,7 @@ static bool in_area(const exec_t *x, const uint8_t *in, size_t len)
 static bool minimise_before_run(search_ctx *c, exec_t *x, const uint8_t **in, size_t len,
                                 uint8_t **copy)
 {
-    if (!crashes_pending(c->crashes, crash_ns(c, x)))
+    if (!crashes_pending(c->out.crashes, crash_ns(c, x)))
         return true;
     if (in_area(x, *in, len)) {
         if (!(*copy = ctg_malloc(len))) {
@@ -260,8 +260,8 @@ static bool minimise_before_run(search_ctx *c, exec_t *x, const uint8_t **in, si
  * disk (out of memory, or the write failed: write_failure). */
 static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
 {
-    if (c->write_failed) {
-        c->unwritten++;
+    if (c->out.write_failed) {
+        c->out.unwritten++;
         return false;
     }
     test_t *t = test_from_exec(x, r);
@@ -272,16 +272,16 @@ static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
     t->found_at_exec = c->execs;
     t->found_at_s = ctx_elapsed(c);
     ctg_err e = {{0}};
-    bool ok = suite_add(c->suite, t, &e);
+    bool ok = suite_add(c->out.suite, t, &e);
     if (!ok)
         write_failure(c, &e, true);
     /* cut at an internal cap: the input area (CTG_MAX_INPUT; the run ended
      * there as "ran out", so the test replays as it ran) or, in theory, the
      * value log (the test then holds fewer values than the run took) */
     if (ok && (r->status & (CTG_ST_INPUT_FULL | CTG_ST_LOG_FULL)))
-        stats_add(c->stats, "tests.cut_at_cap", 1);
+        stats_add(c->out.stats, "tests.cut_at_cap", 1);
     if (ok && c->n_kept == 0) /* seconds from the start of the run, build included */
-        stats_set(c->stats, "tests.first_s", t->found_at_s);
+        stats_set(c->out.stats, "tests.first_s", t->found_at_s);
     if (ok && r->kind == EXEC_ERROR)
         eng_errcheck_test(c, t, r);
     if (ok && ctg_grow((void **)&c->kept, &c->cap_kept, c->n_kept + 1, sizeof *c->kept) == 0)
@@ -314,7 +314,7 @@ static bool settle_ran_out(search_ctx *c, exec_t *x, const uint8_t *in, size_t l
         c->failed = true;
         return false;
     }
-    stats_add(c->stats, "runs.ran_out_reruns", 1);
+    stats_add(c->out.stats, "runs.ran_out_reruns", 1);
     if (r2.kind != r->kind)
         return false;
     r2.status |= CTG_ST_RAN_OUT;
@@ -367,7 +367,7 @@ static void after_run(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, u
     c->execs++;
     c->kinds[out->r.kind]++;
     if (out->r.status & CTG_ST_EXT_LIMIT)
-        stats_add(c->stats, "runs.extend_limit", 1);
+        stats_add(c->out.stats, "runs.extend_limit", 1);
     /* a run that timed out is a hang record (crashes/), never a test:
      * TestCov kills it and credits none of its coverage */
     if (out->r.kind == EXEC_TIMEOUT) {
@@ -402,11 +402,11 @@ static bool sym_learn(search_ctx *c, const uint8_t *in, size_t len, uint32_t fla
     if (!(r->status & CTG_ST_EXT_LIMIT) || in_area(c->x, in, len) || in_area(c->xs, in, len) ||
         check_stop(c))
         return true;
-    uint32_t was = c->sym_limit;
+    uint32_t was = c->lim.sym_limit;
     eng_minimise_crashes(c, c->x);
     if (!eng_probe_sym(c, in, len, flags, r))
         return false;
-    if (c->sym_limit <= was || check_stop(c) || !eng_execs_left(c, 2))
+    if (c->lim.sym_limit <= was || check_stop(c) || !eng_execs_left(c, 2))
         return true;
     c->execs++;
     c->kinds[r->kind]++;
@@ -449,20 +449,20 @@ static bool batch_known(search_ctx *c, const uint8_t *seen)
 {
     uint32_t n = c->db->n_edges;
     size_t len = (size_t)ctg_cov_len(n, c->db->n_cmp);
-    if (!c->known && !(c->known = ctg_malloc(len)))
+    if (!c->bat.known && !(c->bat.known = ctg_malloc(len)))
         return false;
     for (uint32_t j = 0; j < n; j++)
-        c->known[j] = archive_edge_covered(c->archive, j) ? (seen ? seen[j] : 0xff) : 0;
+        c->bat.known[j] = archive_edge_covered(c->archive, j) ? (seen ? seen[j] : 0xff) : 0;
     for (size_t j = n; j < len; j++)
-        c->known[j] = seen ? seen[j] : 0xff;
-    c->known[n] = 0xff; /* the spare counter is never news */
+        c->bat.known[j] = seen ? seen[j] : 0xff;
+    c->bat.known[n] = 0xff; /* the spare counter is never news */
     return true;
 }
 
 void ctx_set_overlap(search_ctx *c, void (*fn)(void *), void *arg)
 {
-    c->overlap = fn;
-    c->overlap_arg = arg;
+    c->bat.overlap = fn;
+    c->bat.overlap_arg = arg;
 }
 
 void ctx_set_watch(search_ctx *c, const uint32_t *sites, uint32_t n, const uint8_t *log)
@@ -473,16 +473,16 @@ void ctx_set_watch(search_ctx *c, const uint32_t *sites, uint32_t n, const uint8
 uint32_t ctx_batch_broken(const search_ctx *c, uint32_t i, const ctg_cmp_rec **recs)
 {
     *recs = NULL;
-    return c->batch_sent ? exec_batch_broken(c->x, i, recs) : UINT32_MAX;
+    return c->bat.batch_sent ? exec_batch_broken(c->x, i, recs) : UINT32_MAX;
 }
 
 /* The strategy's overlap work, once per ctx_exec_batch (ctx_set_overlap). */
 static void run_overlap(void *arg)
 {
     search_ctx *c = arg;
-    if (c->overlap && !c->overlap_done) {
-        c->overlap_done = true;
-        c->overlap(c->overlap_arg);
+    if (c->bat.overlap && !c->bat.overlap_done) {
+        c->bat.overlap_done = true;
+        c->bat.overlap(c->bat.overlap_arg);
     }
 }
 
@@ -491,13 +491,13 @@ uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *l
 {
     memset(out, 0, sizeof *out);
     out->stopped = true;
-    c->batch_sent = false;
+    c->bat.batch_sent = false;
     if (!n)
         return 0;
     exec_t *x = c->x;
-    c->overlap_done = false;
+    c->bat.overlap_done = false;
     if (!exec_can_batch(x) || (flags & (CTG_FL_DIST | CTG_FL_CMPLOG | CTG_FL_EXTEND_ANY)) ||
-        crashes_pending(c->crashes, crash_ns(c, x)) || n == 1 || !batch_known(c, seen)) {
+        crashes_pending(c->out.crashes, crash_ns(c, x)) || n == 1 || !batch_known(c, seen)) {
         run_overlap(c);
         if (!ctx_exec(c, in[0], len[0], flags, out))
             return 0;
@@ -511,17 +511,17 @@ uint32_t ctx_exec_batch(search_ctx *c, const uint8_t *const *in, const size_t *l
         n = (uint32_t)(max - c->execs);
     exec_batch b;
     exec_set_overlap(x, run_overlap, c);
-    bool ran = exec_run_batch(x, in, len, n, c->known, flags, &b, &out->r, &c->err);
+    bool ran = exec_run_batch(x, in, len, n, c->bat.known, flags, &b, &out->r, &c->err);
     exec_set_overlap(x, NULL, NULL);
-    c->batch_sent = ran;
+    c->bat.batch_sent = ran;
     run_overlap(c); /* when the batch was not sent */
     if (!ran) {
         c->failed = true;
         return 0;
     }
     uint32_t plain = b.ran - (b.stopped ? 1u : 0u);
-    c->batches++;
-    c->batched += b.ran;
+    c->bat.batches++;
+    c->bat.batched += b.ran;
     c->execs += plain;
     c->kinds[EXEC_NORMAL] += plain;
     if (plain) {
@@ -557,7 +557,7 @@ exec_config eng_run_config(const search_ctx *c, const char *binary, bool sanitiz
         .n_cmp = c->db->n_cmp,
         .timeout_ms = o->exec.timeout_ms,
         .mem_limit_mb = o->exec.mem_mb,
-        .work_dir = c->scratch,
+        .work_dir = c->out.scratch,
         .run_flags = strcmp(o->exec.malloc_fail, "null") ? 0 : CTG_FL_MALLOC_NULL,
         .args = o->exec.prog_args.items,
         .n_args = o->exec.prog_args.n,
@@ -604,7 +604,7 @@ bool ctx_sym_pending(search_ctx *c)
         return true;
     if (st > 0) {
         c->sym_bin = c->build->sym_bin;
-        stats_set(c->stats, "build.sym_ready_s", ctx_elapsed(c));
+        stats_set(c->out.stats, "build.sym_ready_s", ctx_elapsed(c));
         if (c->opts->ui.verbose)
             ctx_log(c, "prog.sym is built (%.1fs): concolic execution can start", ctx_elapsed(c));
     } else {
@@ -612,7 +612,7 @@ bool ctx_sym_pending(search_ctx *c)
          * must say why */
         snprintf(c->build->sym_error, sizeof c->build->sym_error, "%s",
                  why[0] ? why : "the build of prog.sym failed");
-        stats_set_info(c->stats, "build.sym_error", c->build->sym_error);
+        stats_set_info(c->out.stats, "build.sym_error", c->build->sym_error);
         if (!c->opts->ui.quiet)
             fprintf(stderr, "ctestgen: concolic execution disabled for this program: %s\n",
                     c->build->sym_error);
@@ -624,9 +624,9 @@ void ctx_summary_line(search_ctx *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    sbuf_vprintf(&c->notes, fmt, ap);
+    sbuf_vprintf(&c->out.notes, fmt, ap);
     va_end(ap);
-    sbuf_putc(&c->notes, '\n');
+    sbuf_putc(&c->out.notes, '\n');
 }
 
 const exec_t *ctx_executor(const search_ctx *c) { return c->x; }
@@ -638,12 +638,12 @@ int ctx_arch_bits(const search_ctx *c) { return c->db->arch_bits; }
 
 void ctx_stat_info(search_ctx *c, const char *name, const char *value)
 {
-    stats_set_info(c->stats, name, value);
+    stats_set_info(c->out.stats, name, value);
 }
 
 void ctx_stat_set(search_ctx *c, const char *name, double value)
 {
-    stats_set(c->stats, name, value);
+    stats_set(c->out.stats, name, value);
 }
 
 /* ---- set-up ------------------------------------------------------------------ */
@@ -720,10 +720,10 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         return false;
     /* the runs' working directory: what the program writes to relative
      * paths stays there, and goes with it at the end */
-    c->scratch = fs_join(o->out.out_dir, ".work");
-    if (!c->scratch)
+    c->out.scratch = fs_join(o->out.out_dir, ".work");
+    if (!c->out.scratch)
         return err_set(e, "out of memory while setting up the search");
-    if (!fs_rm_rf(c->scratch, e) || !fs_mkdir_p(c->scratch, e))
+    if (!fs_rm_rf(c->out.scratch, e) || !fs_mkdir_p(c->out.scratch, e))
         return false;
     /* --sanitize-mode all: prog.san runs every input in prog.cov's place */
     c->san.main = b->san_bin && b->san_aligned && !strcmp(o->exec.san_mode, "all");
@@ -733,16 +733,16 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         return false;
     eng_extension_start(c, (uint32_t)o->exec.extend_limit);
     c->archive = archive_new(b->db->n_edges, b->db->n_errors);
-    c->stats = stats_new(STATS_MAX_SAMPLES);
-    c->stats_path = fs_join(o->out.out_dir, "stats.json");
-    if (!c->archive || !c->stats || !c->stats_path)
+    c->out.stats = stats_new(STATS_MAX_SAMPLES);
+    c->out.stats_path = fs_join(o->out.out_dir, "stats.json");
+    if (!c->archive || !c->out.stats || !c->out.stats_path)
         return err_set(e, "out of memory while setting up the search");
-    c->suite = open_suite(o, program_file, b->db, e);
-    if (!c->suite)
+    c->out.suite = open_suite(o, program_file, b->db, e);
+    if (!c->out.suite)
         return false;
-    c->crashes = crashes_new(c->suite, c->san.main ? b->san_bin : b->cov_bin,
+    c->out.crashes = crashes_new(c->out.suite, c->san.main ? b->san_bin : b->cov_bin,
                              o->search.crash_min_execs);
-    if (!c->crashes)
+    if (!c->out.crashes)
         return err_set(e, "out of memory while setting up the search");
     eng_errcheck_start(c);
     eng_triage_start(c);
@@ -754,21 +754,21 @@ static void ctx_release(search_ctx *c)
     exec_free(c->x); /* the servers run in the scratch directory */
     exec_free(c->xs);
     eng_san_free(c);
-    ctg_free(c->dbg_bin);
+    ctg_free(c->tri.dbg_bin);
     c->x = c->xs = NULL;
-    if (c->scratch)
-        fs_rm_rf(c->scratch, NULL);
-    ctg_free(c->scratch);
-    sbuf_release(&c->notes);
+    if (c->out.scratch)
+        fs_rm_rf(c->out.scratch, NULL);
+    ctg_free(c->out.scratch);
+    sbuf_release(&c->out.notes);
     archive_free(c->archive);
-    crashes_free(c->crashes);
-    suite_close(c->suite);
-    stats_free(c->stats);
-    ctg_free(c->stats_path);
+    crashes_free(c->out.crashes);
+    suite_close(c->out.suite);
+    stats_free(c->out.stats);
+    ctg_free(c->out.stats_path);
     for (size_t i = 0; i < c->n_kept; i++)
         test_free(c->kept[i]);
     ctg_free(c->kept);
-    ctg_free(c->known);
+    ctg_free(c->bat.known);
     eng_errcheck_free(c);
 }
 
@@ -791,34 +791,34 @@ static void summarize(search_ctx *c, engine_summary *s)
     s->errors_checked = c->echk.tries != NULL;
     s->errors_confirmed = c->echk.n_confirmed;
     s->error_tests_failed = c->echk.failed;
-    s->tests = suite_n_tests(c->suite);
-    s->crashes = suite_n_crashes(c->suite) - suite_n_error_records(c->suite);
-    s->error_records = suite_n_error_records(c->suite);
+    s->tests = suite_n_tests(c->out.suite);
+    s->crashes = suite_n_crashes(c->out.suite) - suite_n_error_records(c->out.suite);
+    s->error_records = suite_n_error_records(c->out.suite);
     memcpy(s->kinds, c->kinds, sizeof s->kinds);
     s->stop_reason = c->stop_reason ? c->stop_reason : "strategy finished";
-    s->write_failed = c->write_failed;
-    s->unwritten = c->unwritten;
-    snprintf(s->write_error, sizeof s->write_error, "%s", c->write_err.msg);
-    double cut = stats_get(c->stats, "tests.cut_at_cap");
+    s->write_failed = c->out.write_failed;
+    s->unwritten = c->out.unwritten;
+    snprintf(s->write_error, sizeof s->write_error, "%s", c->out.write_err.msg);
+    double cut = stats_get(c->out.stats, "tests.cut_at_cap");
     if (cut > 0)
         ctx_summary_line(c, "  cut at a cap      %.0f test%s took all %u bytes of input a run "
                             "holds; each ends there (\"ran out\") in its replay too",
                          cut, cut == 1 ? "" : "s", (unsigned)CTG_MAX_INPUT);
-    if (c->batches) { /* whether the program or ctestgen holds a batched run back */
+    if (c->bat.batches) { /* whether the program or ctestgen holds a batched run back */
         double overlap_s, wait_s;
         exec_batch_times(c->x, &overlap_s, &wait_s);
         double out_s = s->secs - overlap_s - wait_s;
         ctx_summary_line(c, "  batches           %llu of %.1f inputs: ctestgen worked %.2fs while they "
                             "ran, then waited %.2fs for the program; %.2fs outside them",
-                         (unsigned long long)c->batches, (double)c->batched / (double)c->batches,
+                         (unsigned long long)c->bat.batches, (double)c->bat.batched / (double)c->bat.batches,
                          overlap_s, wait_s, out_s > 0 ? out_s : 0.0);
     }
-    snprintf(s->notes, sizeof s->notes, "%s", sbuf_str(&c->notes));
+    snprintf(s->notes, sizeof s->notes, "%s", sbuf_str(&c->out.notes));
     sbuf bugs = SBUF_INIT;
     eng_bug_lines(c, &bugs);
     snprintf(s->bugs, sizeof s->bugs, "%s", sbuf_str(&bugs));
-    s->n_bugs = (unsigned)stats_n_bugs(c->stats);
-    s->same_bug = (unsigned)crashes_aliases(c->crashes);
+    s->n_bugs = (unsigned)stats_n_bugs(c->out.stats);
+    s->same_bug = (unsigned)crashes_aliases(c->out.crashes);
     sbuf_release(&bugs);
     s->test_kinds = c->n_kept ? ctg_calloc(c->n_kept, sizeof *s->test_kinds) : NULL;
     for (size_t i = 0; s->test_kinds && i < c->n_kept; i++)
@@ -838,36 +838,36 @@ void engine_summary_release(engine_summary *s)
  * interrupted run can be resumed from its last stats.json). */
 static void set_counters(search_ctx *c)
 {
-    stats_set(c->stats, "execs", (double)c->execs);
-    stats_set(c->stats, "seconds", ctx_elapsed(c));
+    stats_set(c->out.stats, "execs", (double)c->execs);
+    stats_set(c->out.stats, "seconds", ctx_elapsed(c));
     eng_san_counters(c);
-    stats_set(c->stats, "edges.total", archive_n_edges(c->archive));
-    stats_set(c->stats, "edges.covered", archive_covered_edges(c->archive));
-    stats_set(c->stats, "errors.total", archive_n_errors(c->archive));
-    stats_set(c->stats, "errors.reached", archive_reached_errors(c->archive));
+    stats_set(c->out.stats, "edges.total", archive_n_edges(c->archive));
+    stats_set(c->out.stats, "edges.covered", archive_covered_edges(c->archive));
+    stats_set(c->out.stats, "errors.total", archive_n_errors(c->archive));
+    stats_set(c->out.stats, "errors.reached", archive_reached_errors(c->archive));
     if (c->echk.tries) {
-        stats_set(c->stats, "errors.confirmed", c->echk.n_confirmed);
-        stats_set(c->stats, "errors.check_failed", c->echk.failed);
-        stats_set(c->stats, "errors.check_s", c->echk.secs);
+        stats_set(c->out.stats, "errors.confirmed", c->echk.n_confirmed);
+        stats_set(c->out.stats, "errors.check_failed", c->echk.failed);
+        stats_set(c->out.stats, "errors.check_s", c->echk.secs);
     }
-    stats_set(c->stats, "tests", suite_n_tests(c->suite));
-    stats_set(c->stats, "crashes", suite_n_crashes(c->suite) - suite_n_error_records(c->suite));
-    stats_set(c->stats, "crashes.error_records", suite_n_error_records(c->suite));
-    stats_set(c->stats, "crashes.min_execs", (double)c->min_execs);
-    stats_set(c->stats, "crashes.min_capped", (double)c->min_capped);
-    stats_set(c->stats, "executor.restarts", (double)exec_restarts(c->x));
-    stats_set(c->stats, "executor.batches", (double)c->batches);
-    stats_set(c->stats, "executor.batched_runs", (double)c->batched);
+    stats_set(c->out.stats, "tests", suite_n_tests(c->out.suite));
+    stats_set(c->out.stats, "crashes", suite_n_crashes(c->out.suite) - suite_n_error_records(c->out.suite));
+    stats_set(c->out.stats, "crashes.error_records", suite_n_error_records(c->out.suite));
+    stats_set(c->out.stats, "crashes.min_execs", (double)c->min_execs);
+    stats_set(c->out.stats, "crashes.min_capped", (double)c->min_capped);
+    stats_set(c->out.stats, "executor.restarts", (double)exec_restarts(c->x));
+    stats_set(c->out.stats, "executor.batches", (double)c->bat.batches);
+    stats_set(c->out.stats, "executor.batched_runs", (double)c->bat.batched);
     double overlap_s, wait_s;
     exec_batch_times(c->x, &overlap_s, &wait_s);
-    stats_set(c->stats, "executor.batch_overlap_s", overlap_s);
-    stats_set(c->stats, "executor.batch_wait_s", wait_s);
-    stats_set(c->stats, "executor.timeout_ms", (double)exec_timeout(c->x));
-    stats_set(c->stats, "executor.timeout_rechecks", (double)(c->cal[0].rechecks + c->cal[1].rechecks));
-    stats_set(c->stats, "executor.timeout_recovered", (double)(c->cal[0].recovered + c->cal[1].recovered));
+    stats_set(c->out.stats, "executor.batch_overlap_s", overlap_s);
+    stats_set(c->out.stats, "executor.batch_wait_s", wait_s);
+    stats_set(c->out.stats, "executor.timeout_ms", (double)exec_timeout(c->x));
+    stats_set(c->out.stats, "executor.timeout_rechecks", (double)(c->lim.cal[0].rechecks + c->lim.cal[1].rechecks));
+    stats_set(c->out.stats, "executor.timeout_recovered", (double)(c->lim.cal[0].recovered + c->lim.cal[1].recovered));
     for (int k = 0; k < EXEC__COUNT; k++) {
         char name[64];
-        stats_set(c->stats, eng_runs_counter(name, sizeof name, k), (double)c->kinds[k]);
+        stats_set(c->out.stats, eng_runs_counter(name, sizeof name, k), (double)c->kinds[k]);
     }
 }
 
@@ -886,8 +886,8 @@ static void record_input_kind(search_ctx *c, const ctg_options *o)
     }
     if (c->db->harness == CTG_HARNESS_STDIN && strcmp(kind, "file"))
         kind = "stdin";
-    stats_set_info(c->stats, "input", kind);
-    stats_set_info(c->stats, "arch", c->db->arch_bits == 32 ? "32" : "64");
+    stats_set_info(c->out.stats, "input", kind);
+    stats_set_info(c->out.stats, "arch", c->db->arch_bits == 32 ? "32" : "64");
     char budget[96] = "none";
     if (o->search.time_s > 0 && o->search.max_execs)
         snprintf(budget, sizeof budget, "%g s or %llu executions", o->search.time_s,
@@ -896,9 +896,9 @@ static void record_input_kind(search_ctx *c, const ctg_options *o)
         snprintf(budget, sizeof budget, "%g s", o->search.time_s);
     else if (o->search.max_execs)
         snprintf(budget, sizeof budget, "%llu executions", (unsigned long long)o->search.max_execs);
-    stats_set_info(c->stats, "budget", budget);
+    stats_set_info(c->out.stats, "budget", budget);
     if (o->exec.prog_args.n && sbuf_ok(&a))
-        stats_set_info(c->stats, "args", a.data);
+        stats_set_info(c->out.stats, "args", a.data);
     sbuf_release(&a);
 }
 
@@ -913,7 +913,7 @@ static void keep_one_test(search_ctx *c)
      * still gets a suite that replays */
     double budget = c->opts->search.time_s;
     bool no_time = budget > 0 && ctx_elapsed(c) >= budget;
-    if (suite_n_tests(c->suite) > 0 || (c->execs == 0 && !no_time) || c->write_failed)
+    if (suite_n_tests(c->out.suite) > 0 || (c->execs == 0 && !no_time) || c->out.write_failed)
         return;
     test_t *t = test_new(NULL, 0, NULL, 0);
     if (!t)
@@ -921,8 +921,8 @@ static void keep_one_test(search_ctx *c)
     t->found_at_exec = c->execs;
     t->found_at_s = ctx_elapsed(c);
     ctg_err e = {{0}};
-    if (suite_add(c->suite, t, &e))
-        stats_set(c->stats, "tests.empty_kept", 1);
+    if (suite_add(c->out.suite, t, &e))
+        stats_set(c->out.stats, "tests.empty_kept", 1);
     else
         write_failure(c, &e, true);
     test_free(t);
@@ -943,18 +943,18 @@ bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
     bool resumed = true; /* false: the earlier stats.json must stay as it is */
     if (ok) {
         c->t0 = fs_now() - b->secs; /* --time counts the build */
-        stats_set(c->stats, "build.seconds", b->secs);
+        stats_set(c->out.stats, "build.seconds", b->secs);
         if (b->sym_error[0])
-            stats_set_info(c->stats, "build.sym_error", b->sym_error);
+            stats_set_info(c->out.stats, "build.sym_error", b->sym_error);
         if (o->out.resume)
             ok = resumed = eng_resume_run(c, e);
-        stats_set_info(c->stats, "strategy", st->name);
+        stats_set_info(c->out.stats, "strategy", st->name);
         char seed[32];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->search.seed);
-        stats_set_info(c->stats, "seed", seed);
-        stats_set_info(c->stats, "program", program_file);
+        stats_set_info(c->out.stats, "seed", seed);
+        stats_set_info(c->out.stats, "program", program_file);
         if (o->out.label)
-            stats_set_info(c->stats, "label", o->out.label);
+            stats_set_info(c->out.stats, "label", o->out.label);
         record_input_kind(c, o);
         if (ok)
             sample_stats(c, true); /* a valid stats.json from the start */
@@ -970,22 +970,22 @@ bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
     if (state)
         st->finish(state, c);
     build_sym_cancel(b); /* not needed any more: its cores go to the replay */
-    if (ok && c->crashes) { /* what the strategy left to minimise */
+    if (ok && c->out.crashes) { /* what the strategy left to minimise */
         eng_minimise_crashes(c, c->x);
         eng_minimise_crashes(c, c->xs);
     }
-    if (ok && c->suite)
+    if (ok && c->out.suite)
         keep_one_test(c);
     if (c->failed)
         ok = err_set(e, "%s", c->err.msg);
-    if (c->suite) {
+    if (c->out.suite) {
         summarize(c, s);
         if (resumed)
             sample_stats(c, true);
         if (c->progress_drawn)
             fputs("\r\033[K", stderr);
     }
-    ctg_free(c->sync_next);
+    ctg_free(c->sync.sync_next);
     ctx_release(c);
     ctg_free(c);
     return ok;

@@ -35,16 +35,16 @@ static const char *triage_binary(search_ctx *c, unsigned ns, exec_kind k, bool *
     *san = k == EXEC_SANITIZER || ns == 2 || (ns == 0 && c->san.main);
     if (*san)
         return c->build->san_bin;
-    if (!c->dbg_bin && !c->dbg_failed) {
+    if (!c->tri.dbg_bin && !c->tri.dbg_failed) {
         ctg_err e = {{0}};
         double t0 = fs_now();
-        if (!c->build->opts || !(c->dbg_bin = build_debug_twin(c->build, c->build->opts, &e))) {
-            c->dbg_failed = true;
+        if (!c->build->opts || !(c->tri.dbg_bin = build_debug_twin(c->build, c->build->opts, &e))) {
+            c->tri.dbg_failed = true;
             ctx_log(c, "crash triage: no build with line tables: %s", e.msg);
         }
-        stats_set(c->stats, "crashes.dbg_build_s", fs_now() - t0);
+        stats_set(c->out.stats, "crashes.dbg_build_s", fs_now() - t0);
     }
-    return c->dbg_bin;
+    return c->tri.dbg_bin;
 }
 
 /* crash_triage_fn of the engine: the kind, place and frames of a new crash
@@ -63,12 +63,12 @@ static bool triage_crash(void *arg, unsigned ns, const exec_result *r, const tes
     if (!bin)
         return false;
     triage_opts o = {bin, san, c->opts->exec.prog_args.items, c->opts->exec.prog_args.n,
-                     c->scratch, 10.0, (long)c->opts->exec.mem_mb};
+                     c->out.scratch, 10.0, (long)c->opts->exec.mem_mb};
     ctg_err e = {{0}};
     double t0 = fs_now();
     bool ok = triage_run(&o, t->data, t->len, out, &e);
-    c->triage_s += fs_now() - t0;
-    c->triaged++;
+    c->tri.secs += fs_now() - t0;
+    c->tri.triaged++;
     if (!ok)
         ctx_log(c, "crash triage: %s", e.msg);
     return ok && out->key;
@@ -76,9 +76,9 @@ static bool triage_crash(void *arg, unsigned ns, const exec_result *r, const tes
 
 void eng_triage_start(search_ctx *c)
 {
-    crashes_set_triage(c->crashes, triage_crash, c);
+    crashes_set_triage(c->out.crashes, triage_crash, c);
     if (c->build->san_bin)
-        crashes_set_binary(c->crashes, 2, c->build->san_bin);
+        crashes_set_binary(c->out.crashes, 2, c->build->san_bin);
 }
 
 /* ==== the sanitizer binary ====================================================== */
@@ -187,13 +187,13 @@ void eng_san_batch(search_ctx *c, const uint8_t *const *in, const size_t *len, u
 /* stats.json's "bugs" and the summary's lines of them (into b). */
 static void list_bugs(search_ctx *c, sbuf *b)
 {
-    size_t n = crashes_count(c->crashes), k = 0;
+    size_t n = crashes_count(c->out.crashes), k = 0;
     stats_bug *v = ctg_calloc(n + 1, sizeof *v);
     char (*names)[64] = ctg_calloc(n + 1, sizeof *names);
     for (size_t i = 0; v && names && i < n; i++) {
         unsigned num;
         exec_kind kind;
-        const char *bug_kind, *line = crashes_bug(c->crashes, i, &num, &kind, &bug_kind);
+        const char *bug_kind, *line = crashes_bug(c->out.crashes, i, &num, &kind, &bug_kind);
         if (!line)
             continue;
         suite_crash_name(kind, num, names[k], sizeof names[k]);
@@ -205,7 +205,7 @@ static void list_bugs(search_ctx *c, sbuf *b)
         k++;
     }
     if (v && names)
-        stats_set_bugs(c->stats, v, k);
+        stats_set_bugs(c->out.stats, v, k);
     ctg_free(v);
     ctg_free(names);
 }
@@ -215,12 +215,12 @@ void eng_bug_lines(search_ctx *c, sbuf *b) { list_bugs(c, b); }
 void eng_san_counters(search_ctx *c)
 {
     list_bugs(c, NULL);
-    stats_set(c->stats, "crashes.triaged", (double)c->triaged);
-    stats_set(c->stats, "crashes.triage_s", c->triage_s);
-    stats_set(c->stats, "crashes.same_bug", (double)crashes_aliases(c->crashes));
+    stats_set(c->out.stats, "crashes.triaged", (double)c->tri.triaged);
+    stats_set(c->out.stats, "crashes.triage_s", c->tri.secs);
+    stats_set(c->out.stats, "crashes.same_bug", (double)crashes_aliases(c->out.crashes));
     if (!c->build->san_bin)
         return;
-    stats_set(c->stats, "sanitizer.runs", (double)c->san.runs);
-    stats_set(c->stats, "sanitizer.reports", (double)c->kinds[EXEC_SANITIZER]);
-    stats_set_info(c->stats, "sanitize.mode", c->san.main ? "all" : c->opts->exec.san_mode);
+    stats_set(c->out.stats, "sanitizer.runs", (double)c->san.runs);
+    stats_set(c->out.stats, "sanitizer.reports", (double)c->kinds[EXEC_SANITIZER]);
+    stats_set_info(c->out.stats, "sanitize.mode", c->san.main ? "all" : c->opts->exec.san_mode);
 }

@@ -51,7 +51,7 @@ void eng_errcheck_test(search_ctx *c, const test_t *t, const exec_result *r)
     if (!eng_errcheck_wanted(c, r))
         return;
     uint32_t s = slot(c, r);
-    unsigned id = suite_next_test_id(c->suite) - 1;
+    unsigned id = suite_next_test_id(c->out.suite) - 1;
     char how[32] = "";
     ctg_err e = {{0}};
     double t0 = fs_now();
@@ -73,7 +73,7 @@ void eng_errcheck_test(search_ctx *c, const test_t *t, const exec_result *r)
     }
     c->echk.failed++;
     /* the testcase claims what the validator will see */
-    if (!suite_set_covers_error(c->suite, id, t, false, &e))
+    if (!suite_set_covers_error(c->out.suite, id, t, false, &e))
         ctx_log(c, "warning: %s", e.msg);
     if (c->echk.tries[s] == 1)
         ctx_log(c, "test-%05u.xml reaches an error in the engine's build, but under gcc -O0 (the "

@@ -26,57 +26,67 @@ struct search_ctx {
     struct build_result *build; /* the run's build (prog.sym may still be building) */
     exec_t *x;
     exec_t *xs;          /* prog.sym's executor (ctx_sym_start)          */
-    struct esan {        /* the sanitizer binary (engine_san.c)           */
+    archive_t *archive;
+    rng rng;
+    double t0, last_progress, last_stats;
+    uint64_t execs;
+    uint64_t min_execs;  /* of execs: runs minimising crashes           */
+    uint64_t min_capped; /* minimisations cut short by their share       */
+    uint64_t kinds[EXEC__COUNT];
+    bool failed, stop, tty, progress_drawn;
+    const char *stop_reason;
+    ctg_err err;
+    test_t **kept;       /* every test written to the suite              */
+    size_t n_kept, cap_kept;
+    struct eout {        /* what the run writes                           */
+        suite_t *suite;
+        crashes_t *crashes; /* crashes/: one file per bug                */
+        stats_t *stats;
+        char *stats_path;
+        char *scratch;   /* OUT/.work: working directory of the runs      */
+        sbuf notes;      /* lines for the final summary                   */
+        bool write_failed; /* a file of the output could not be written  */
+        unsigned unwritten; /* tests and crashes not written since        */
+        ctg_err write_err;  /* the first write failure                    */
+    } out;
+    struct elim {        /* a run's limits (engine_limits.c)              */
+        uint32_t ext_limit; /* current extension bound (exec_set_extend_max) */
+        uint32_t probe_max; /* bytes past its input a probe may draw      */
+        uint64_t ext_drawn; /* bytes drawn by c->x's runs that hit the bound */
+        uint64_t probe_due; /* ext_drawn at which the next probe comes    */
+        uint32_t ended_max; /* most bytes a run that ended by itself drew */
+        uint32_t sym_limit; /* extension bound of c->xs (eng_sym_start)    */
+        uint64_t sym_hits;  /* runs of c->xs that hit it (eng_probe_sym)   */
+        struct tcal {    /* timeout calibration of c->x [0] and c->xs [1] */
+            double max_us; /* slowest run that did not time out          */
+            uint64_t timeouts, rechecks, recovered;
+        } cal[2];
+    } lim;
+    struct ebat {        /* executor batches (ctx_exec_batch)             */
+        uint8_t *known;  /* scratch: n_edges bytes                        */
+        void (*overlap)(void *); /* ctx_set_overlap                        */
+        void *overlap_arg;
+        bool overlap_done; /* called in this ctx_exec_batch               */
+        bool batch_sent;   /* the last ctx_exec_batch ran a batch         */
+        uint64_t batches, batched; /* batches and the inputs they ran     */
+    } bat;
+    struct esync {       /* a --jobs worker's imports (engine_jobs.c)     */
+        double next_sync;  /* when it next imports                        */
+        uint32_t *sync_next; /* per sibling: the next corpus id to import */
+    } sync;
+    struct esan {        /* the sanitizer binary (engine_bugs.c)          */
         exec_t *x;       /* its executor when it re-runs inputs, or NULL  */
         bool main;       /* c->x runs prog.san itself (--sanitize-mode all) */
         uint64_t every;  /* one input in `every` re-runs on it (0: none)  */
         uint64_t due;    /* inputs since the last sampled one             */
         uint64_t runs, found; /* its runs, and those a sanitizer ended    */
     } san;
-    char *dbg_bin;       /* prog.dbg for crash triage (built at the first) */
-    bool dbg_failed;     /* it could not be built                         */
-    uint64_t triaged;    /* crash signatures triaged                      */
-    double triage_s;     /* seconds they took                             */
-    sbuf notes;          /* lines for the final summary                   */
-    archive_t *archive;
-    crashes_t *crashes;  /* crashes/: one file per signature            */
-    suite_t *suite;
-    stats_t *stats;
-    char *stats_path;
-    char *scratch;       /* OUT/.work: working directory of the runs      */
-    test_t **kept; /* every test written to the suite */
-    size_t n_kept, cap_kept;
-    rng rng;
-    double t0, last_progress, last_stats;
-    uint32_t ext_limit;  /* current extension bound (exec_set_extend_max) */
-    uint32_t probe_max;  /* bytes past its input a probe may draw        */
-    uint64_t ext_drawn;  /* bytes drawn by c->x's runs that hit the bound */
-    uint64_t probe_due;  /* ext_drawn at which the next probe comes      */
-    uint32_t ended_max;  /* most bytes a run that ended by itself drew   */
-    uint32_t sym_limit;  /* extension bound of c->xs (eng_sym_start)      */
-    uint64_t sym_hits;   /* runs of c->xs that hit it (eng_probe_sym)     */
-    uint64_t execs;
-    uint64_t min_execs;  /* of execs: runs minimising crashes           */
-    uint64_t min_capped; /* minimisations cut short by their share       */
-    uint64_t kinds[EXEC__COUNT];
-    bool failed, stop, tty, progress_drawn;
-    struct tcal {        /* timeout calibration of c->x [0] and c->xs [1] */
-        double max_us;   /* slowest run that did not time out            */
-        uint64_t timeouts, rechecks, recovered;
-    } cal[2];
-    uint8_t *known;      /* scratch of ctx_exec_batch: n_edges bytes     */
-    void (*overlap)(void *); /* ctx_set_overlap                          */
-    void *overlap_arg;
-    bool overlap_done;   /* called in this ctx_exec_batch                 */
-    bool batch_sent;     /* the last ctx_exec_batch ran a batch           */
-    uint64_t batches, batched; /* executor batches and the inputs they ran */
-    bool write_failed;   /* a file of the output could not be written    */
-    unsigned unwritten;  /* tests and crashes not written since         */
-    ctg_err write_err;   /* the first write failure                      */
-    const char *stop_reason;
-    ctg_err err;
-    double next_sync;    /* --jobs worker: when it next imports          */
-    uint32_t *sync_next; /* per sibling: the next corpus id to import    */
+    struct etri {        /* crash triage (engine_bugs.c)                  */
+        char *dbg_bin;   /* prog.dbg (built at the first crash)           */
+        bool dbg_failed; /* it could not be built                         */
+        uint64_t triaged;/* crash signatures triaged                      */
+        double secs;     /* seconds they took                             */
+    } tri;
     struct echk {        /* the check of error tests (engine_errcheck.c)  */
         bool on;
         uint8_t *tries;  /* per error site (unnumbered: n_errors): tests

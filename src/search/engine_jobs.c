@@ -58,27 +58,27 @@ void eng_sync(search_ctx *c)
 {
     const ctg_options *o = c->opts;
     int n = o->exec.jobs;
-    if (!o->search.sync_dir || n < 2 || ctx_elapsed(c) < c->next_sync)
+    if (!o->search.sync_dir || n < 2 || ctx_elapsed(c) < c->sync.next_sync)
         return;
-    c->next_sync = ctx_elapsed(c) + o->search.sync_s;
+    c->sync.next_sync = ctx_elapsed(c) + o->search.sync_s;
     if (sync_hook)
         sync_hook(sync_arg);
-    if (!c->sync_next && !(c->sync_next = ctg_calloc((size_t)n, sizeof *c->sync_next)))
+    if (!c->sync.sync_next && !(c->sync.sync_next = ctg_calloc((size_t)n, sizeof *c->sync.sync_next)))
         return;
     for (int j = 0; j < n; j++) {
         if (j == o->search.worker)
             continue;
         for (;;) {
             char name[32];
-            snprintf(name, sizeof name, "id-%05u", c->sync_next[j]);
+            snprintf(name, sizeof name, "id-%05u", c->sync.sync_next[j]);
             char *p = engine_worker_path(o->search.sync_dir, j, "corpus", name);
             bool there = p && fs_exists(p);
             bool go_on = there && run_file(c, p);
             ctg_free(p);
             if (!there)
                 break;
-            c->sync_next[j]++;
-            stats_add(c->stats, "jobs.imported", 1);
+            c->sync.sync_next[j]++;
+            stats_add(c->out.stats, "jobs.imported", 1);
             if (!go_on)
                 return;
         }
@@ -119,7 +119,7 @@ static void put_worker_stat(void *user, const char *name, double value)
         return;
     char key[160];
     snprintf(key, sizeof key, "jobs.w%d.%s", ws->j, name);
-    stats_set(ws->c->stats, key, value);
+    stats_set(ws->c->out.stats, key, value);
 }
 
 /* Adds worker j's counters to the run's: its executions and runs by kind
@@ -132,7 +132,7 @@ static void take_counters(search_ctx *c, int j, uint64_t *execs)
     ctg_free(path);
     char name[96];
     snprintf(name, sizeof name, "jobs.w%d.ok", j);
-    stats_set(c->stats, name, w != NULL);
+    stats_set(c->out.stats, name, w != NULL);
     if (!w)
         return;
     static const char *const mine[] = {"execs", "edges.covered", "errors.reached", "tests", "crashes",
@@ -140,7 +140,7 @@ static void take_counters(search_ctx *c, int j, uint64_t *execs)
     for (int k = 0; mine[k]; k++) {
         const char *m = strncmp(mine[k], "jobs.", 5) ? mine[k] : mine[k] + 5;
         snprintf(name, sizeof name, "jobs.w%d.%s", j, m);
-        stats_set(c->stats, name, stats_get(w, mine[k]));
+        stats_set(c->out.stats, name, stats_get(w, mine[k]));
     }
     /* what each member of its portfolio ran (auto: the concolic member
      * runs in worker 0 only, see auto.c) */
@@ -149,10 +149,10 @@ static void take_counters(search_ctx *c, int j, uint64_t *execs)
     /* when prog.sym, built in the background, reached the worker */
     snprintf(name, sizeof name, "jobs.w%d.sym_ready_s", j);
     if (stats_get(w, "build.sym_ready_s") > 0)
-        stats_set(c->stats, name, stats_get(w, "build.sym_ready_s"));
+        stats_set(c->out.stats, name, stats_get(w, "build.sym_ready_s"));
     const char *why = stats_get_info(w, "build.sym_error");
     if (why && *why)
-        stats_set_info(c->stats, "build.sym_error", why);
+        stats_set_info(c->out.stats, "build.sym_error", why);
     *execs += (uint64_t)stats_get(w, "execs");
     for (int k = 0; k < EXEC__COUNT; k++)
         c->kinds[k] += (uint64_t)stats_get(w, eng_runs_counter(name, sizeof name, k));
@@ -167,8 +167,8 @@ void eng_merge(search_ctx *c)
         merge_dir(c, j, "corpus", "id-");
     for (int j = 0; j < n; j++)
         merge_dir(c, j, "crashes", NULL);
-    stats_set(c->stats, "jobs", n);
-    stats_set(c->stats, "jobs.merge_execs", (double)c->execs);
+    stats_set(c->out.stats, "jobs", n);
+    stats_set(c->out.stats, "jobs.merge_execs", (double)c->execs);
     for (int k = 0; k < EXEC__COUNT; k++)
         c->kinds[k] = 0;
     for (int j = 0; j < n; j++)

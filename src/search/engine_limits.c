@@ -26,7 +26,7 @@
  * times the slowest such run, within [TMO_FLOOR_MS, cap]. */
 void eng_calibrate(search_ctx *c, exec_t *x, const exec_result *r)
 {
-    struct tcal *t = &c->cal[x == c->xs];
+    struct tcal *t = &c->lim.cal[x == c->xs];
     if (!c->opts->exec.timeout_auto || r->kind == EXEC_TIMEOUT || r->usecs <= t->max_us)
         return;
     t->max_us = r->usecs;
@@ -38,7 +38,7 @@ void eng_calibrate(search_ctx *c, exec_t *x, const exec_result *r)
 /* Whether a run that timed out below the cap is run again at the cap. */
 static bool recheck_timeout(search_ctx *c, exec_t *x, const exec_result *r)
 {
-    struct tcal *t = &c->cal[x == c->xs];
+    struct tcal *t = &c->lim.cal[x == c->xs];
     if (r->kind != EXEC_TIMEOUT || !c->opts->exec.timeout_auto ||
         exec_timeout(x) >= c->opts->exec.timeout_ms)
         return false;
@@ -60,13 +60,13 @@ bool eng_settle_timeout(search_ctx *c, exec_t *x, const uint8_t *in, size_t len,
         c->execs++;
         c->kinds[EXEC_TIMEOUT]++;
         uint32_t cap = c->opts->exec.timeout_ms;
-        bool none_done = c->cal[x == c->xs].max_us == 0; /* no run has completed yet */
+        bool none_done = c->lim.cal[x == c->xs].max_us == 0; /* no run has completed yet */
         exec_set_timeout(x, !none_done && was < cap / TMO_RECHECK_X ? was * TMO_RECHECK_X : cap);
         bool ok = exec_run(x, in, len, flags, seed, r, &c->err);
         exec_set_timeout(x, was);
         if (!ok)
             return false;
-        c->cal[x == c->xs].recovered += r->kind != EXEC_TIMEOUT;
+        c->lim.cal[x == c->xs].recovered += r->kind != EXEC_TIMEOUT;
     }
     eng_calibrate(c, x, r);
     return true;
@@ -137,15 +137,15 @@ static uint64_t seed_of_next_run(search_ctx *c)
 /* The bound of prog.sym's runs, set on c->xs. */
 static void sym_bound(search_ctx *c)
 {
-    uint64_t b = 2 * (uint64_t)c->ended_max;
+    uint64_t b = 2 * (uint64_t)c->lim.ended_max;
     if (b < EXT_SYM_MIN)
         b = EXT_SYM_MIN;
-    if (b > c->ext_limit)
-        b = c->ext_limit;
-    c->sym_limit = (uint32_t)b;
-    stats_set(c->stats, "exec.sym_extend_limit", c->sym_limit);
+    if (b > c->lim.ext_limit)
+        b = c->lim.ext_limit;
+    c->lim.sym_limit = (uint32_t)b;
+    stats_set(c->out.stats, "exec.sym_extend_limit", c->lim.sym_limit);
     if (c->xs)
-        exec_set_extend_max(c->xs, c->sym_limit);
+        exec_set_extend_max(c->xs, c->lim.sym_limit);
 }
 
 void eng_sym_start(search_ctx *c) { sym_bound(c); }
@@ -153,38 +153,38 @@ void eng_sym_start(search_ctx *c) { sym_bound(c); }
 /* Learns from a probe that gave r after consuming used bytes. */
 static void learn_probe(search_ctx *c, size_t used, const exec_result *r)
 {
-    uint32_t size = c->probe_max;
+    uint32_t size = c->lim.probe_max;
     if (r->kind == EXEC_TIMEOUT) { /* not below what every run may draw */
-        uint32_t floor = c->ext_limit > EXT_PROBE_START ? c->ext_limit : EXT_PROBE_START;
-        c->probe_max = size / 2 > floor ? size / 2 : floor;
-        stats_add(c->stats, "runs.probe_timeouts", 1);
+        uint32_t floor = c->lim.ext_limit > EXT_PROBE_START ? c->lim.ext_limit : EXT_PROBE_START;
+        c->lim.probe_max = size / 2 > floor ? size / 2 : floor;
+        stats_add(c->out.stats, "runs.probe_timeouts", 1);
     } else if (!(r->status & CTG_ST_RAN_OUT)) {
-        if (used > c->ext_limit) {
+        if (used > c->lim.ext_limit) {
             uint64_t want = 2 * (uint64_t)used;
-            c->ext_limit = want > CTG_MAX_INPUT ? CTG_MAX_INPUT : (uint32_t)want;
-            if (c->probe_max < c->ext_limit)
-                c->probe_max = c->ext_limit;
-            stats_set(c->stats, "exec.extend_limit", c->ext_limit);
+            c->lim.ext_limit = want > CTG_MAX_INPUT ? CTG_MAX_INPUT : (uint32_t)want;
+            if (c->lim.probe_max < c->lim.ext_limit)
+                c->lim.probe_max = c->lim.ext_limit;
+            stats_set(c->out.stats, "exec.extend_limit", c->lim.ext_limit);
         }
     } else if (r->status & (CTG_ST_EXT_LIMIT | CTG_ST_INPUT_FULL)) {
-        c->probe_max = size < CTG_MAX_INPUT / 2 ? 2 * size : CTG_MAX_INPUT;
+        c->lim.probe_max = size < CTG_MAX_INPUT / 2 ? 2 * size : CTG_MAX_INPUT;
     }
-    stats_set(c->stats, "exec.probe_max", c->probe_max);
-    stats_add(c->stats, "runs.probes", 1);
-    c->probe_due = c->ext_drawn + (uint64_t)EXT_PROBE_RATIO * (used > size ? used : size);
+    stats_set(c->out.stats, "exec.probe_max", c->lim.probe_max);
+    stats_add(c->out.stats, "runs.probes", 1);
+    c->lim.probe_due = c->lim.ext_drawn + (uint64_t)EXT_PROBE_RATIO * (used > size ? used : size);
 }
 
 bool eng_probe_extension(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags)
 {
-    if (!c->ext_limit || !(flags & CTG_FL_EXTEND_ANY) || x != c->x ||
-        c->ext_drawn < c->probe_due || !eng_execs_left(c, 2))
+    if (!c->lim.ext_limit || !(flags & CTG_FL_EXTEND_ANY) || x != c->x ||
+        c->lim.ext_drawn < c->lim.probe_due || !eng_execs_left(c, 2))
         return true;
     uint64_t seed = seed_of_next_run(c);
     /* at the cap of --timeout-ms, and not calibrated on: it draws far more
      * than the runs the timeout is for */
     exec_result r;
     uint32_t was = exec_timeout(x);
-    exec_set_extend_max(x, c->probe_max);
+    exec_set_extend_max(x, c->lim.probe_max);
     exec_set_timeout(x, c->opts->exec.timeout_ms);
     bool ok = exec_run(x, in, len, flags, seed, &r, &c->err);
     exec_set_timeout(x, was);
@@ -193,23 +193,23 @@ bool eng_probe_extension(search_ctx *c, exec_t *x, const uint8_t *in, size_t len
         learn_probe(c, exec_consumed(x), &r); /* may raise the bound */
         sym_bound(c);
     }
-    exec_set_extend_max(x, c->ext_limit);
+    exec_set_extend_max(x, c->lim.ext_limit);
     return ok;
 }
 
 bool eng_probe_sym(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags,
                    const exec_result *r)
 {
-    if (!(r->status & CTG_ST_EXT_LIMIT) || c->sym_limit >= c->ext_limit || !c->ext_limit)
+    if (!(r->status & CTG_ST_EXT_LIMIT) || c->lim.sym_limit >= c->lim.ext_limit || !c->lim.ext_limit)
         return true;
-    if (c->sym_hits++ % EXT_SYM_PROBE_EVERY != 0 || !eng_execs_left(c, 1))
+    if (c->lim.sym_hits++ % EXT_SYM_PROBE_EVERY != 0 || !eng_execs_left(c, 1))
         return true;
     uint64_t seed = seed_of_next_run(c);
     exec_result pr;
     if (!exec_run(c->x, in, len, flags & CTG_FL_EXTEND_ANY, seed, &pr, &c->err))
         return false;
     c->execs++;
-    stats_add(c->stats, "runs.sym_probes", 1);
+    stats_add(c->out.stats, "runs.sym_probes", 1);
     eng_note_run(c, c->x, &pr);
     return true;
 }
@@ -218,19 +218,19 @@ void eng_note_run(search_ctx *c, exec_t *x, const exec_result *r)
 {
     size_t used = exec_consumed(x);
     if (x == c->x && (r->status & CTG_ST_EXT_LIMIT))
-        c->ext_drawn += used + EXT_RUN_COST;
-    if (r->kind != EXEC_TIMEOUT && !(r->status & CTG_ST_RAN_OUT) && used > c->ended_max) {
-        c->ended_max = used > UINT32_MAX ? UINT32_MAX : (uint32_t)used;
+        c->lim.ext_drawn += used + EXT_RUN_COST;
+    if (r->kind != EXEC_TIMEOUT && !(r->status & CTG_ST_RAN_OUT) && used > c->lim.ended_max) {
+        c->lim.ended_max = used > UINT32_MAX ? UINT32_MAX : (uint32_t)used;
         sym_bound(c);
     }
 }
 
 void eng_extension_start(search_ctx *c, uint32_t limit)
 {
-    c->ext_limit = limit;
-    c->probe_max = limit * 2ull > EXT_PROBE_START ? limit * 2u : EXT_PROBE_START;
-    if (c->probe_max > CTG_MAX_INPUT)
-        c->probe_max = CTG_MAX_INPUT;
-    c->probe_due = EXT_PROBE_START;
-    exec_set_extend_max(c->x, c->ext_limit);
+    c->lim.ext_limit = limit;
+    c->lim.probe_max = limit * 2ull > EXT_PROBE_START ? limit * 2u : EXT_PROBE_START;
+    if (c->lim.probe_max > CTG_MAX_INPUT)
+        c->lim.probe_max = CTG_MAX_INPUT;
+    c->lim.probe_due = EXT_PROBE_START;
+    exec_set_extend_max(c->x, c->lim.ext_limit);
 }

@@ -45,7 +45,7 @@ static bool rerun_dir(search_ctx *c, const char *sub, const char *prefix,
 static bool take_test(search_ctx *c, const exec_result *r, const char *name, size_t len)
 {
     (void)name, (void)len;
-    stats_add(c->stats, "resume.tests", 1);
+    stats_add(c->out.stats, "resume.tests", 1);
     if (r->kind == EXEC_ASSUME || r->kind == EXEC_TIMEOUT)
         return true;
     archive_update(c->archive, exec_cov(c->x), r);
@@ -62,10 +62,10 @@ static bool take_test(search_ctx *c, const exec_result *r, const char *name, siz
 static bool take_crash(search_ctx *c, const exec_result *r, const char *name, size_t len)
 {
     const char *dash = strrchr(name, '-');
-    stats_add(c->stats, "resume.crashes", 1);
+    stats_add(c->out.stats, "resume.crashes", 1);
     if (r->kind == EXEC_ERROR)
         archive_update(c->archive, NULL, r);
-    return !dash || crashes_adopt(c->crashes, r, 0, (unsigned)strtoul(dash + 1, NULL, 10), len);
+    return !dash || crashes_adopt(c->out.crashes, r, 0, (unsigned)strtoul(dash + 1, NULL, 10), len);
 }
 
 /* Reads the earlier run of the output directory back: counters and
@@ -76,11 +76,11 @@ static bool take_crash(search_ctx *c, const exec_result *r, const char *name, si
 bool eng_resume_run(search_ctx *c, ctg_err *e)
 {
     ctg_err le = {{0}};
-    stats_t *old = stats_load(c->stats_path, &le);
+    stats_t *old = stats_load(c->out.stats_path, &le);
     if (!old)
         return err_set(e, "cannot resume: %s", le.msg);
     for (size_t i = 0; i < stats_n_samples(old); i++)
-        stats_record(c->stats, &stats_samples(old)[i]);
+        stats_record(c->out.stats, &stats_samples(old)[i]);
     c->execs = (uint64_t)stats_get(old, "execs");
     c->min_execs = (uint64_t)stats_get(old, "crashes.min_execs");
     for (int k = 0; k < EXEC__COUNT; k++) {
@@ -88,7 +88,7 @@ bool eng_resume_run(search_ctx *c, ctg_err *e)
         c->kinds[k] = (uint64_t)stats_get(old, eng_runs_counter(name, sizeof name, k));
     }
     double secs = stats_get(old, "seconds");
-    stats_set(c->stats, "resumes", stats_get(old, "resumes") + 1);
+    stats_set(c->out.stats, "resumes", stats_get(old, "resumes") + 1);
     stats_free(old);
     bool ok = rerun_dir(c, "corpus", "id-", take_test, e) &&
               rerun_dir(c, "crashes", "", take_crash, e);
