@@ -109,21 +109,34 @@ static void divergence(const runcheck_opts *o, const replay_result *rr, size_t i
                  t->reached_error ? "in the error" : replay_outcome_name(t->outcome), was);
 }
 
-/* gcc's branch figure of the user's files: files inside the output
- * directory (function mode's generated driver) are not the engine's. */
-static double program_pct(const runcheck_opts *o, const replay_result *rr)
+/* gcc's branches of the user's files into *b, *bc: files inside the
+ * output directory (function mode's generated driver) are not the
+ * program's; the number of such files left out. */
+static unsigned program_branches(const runcheck_opts *o, const replay_result *rr, unsigned *b,
+                                 unsigned *bc)
 {
     char *out = realpath(o->replay.out_dir, NULL);
     size_t n = out ? strlen(out) : 0;
-    unsigned b = 0, bc = 0;
+    unsigned left_out = 0;
+    *b = *bc = 0;
     for (size_t i = 0; i < rr->n_files; i++) {
         const replay_file *f = &rr->files[i];
-        if (out && !strncmp(f->path, out, n) && f->path[n] == '/')
+        if (out && !strncmp(f->path, out, n) && f->path[n] == '/') {
+            left_out++;
             continue;
-        b += f->branches;
-        bc += f->branches_covered;
+        }
+        *b += f->branches;
+        *bc += f->branches_covered;
     }
     free(out);
+    return left_out;
+}
+
+/* gcc's branch figure of the user's files (program_branches). */
+static double program_pct(const runcheck_opts *o, const replay_result *rr)
+{
+    unsigned b, bc;
+    program_branches(o, rr, &b, &bc);
     /* no branch under gcc (code after a noreturn call dropped) is 0 %, not
      * the 100 % of an empty denominator */
     return b ? pct(bc, b) : 0.0;
@@ -290,8 +303,7 @@ bool runcheck(const runcheck_opts *o, runcheck_result *r, replay_result *keep, c
         }
     if (ok) {
         r->tests = (unsigned)rr.n_tests - r->removed;
-        r->branches = rr.branches;
-        r->branches_covered = rr.branches_covered;
+        r->generated = program_branches(o, &rr, &r->branches, &r->branches_covered);
         r->crashed = rr.n_outcome[REPLAY_CRASH];
         r->ran_out = rr.n_outcome[REPLAY_RAN_OUT];
         r->error_reached = rr.error_reached;

@@ -42,7 +42,9 @@ typedef struct runcheck_opts {
 
 typedef struct runcheck_result {
     unsigned tests;             /* replayed                            */
-    unsigned branches, branches_covered; /* gcov's                     */
+    unsigned branches, branches_covered; /* gcov's, of the program's
+                                   files (not a generated driver's) */
+    unsigned generated;         /* generated files left out of them   */
     unsigned removed;           /* timed out, moved to crashes/        */
     unsigned crashed, ran_out;  /* outcomes under gcc                  */
     bool error_reached;

@@ -72,7 +72,8 @@ static void print_check(const ctg_options *o, const runcheck_result *r)
         printf(", %u crashed", r->crashed);
     if (r->ran_out)
         printf(", %u ran out of values", r->ran_out);
-    printf("  (gcc --coverage, as TestCov)\n");
+    printf("  (gcc --coverage, as TestCov%s)\n",
+           r->generated ? "; the program's files, not the generated driver" : "");
     if (r->removed)
         printf("  replay timeouts   %u test%s ran past %g s under gcc: moved to crashes/\n",
                r->removed, r->removed == 1 ? "" : "s", o->replay.timeout_s);

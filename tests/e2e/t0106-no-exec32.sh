@@ -29,6 +29,13 @@ check "64-bit suite written" [ -s "$T/o64/test-suite/metadata.xml" ]
 unset CTESTGEN_NO_EXEC32
 "$CTESTGEN" doctor >"$T/doc" 2>&1
 check "doctor: one exec32 line without the variable" [ "$(grep -c '^exec32 ' "$T/doc")" = 1 ]
+# the tools ctestgen uses, each with its version and what it is for
+check "doctor: clang with its version" grep -q '^clang-14 *yes: .*14\.' "$T/doc"
+check "doctor: gcov with its version" grep -q '^gcov *yes: .*[0-9]' "$T/doc"
+check "doctor: Z3 and LLVM, linked in" bash -c "grep -q '^z3 *yes: [0-9]' '$T/doc' && grep -q '^llvm *yes: 14' '$T/doc'"
+PATH=/nonexistent "$CTESTGEN" doctor >"$T/doc2" 2>&1; rc=$?
+check "doctor: gcov missing is named with the feature and the fix (exit $rc)" \
+  bash -c "[ $rc = 1 ] && grep -q '^gcov *no: needed: .*apt-get install gcc' '$T/doc2'"
 
 # The runtime directory's prebuilt probe32 answers (no probe is compiled):
 # a probe32 that fails makes the host one that cannot run 32-bit programs.

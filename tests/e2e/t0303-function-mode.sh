@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t0303-function-mode: drivers for structs (filled field by field, pointers
 # NULL sometimes, up to --depth), enums, arrays paired with their length and
-# strings; the regression tests build and pass; bad uses get one-line errors.
+# strings; the regression tests build and pass; the run's gcov figure counts
+# the program's branches only; bad uses get one-line errors.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 
@@ -18,6 +19,15 @@ t="$T/a/tests_classify.c"
 check "tests build the nested structs" grep -q 'calloc(1, sizeof \*ctg_' "$t"
 check "tests_classify.c compiles with -Wall -Werror" gcc -Wall -Werror -o "$T/tt" "$t" "$lib"
 check "tests_classify.c passes" bash -c "'$T/tt' | grep -q ' 0 failed'"
+
+# the run's gcov figure counts the program's branches, not the generated
+# driver's: on triangle() (no unreachable code) it equals the engine's
+"$CTESTGEN" run "$EX/triangle_fn.c" --function triangle --max-execs 2000 --seed 1 -o "$T/tri" \
+  >"$T/tri.out" 2>&1 || fail "run triangle(): $(tail -2 "$T/tri.out")"
+eng=$(sed -n 's/^  edges covered *\([0-9]*\/[0-9]*\).*/\1/p' "$T/tri.out")
+gco=$(sed -n 's/^  gcov replay *branches \([0-9]*\/[0-9]*\).*/\1/p' "$T/tri.out")
+check "function mode: gcov's figure ($gco) is the engine's ($eng)" [ -n "$eng" ] && [ "$eng" = "$gco" ]
+check "function mode: and says the driver is not counted" grep -q "not the generated driver" "$T/tri.out"
 
 err() { "$CTESTGEN" run "$@" -o "$T/e" -q --max-execs 10 2>"$T/err.txt"; }
 check "missing function: exit 1" bash -c "! err '$lib' --function nosuch"
