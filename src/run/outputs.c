@@ -180,6 +180,8 @@ static void write_zip(run_session *S)
 {
     ctg_err ze = {{0}};
     if (!suite_write_zip(S->o->out.out_dir, &ze)) {
+        fflush(stdout);
+        fprintf(stderr, "ctestgen: %s\n", ze.msg); /* named once, here */
         S->s.write_failed = true;
         snprintf(S->s.write_error, sizeof S->s.write_error, "%s", ze.msg);
     }

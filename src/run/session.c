@@ -141,9 +141,13 @@ static run_status end_status(const run_session *S, bool ok, ctg_err *e)
                 out);
         return RUN_INTERRUPTED;
     }
-    if (S->s.write_failed) {
-        err_set(e, "%s: the output is incomplete: %s; free space and run again", out,
-                S->s.write_error);
+    if (S->s.write_failed) { /* the failure was named when it happened, but with -q */
+        if (S->o->ui.quiet)
+            err_set(e, "%s: the output is incomplete: %s; free space and run again", out,
+                    S->s.write_error);
+        else
+            err_set(e, "%s: the output is incomplete (a file could not be written); free space "
+                       "and run again", out);
         return RUN_INCOMPLETE;
     }
     return RUN_OK;

@@ -38,8 +38,8 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
     printf("\n");
     printf("  tests kept        %u%s\n", s->tests, s->write_failed ? " (on disk)" : "");
     if (s->write_failed)
-        printf("  NOT WRITTEN       %u test%s/crash%s: %s\n", s->unwritten,
-               s->unwritten == 1 ? "" : "s", s->unwritten == 1 ? "" : "es", s->write_error);
+        printf("  NOT WRITTEN       %u test%s/crash%s (the write failure is named above)\n",
+               s->unwritten, s->unwritten == 1 ? "" : "s", s->unwritten == 1 ? "" : "es");
     printf("  crashes recorded  %u", s->crashes);
     if (s->error_records)
         printf(" (crashes/ also holds %u reproducer%s of reached errors)", s->error_records,

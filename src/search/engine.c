@@ -103,9 +103,18 @@ static void progress(search_ctx *c, bool force)
     if (!force && now - c->last_progress < PROGRESS_PERIOD_S)
         return;
     c->last_progress = now;
-    double el = now - c->t0;
-    fprintf(stderr, "\r\033[K[ctestgen] %6.1fs  %llu execs (%.0f/s)  branches %u/%u  tests %u  errors %u  crashes %u",
-            el, (unsigned long long)c->execs, el > 0 ? (double)c->execs / el : 0.0,
+    double el = ctx_elapsed(c);
+    const ctg_options *o = c->opts;
+    char left[48] = ""; /* what is left of the budget: seconds, or executions */
+    if (o->search.time_s > 0)
+        snprintf(left, sizeof left, "  %.0fs left", el < o->search.time_s ? o->search.time_s - el : 0);
+    else if (o->search.max_execs)
+        snprintf(left, sizeof left, "  %llu execs left",
+                 (unsigned long long)(c->execs < o->search.max_execs ? o->search.max_execs - c->execs
+                                                                      : 0));
+    fprintf(stderr, "\r\033[K[ctestgen] %6.1fs%s  %llu execs (%.0f/s)  edges %u/%u  tests %u  "
+                    "errors %u  crashes %u",
+            el, left, (unsigned long long)c->execs, el > 0 ? (double)c->execs / el : 0.0,
             archive_covered_edges(c->archive), archive_n_edges(c->archive),
             suite_n_tests(c->out.suite), archive_reached_errors(c->archive),
             suite_n_crashes(c->out.suite) - suite_n_error_records(c->out.suite));
