@@ -30,6 +30,7 @@
 #include "../base/mem.h"
 #include "../runtime/rt_symtrace.h"
 #include "../base/sbuf.h"
+#include "../base/target.h"
 #include "exec_os.h"
 
 extern char **environ;
@@ -400,8 +401,8 @@ static int run_once(exec_t *x, double t0, int *ws, bool *timed_out)
     }
     if (got < sizeof msg[0]) /* no child: the server is gone or stuck */
         return rc < 0 ? RUN_STUCK : RUN_NO_SERVER;
-    /* only a libFuzzer target's child can outlive its run (persistent mode) */
-    x->child = x->harness == CTG_HARNESS_LIBFUZZER ? msg[0] : 0;
+    /* only a persistent target's child (libFuzzer) can outlive its run */
+    x->child = target_of_harness(x->harness)->persistent ? msg[0] : 0;
     if (rc < 0) {
         *timed_out = true;
         exec_os_kill_group(msg[0]);
@@ -504,7 +505,7 @@ void exec_set_watch(exec_t *x, const uint32_t *sites, uint32_t n, const uint8_t 
 
 bool exec_can_batch(const exec_t *x)
 {
-    return x->harness == CTG_HARNESS_LIBFUZZER && !x->trace;
+    return target_of_harness(x->harness)->persistent && !x->trace;
 }
 
 static ctg_batch_hdr *batch_hdr(const exec_t *x) { return (ctg_batch_hdr *)(x->shm + x->lay.batch); }

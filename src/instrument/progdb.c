@@ -3,7 +3,8 @@
  * saving to and loading from JSON with json-c, edge names for messages.
  *
  * File format (format 1), one object:
- *   format, harness ("testcomp" | "libfuzzer" | "stdin"), stdin_mixed (optional), arch_bits, n_edges, n_cmp,
+ *   format, harness (the kind of target.h its harness gives: "values" | "libfuzzer" |
+ *   "stdin"; "testcomp" is values), stdin_mixed (optional), arch_bits, n_edges, n_cmp,
  *   n_errors, inline_asm,
  *   files:     [path, ...]                 locations refer to files by index
  *   functions: [{name, file, line, col, n_blocks, succ_start[], succ[],
@@ -24,6 +25,7 @@
 #include "../base/fsutil.h"
 #include "../base/hash.h"
 #include "../base/mem.h"
+#include "../base/target.h"
 #include "../runtime/rt_protocol.h"
 
 /* ==== lifecycle and strings ============================================== */
@@ -215,9 +217,7 @@ static json_object *db_to_json(const progdb *db, file_tab *t)
 {
     json_object *o = json_object_new_object();
     put_int(o, "format", PROGDB_FORMAT);
-    put_str(o, "harness", db->harness == CTG_HARNESS_LIBFUZZER ? "libfuzzer"
-                          : db->harness == CTG_HARNESS_STDIN  ? "stdin"
-                                                              : "testcomp");
+    put_str(o, "harness", target_of_harness((uint32_t)db->harness)->name);
     if (db->stdin_mixed)
         json_object_object_add(o, "stdin_mixed", json_object_new_boolean(1));
     put_int(o, "arch_bits", db->arch_bits);
@@ -532,9 +532,8 @@ static bool load_doc(loader *L, json_object *root)
     if (get_int(L, root, "format", 0, 1000) != PROGDB_FORMAT)
         return corrupt(L, "unknown format version");
     const char *hn = get_str(L, root, "harness");
-    db->harness = !strcmp(hn, "libfuzzer") ? CTG_HARNESS_LIBFUZZER
-                  : !strcmp(hn, "stdin")   ? CTG_HARNESS_STDIN
-                                           : CTG_HARNESS_TESTCOMP;
+    const target_kind *k = target_by_name(hn); /* "testcomp" before there were kinds */
+    db->harness = (int)(k ? k->harness : target_of_harness(0)->harness);
     json_object *mixed;
     db->stdin_mixed = json_object_object_get_ex(root, "stdin_mixed", &mixed) &&
                       json_object_get_boolean(mixed);

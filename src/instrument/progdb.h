@@ -97,12 +97,8 @@ typedef struct pdb_cmp {
 
 #define PDB_TOKEN_MAX 32 /* bytes of a string compare's constant kept */
 
-/* Whether the tests of a program are plain bytes (libFuzzer, stdin or @@
- * targets) rather than typed values. */
-#define PROGDB_BYTE_INPUT(db) ((db)->harness == CTG_HARNESS_LIBFUZZER || (db)->harness == CTG_HARNESS_STDIN)
-
 typedef struct progdb {
-    int harness;          /* enum ctg_harness                       */
+    int harness;          /* enum ctg_harness (its kind: target.h)  */
     int arch_bits;
     uint32_t n_edges, n_cmp, n_errors;
     uint32_t n_funcs, n_branches;

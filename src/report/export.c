@@ -10,6 +10,7 @@
 #include "../base/fsutil.h"
 #include "../base/mem.h"
 #include "../base/sbuf.h"
+#include "../base/target.h"
 #include "../suite/suite.h"
 #include "stats.h"
 #include "tmpl/export_runner.h" /* ctg_tmpl_export_runner: src/report/tmpl/export_runner.c */
@@ -128,8 +129,8 @@ static void put_args(sbuf *b, const char *args)
 
 /* What export needs to know of the run that made OUT (its stats.json). */
 typedef struct ex_kind {
+    const target_kind *k; /* the target's kind (values when not recorded)     */
     bool bytes; /* the tests are bytes: of stdin, a file, or libFuzzer's data */
-    bool lf;    /* a libFuzzer target                                      */
     char *args; /* the program's arguments the run recorded (owned), or NULL */
 } ex_kind;
 
@@ -143,9 +144,9 @@ static bool read_kind(const replay_opts *ro, ex_kind *k, ctg_err *e)
     stats_t *st = sp && fs_exists(sp) ? stats_load(sp, &se) : NULL;
     ctg_free(sp);
     const char *input = st ? stats_get_info(st, "input") : NULL;
-    k->lf = input && !strcmp(input, "libfuzzer");
-    k->bytes = input && (!strcmp(input, "stdin") || !strcmp(input, "file") || k->lf);
-    bool ok = !input || !strcmp(input, "values") || k->bytes;
+    k->k = input ? target_by_input(input) : target_by_name("values");
+    k->bytes = k->k && k->k->bytes;
+    bool ok = k->k != NULL;
     if (!ok)
         err_set(e, "%s: a %s target's tests cannot be exported; replay its corpus "
                    "(ctestgen replay --corpus %s/corpus PROG.c) instead",
@@ -169,12 +170,9 @@ static void put_head(sbuf *b, const replay_opts *ro, const replay_result *rr, co
                 ro->out_dir, rr->raw ? "corpus" : "test-suite",
                 ro->n_sources > 0 ? ro->sources[0] : "?",
                 rr->arch_bits == 32 ? "   (with -m32: the suite is ILP32)" : "",
-                k->lf      ? "LLVMFuzzerTestOneInput gets its bytes"
-                : k->bytes ? (k->args && strstr(k->args, "@@") ? "file named by @@ holds its bytes"
-                                                               : "stdin holds its bytes")
-                           : "__VERIFIER_nondet_* calls read its values");
+                k->bytes && !k->k->bytes ? target_by_name("stdin")->about : k->k->about);
     sbuf_puts(b, prologue);
-    if (k->lf) /* the runner calls the target; the file brings the main it lacks */
+    if (k->k->runner_main) /* the runner calls the target; the file brings the main it lacks */
         sbuf_puts(b, "#define CTG_LIBFUZZER 1\n"
                      "int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);\n");
     sbuf_printf(b, "#define CTG_ERROR_EXIT %d /* the error stubs' exit code */\n"

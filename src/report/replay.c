@@ -31,6 +31,7 @@
 #include "../base/hash.h"
 #include "../base/mem.h"
 #include "../base/proc.h"
+#include "../base/target.h"
 #include "../compile/build.h"
 #include "../suite/suite.h"
 #include "../suite/test.h"
@@ -779,8 +780,8 @@ static bool push_arg(replay_ctx *c, size_t *n, const char *s, size_t len)
 /* How a test reaches the program: the arguments (given, else those the
  * run recorded in stats.json - next to test-suite/, or next to a corpus
  * directory OUT/corpus) and whether its bytes are fed as stdin or as the
- * file "@@" names (a run recorded input "stdin" or "file", or an argument
- * is "@@"). */
+ * file "@@" names (the kind the run recorded feeds them, target.h, or an
+ * argument is "@@"). */
 static bool input_setup(replay_ctx *c, ctg_err *e)
 {
     const replay_opts *o = c->o;
@@ -797,7 +798,8 @@ static bool input_setup(replay_ctx *c, ctg_err *e)
     ctg_free(stats);
     const char *kind = st ? stats_get_info(st, "input") : NULL;
     const char *rec = st ? stats_get_info(st, "args") : NULL;
-    c->feed = kind && (!strcmp(kind, "stdin") || !strcmp(kind, "file"));
+    const target_kind *k = kind ? target_by_input(kind) : NULL;
+    c->feed = k && k->feed;
     bool ok = true;
     for (int i = 0; ok && i < o->n_args; i++) {
         ok = push_arg(c, &n, o->args[i], strlen(o->args[i]));

@@ -49,12 +49,13 @@ void run_build_opts(const ctg_options *o, build_opts *b)
                                                            &ignored) && san[0] ? san : NULL;
 }
 
-/* Adds prog.san (SANITIZE_AUTO) to the finished build of a libFuzzer
- * target when --sanitize is auto; a program it cannot be built for
+/* Adds prog.san (SANITIZE_AUTO) to the finished build of a target whose
+ * kind asks for it (libFuzzer's) when --sanitize is auto; a program it cannot be built for
  * (bitcode inputs, checks clang refuses) runs without, with a note. */
-static void add_auto_sanitizer(const ctg_options *o, build_opts *bo, build_result *br)
+static void add_auto_sanitizer(const ctg_options *o, const target_kind *k, build_opts *bo,
+                               build_result *br)
 {
-    if (!sanitize_auto(o) || br->db->harness != CTG_HARNESS_LIBFUZZER || br->san_bin)
+    if (!sanitize_auto(o) || !k->sanitize_auto || br->san_bin)
         return;
     build_opts with = *bo;
     with.sanitize = SANITIZE_AUTO;
@@ -137,14 +138,6 @@ static void warn_build(const run_session *S)
 }
 
 /* Whether the program's arguments (after "--") contain "@@". */
-static bool has_at_arg(const ctg_options *o)
-{
-    for (int i = 0; i < o->exec.prog_args.n; i++)
-        if (!strcmp(o->exec.prog_args.items[i], "@@"))
-            return true;
-    return false;
-}
-
 bool run_build(run_session *S, ctg_err *e)
 {
     run_build_opts(S->o, &S->bo);
@@ -158,12 +151,14 @@ bool run_build(run_session *S, ctg_err *e)
     if (!build_program(&S->bo, &S->br, e))
         return false;
     S->built = true;
-    add_auto_sanitizer(S->o, &S->bo, &S->br);
+    const ctg_options *o = S->o;
+    S->target = target_resolve((uint32_t)S->br.db->harness,
+                               (const char *const *)o->exec.prog_args.items, o->exec.prog_args.n,
+                               S->fn);
+    S->br.db->harness = (int)S->target->harness; /* "@@": a Test-Comp main reads the file */
+    add_auto_sanitizer(S->o, S->target, &S->bo, &S->br);
     add_sym(S);
     S->br.secs = fs_now() - S->t_start;
-    /* "@@" among the program's arguments: the test is the file it names */
-    if (has_at_arg(S->o) && S->br.db->harness == CTG_HARNESS_TESTCOMP)
-        S->br.db->harness = CTG_HARNESS_STDIN;
     warn_build(S);
     return true;
 }

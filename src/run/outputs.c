@@ -30,8 +30,8 @@ static bool suite_whole(const run_session *S)
     return !interrupt_requested() && !S->s.write_failed;
 }
 
-/* Whether the program is a byte-input target (stdin, @@). */
-static bool bytes(const run_session *S) { return S->br.db->harness == CTG_HARNESS_STDIN; }
+/* Whether the suite's tests are the bytes the program reads (stdin, @@). */
+static bool bytes(const run_session *S) { return S->target->raw_tests; }
 
 /* ==== build.json ================================================================ */
 

@@ -88,7 +88,7 @@ static bool run_search(run_session *S, ctg_err *e)
     S->ek = (run_errcheck){.o = o,
                            .src = S->gen ? (const char *const *)S->gen : o->positional.items,
                            .n_src = S->gen ? S->n_gen : o->positional.n};
-    if (!o->replay.no_error_check && !S->fn && S->br.db->harness == CTG_HARNESS_TESTCOMP &&
+    if (!o->replay.no_error_check && S->target->error_check &&
         !o->exec.mpi && o->exec.jobs <= 1)
         engine_set_error_check(check_error_test, &S->ek);
     bool ok = o->exec.mpi       ? mpi_run(o, prog, &S->br, S->t_start, &S->s, &S->root, e)

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "../base/target.h"
 #include "../compile/build.h"
 #include "../report/replay.h"
 #include "../search/engine.h"
@@ -35,6 +36,7 @@ typedef struct run_session {
     build_opts bo;
     build_result br;
     bool built;
+    const target_kind *target; /* the program's kind, set by run_build     */
     double t_start;
     engine_summary s;
     bool searched;       /* the search ran (a summary to print)            */

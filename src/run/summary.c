@@ -76,5 +76,5 @@ void run_print_summary(const run_session *S)
 
 void run_print_output_line(const run_session *S)
 {
-    print_output_line(S->o, S->br.db->harness == CTG_HARNESS_STDIN);
+    print_output_line(S->o, S->target->raw_tests);
 }

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "../base/mem.h"
+#include "../base/target.h"
 #include "engine.h"
 #include "strategy.h"
 
@@ -139,7 +140,7 @@ static void wake_waiting(auto_state *s, search_ctx *ctx)
 static void hold_slow_members(auto_state *s, search_ctx *ctx)
 {
     s->fuzz_arm = -1;
-    if (!PROGDB_BYTE_INPUT(ctx_db(ctx)) || !s->stall)
+    if (!target_of_harness(ctx_db(ctx)->harness)->bytes || !s->stall)
         return;
     for (int i = 0; i < s->n_arms; i++)
         if (!strcmp(s->arms[i].st->name, "fuzz"))

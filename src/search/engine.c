@@ -34,6 +34,7 @@
 #include "../base/interrupt.h"
 #include "../base/mem.h"
 #include "../base/sbuf.h"
+#include "../base/target.h"
 #include "../compile/build.h"
 #include "../report/stats.h"
 #include "../suite/suite.h"
@@ -708,7 +709,7 @@ static suite_t *open_suite(const ctg_options *o, const char *program_file, const
         .keep_existing = o->out.resume,
         .args = o->exec.prog_args.items,
         .n_args = o->exec.prog_args.n,
-        .raw_tests = db->harness == CTG_HARNESS_STDIN,
+        .raw_tests = target_of_harness((uint32_t)db->harness)->raw_tests,
     };
     return suite_open(o->out.out_dir, &m, e);
 }
@@ -880,22 +881,18 @@ static void set_counters(search_ctx *c)
     }
 }
 
-/* stats.json info: how a test reaches the program ("values": Test-Comp
- * nondet calls, "libfuzzer", "stdin", "file": the path "@@" became) and
- * the program's arguments, which `ctestgen replay` needs again. */
+/* stats.json info: how a test reaches the program (its kind's input,
+ * target.h) and the program's arguments, which `ctestgen replay` needs
+ * again. */
 static void record_input_kind(search_ctx *c, const ctg_options *o)
 {
-    const char *kind = c->db->harness == CTG_HARNESS_LIBFUZZER ? "libfuzzer" : "values";
+    const char *const *args = (const char *const *)o->exec.prog_args.items;
+    const target_kind *k = target_resolve((uint32_t)c->db->harness, args, o->exec.prog_args.n,
+                                          o->build.function != NULL);
     sbuf a = SBUF_INIT;
-    for (int i = 0; i < o->exec.prog_args.n; i++) {
-        const char *s = o->exec.prog_args.items[i];
-        sbuf_printf(&a, "%s%s", i ? " " : "", s);
-        if (c->db->harness == CTG_HARNESS_STDIN)
-            kind = !strcmp(s, "@@") ? "file" : kind;
-    }
-    if (c->db->harness == CTG_HARNESS_STDIN && strcmp(kind, "file"))
-        kind = "stdin";
-    stats_set_info(c->out.stats, "input", kind);
+    for (int i = 0; i < o->exec.prog_args.n; i++)
+        sbuf_printf(&a, "%s%s", i ? " " : "", args[i]);
+    stats_set_info(c->out.stats, "input", k->input);
     stats_set_info(c->out.stats, "arch", c->db->arch_bits == 32 ? "32" : "64");
     char budget[96] = "none";
     if (o->search.time_s > 0 && o->search.max_execs)

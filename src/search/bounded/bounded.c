@@ -21,6 +21,7 @@
 #include "../../base/fsutil.h"
 #include "../../base/hash.h"
 #include "../../base/mem.h"
+#include "../../base/target.h"
 #include "../strategy.h"
 #include "bounded_int.h"
 
@@ -295,7 +296,7 @@ static void *bounded_init(search_ctx *ctx, ctg_err *e)
     }
     b->arch = ctx_arch_bits(ctx);
     b->seen = (hmap)HMAP_SET;
-    b->fuzz = PROGDB_BYTE_INPUT(ctx_db(ctx));
+    b->fuzz = target_of_harness(ctx_db(ctx)->harness)->bytes;
     long mv = opt_get_long(o, "scope-max-values");
     bool ok = resolve_mode(o, &b->mode, e) && load_domains(o, b->arch, &b->dom, e);
     if (ok && (mv < 1 || mv > 4096))

@@ -28,6 +28,7 @@
 
 #include "../../base/fsutil.h"
 #include "../../base/mem.h"
+#include "../../base/target.h"
 #include "../../runtime/rt_symtrace.h"
 #include "../engine.h"
 #include "../strategy.h"
@@ -101,7 +102,7 @@ typedef struct concolic {
     cc_search *cc;
     cc_heur *heur;       /* cfds / param                                   */
     uint32_t flags;      /* CTG_FL_* of every run                          */
-    bool libfuzzer;      /* the length is the named variable LEN           */
+    bool sized;          /* the length is the named variable LEN           */
     bool stopped;        /* the engine refused a run (budget, failure)     */
     long random_seeds;   /* --random-seeds                                 */
     uint64_t restarts;   /* random seeds added after the search ran dry    */
@@ -123,7 +124,7 @@ typedef struct concolic {
 static size_t assemble(concolic *S, const cc_input *in)
 {
     size_t len = in->len;
-    for (size_t i = 0; S->libfuzzer && i < in->n_named; i++)
+    for (size_t i = 0; S->sized && i < in->n_named; i++)
         if (in->named_ids[i] == CTG_SYMVAR_LEN)
             len = in->named_vals[i] > CTG_MAX_INPUT ? CTG_MAX_INPUT : (size_t)in->named_vals[i];
     if (ctg_grow((void **)&S->buf, &S->cap_buf, len + 1, 1) != 0)
@@ -219,7 +220,7 @@ static bool run_one(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *o
     if (!read_trace(S, ctx, x, len, out) || !collect_edges(S, x, out))
         return err_set(e, "concolic: out of memory while reading a path constraint");
     out->n_named = 0;
-    if (S->libfuzzer) {
+    if (S->sized) {
         out->named_ids[0] = CTG_SYMVAR_LEN;
         out->named_vals[0] = len;
         out->n_named = 1;
@@ -337,7 +338,7 @@ static bool add_text_seed(concolic *S, ctg_err *e)
 static bool add_number_seed(concolic *S, ctg_err *e)
 {
     static const char numbers[] = "+00000 +00000 +00000 +00000 +00000 +00000\n";
-    if (ctx_db(S->ctx)->harness != CTG_HARNESS_STDIN)
+    if (!target_of_harness(ctx_db(S->ctx)->harness)->text)
         return true;
     cc_input in = {(const uint8_t *)numbers, sizeof numbers - 1, NULL, NULL, 0};
     return cc_add_seed(S->cc, &in, e);
@@ -402,7 +403,7 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
         return NULL;
     }
     S->ctx = ctx;
-    S->libfuzzer = ctx_db(ctx)->harness == CTG_HARNESS_LIBFUZZER;
+    S->sized = target_of_harness(ctx_db(ctx)->harness)->sized;
     cc_config cfg;
     long nodes = opt_get_long(ctx_opts(ctx), "sym-max-nodes");
     if (nodes < 16 || nodes > (1L << 24)) {

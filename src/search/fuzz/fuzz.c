@@ -31,6 +31,7 @@
 #include "../../base/fsutil.h"
 #include "../../base/hash.h"
 #include "../../base/mem.h"
+#include "../../base/target.h"
 #include "../engine.h"
 #include "../strategy.h"
 #include "fuzz_dict.h"
@@ -120,18 +121,18 @@ static bool add_seed(fuzz *F, mcts_node *parent, size_t n_trace)
     const exec_t *x = ctx_executor(F->ctx);
     size_t all, n_vals;
     const uint8_t *in = exec_input(x, &all);
-    size_t len = F->libfuzzer ? all : exec_consumed(x);
+    size_t len = F->bytes ? all : exec_consumed(x);
     const ctg_value_rec *vals = exec_values(x, &n_vals);
     if (ctg_grow((void **)&F->seeds, &F->cap_seeds, F->n_seeds + 1, sizeof *F->seeds) != 0)
         return false;
     fz_seed s = {0};
     s.data = ctg_malloc(len ? len : 1);
-    s.vals = F->libfuzzer ? NULL : ctg_malloc((n_vals ? n_vals : 1) * sizeof *s.vals);
-    if (!s.data || (!F->libfuzzer && !s.vals))
+    s.vals = F->bytes ? NULL : ctg_malloc((n_vals ? n_vals : 1) * sizeof *s.vals);
+    if (!s.data || (!F->bytes && !s.vals))
         goto oom;
     memcpy(s.data, in, len);
     s.len = len;
-    if (!F->libfuzzer) {
+    if (!F->bytes) {
         memcpy(s.vals, vals, n_vals * sizeof *vals);
         s.n_vals = n_vals;
     }
@@ -150,7 +151,7 @@ oom:
 /* Flags of a run of the program (random extension now and then). */
 uint32_t fz_run_flags(fuzz *F, bool may_extend)
 {
-    if (F->libfuzzer)
+    if (F->bytes)
         return 0;
     if (may_extend && rng_chance(ctx_rng(F->ctx), FUZZ_EXTEND_P))
         return CTG_FL_EXTEND_RANDOM;
@@ -347,7 +348,7 @@ static bool start_round(fuzz *F)
 {
     import_kept(F);
     if (F->n_seeds == 0) /* every initial input was lost to memory: try a fresh one */
-        run_initial(F, NULL, 0, F->libfuzzer ? 0 : CTG_FL_EXTEND_RANDOM);
+        run_initial(F, NULL, 0, F->bytes ? 0 : CTG_FL_EXTEND_RANDOM);
     if (F->n_seeds == 0)
         return false;
     if (F->mcts) {
@@ -379,7 +380,7 @@ size_t fz_make_mutant(fuzz *F, const fz_seed *s, bool *i2s_only)
             return n ? n : len;
         }
     }
-    if (F->n_seeds > 1 && F->libfuzzer) { /* byte inputs (libFuzzer, stdin, @@) */
+    if (F->n_seeds > 1 && F->bytes) { /* byte inputs (libFuzzer, stdin, @@) */
         /* a part of another seed for havoc's op_other_part; not for typed
          * Test-Comp values, whose layout it breaks (bmp at 20,000
          * executions: 83.9 -> 71.2 % with it) */
@@ -422,7 +423,7 @@ static bool trim_seed(fuzz *F)
     const exec_t *x = ctx_executor(F->ctx);
     size_t len;
     const uint8_t *in = exec_input(x, &len);
-    if (!F->trim || !F->libfuzzer || len < 2 * FUZZ_TRIM_MIN || len > F->max_len)
+    if (!F->trim || !F->bytes || len < 2 * FUZZ_TRIM_MIN || len > F->max_len)
         return true;
     memcpy(F->tbuf, in, len);
     uint64_t want = cov_hash(F);
@@ -491,7 +492,7 @@ static bool run_mutant(fuzz *F)
         const exec_t *x = ctx_executor(F->ctx);
         size_t all;
         const uint8_t *in = exec_input(x, &all);
-        return fz_repair(F, in, F->libfuzzer ? all : exec_consumed(x));
+        return fz_repair(F, in, F->bytes ? all : exec_consumed(x));
     }
     return true;
 }
@@ -597,7 +598,7 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     F->ctx = ctx;
     F->cur = NO_SEED;
     F->n_edges = ctx_db(ctx)->n_edges;
-    F->libfuzzer = PROGDB_BYTE_INPUT(ctx_db(ctx)); /* libFuzzer, stdin, @@: bytes */
+    F->bytes = target_of_harness(ctx_db(ctx)->harness)->bytes; /* libFuzzer, stdin, @@ */
     if (!read_options(F, o, e))
         goto fail;
     F->tree = mcts_new(F->n_edges, opt_get_double(o, "mcts-c"));
@@ -609,7 +610,7 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     F->dict = mut_dict_new(FUZZ_DICT_CAP);
     F->buf = ctg_malloc(F->max_len);
     F->tbuf = ctg_malloc(F->max_len);
-    if (F->libfuzzer && exec_can_batch(ctx_executor(ctx))) {
+    if (F->bytes && exec_can_batch(ctx_executor(ctx))) {
         size_t cap = FUZZ_AHEAD * F->max_len;
         F->pend_cap = cap < CTG_BATCH_BYTES ? cap : CTG_BATCH_BYTES;
         F->ahead[0].buf = ctg_malloc(F->pend_cap);
@@ -636,7 +637,7 @@ static void *fuzz_init(search_ctx *ctx, ctg_err *e)
     if (o->search.input_dir && !corpus_seeds(F, o->search.input_dir, e))
         goto fail;
     run_initial(F, NULL, 0, fz_run_flags(F, false));
-    for (long k = 0; !F->libfuzzer && k < F->n_random; k++)
+    for (long k = 0; !F->bytes && k < F->n_random; k++)
         run_initial(F, NULL, 0, CTG_FL_EXTEND_RANDOM);
     return F;
 fail:

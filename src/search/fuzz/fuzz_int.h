@@ -94,7 +94,8 @@ typedef struct fuzz {
     } rep;
     size_t pend_cap;
     size_t max_len;
-    bool libfuzzer, mcts, trim, frontier;
+    bool bytes; /* a test is a byte string (target.h), else values */
+    bool mcts, trim, frontier;
     mcts_policy policy;
     long batch, n_random;
     bool grow;           /* rounds grow to batch (FUZZ_FIRST_ROUND)        */
