@@ -32,7 +32,7 @@ check "stop: the failure is named once (plus the final error line)" \
   [ "$(grep -c 'cannot write' "$T/stop.err")" -le 2 ]
 check "stop: stopped because of the output" grep -q "stopped: the output could not be written" "$T/stop.out"
 kept=$(sed -n 's/^  tests kept *\([0-9]*\) (on disk)$/\1/p' "$T/stop.out")
-check "stop: summary counts the tests on disk ($kept)" [ -n "$kept" ] && [ "$kept" = "$(on_disk stop)" ]
+check "stop: summary counts the tests on disk ($kept)" [ "${kept:-none}" = "$(on_disk stop)" ]
 check "stop: a corpus file per test" [ "$(find "$D/stop/corpus" -type f | wc -l)" = "$(on_disk stop)" ]
 check "stop: summary names what was not written" grep -q "NOT WRITTEN" "$T/stop.out"
 check "stop: no partial temporary files left" [ -z "$(find "$D/stop" -name '*.tmp.*')" ]

@@ -13,7 +13,7 @@ P="$PROGS/hang.c"
 check "error reached within 3000 executions" [ "$(stat errors.reached "$T/a")" = 1 ]
 check "some runs hung" [ "$(stat runs.timeout "$T/a")" -gt 0 ]
 tmo=$(stat executor.timeout_ms "$T/a")
-check "timeout calibrated below the 1000 ms cap ($tmo ms)" [ "$tmo" -ge 20 ] && [ "$tmo" -lt 1000 ]
+check "timeout calibrated below the 1000 ms cap ($tmo ms)" [ "$tmo" -ge 20 -a "$tmo" -lt 1000 ]
 check "hangs kept as one hang record" [ "$(ls "$T/a/crashes" | grep -c '^timeout-[0-9]*$')" = 1 ]
 "$CTESTGEN" replay "$T/a" "$P" >"$T/replay" 2>&1 || fail "replay failed: $(cat "$T/replay")"
 check "replay: the error is reached" grep -q "reach_error: reached" "$T/replay"

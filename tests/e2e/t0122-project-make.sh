@@ -17,7 +17,7 @@ P="$T/proj"
 cp -r "$PROGS/minilib" "$P"
 (cd "$P" && make -s CC="$CC_WRAP" >"$T/make.out" 2>&1) || fail "make CC=ctestgen-cc: $(cat "$T/make.out")"
 check "the project's own test passes" bash -c "cd '$P' && make -s CC='$CC_WRAP' check | grep -q 'all tests passed'"
-check "bitcode beside each object" [ -f "$P/src/.decode.o.ctg.bc" ] && [ -f "$P/src/.score.o.ctg.bc" ]
+check "bitcode beside each object" [ -f "$P/src/.decode.o.ctg.bc" -a -f "$P/src/.score.o.ctg.bc" ]
 check "the archive holds compile records" bash -c "readelf -p .ctestgen '$P/libminilib.a' | grep -q decode.c"
 (cd "$P" && "$CC_WRAP" -Iinclude fuzz/fuzz_minilib.c libminilib.a -lm -fsanitize=fuzzer -o fuzz_minilib) \
   || fail "link the libFuzzer target with ctestgen-cc"
