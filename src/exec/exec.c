@@ -59,6 +59,7 @@ struct exec {
     uint8_t *trace;
     size_t trace_size;
     uint32_t trace_nodes, trace_pc;
+    uint32_t sym_from;   /* exec_set_sym_from                          */
     ctg_shm_layout lay;
     ctg_shm_hdr *hdr;
 
@@ -371,6 +372,7 @@ static void prepare(exec_t *x, const uint8_t *input, size_t len, uint32_t flags,
     if (x->trace) { /* the whole header: the last run may have scribbled on it */
         ctg_symtrace_init(x->trace, x->trace_nodes, x->trace_pc);
         ((ctg_symtrace_hdr *)x->trace)->input_len = (uint32_t)len;
+        ((ctg_symtrace_hdr *)x->trace)->sym_from = x->sym_from;
     }
 }
 
@@ -700,6 +702,8 @@ void exec_batch_times(const exec_t *x, double *overlap_s, double *wait_s)
 uint32_t exec_harness(const exec_t *x) { return x->harness; }
 
 void exec_set_extend_max(exec_t *x, uint32_t bytes) { x->extend_max = bytes; }
+
+void exec_set_sym_from(exec_t *x, uint32_t offset) { x->sym_from = offset; }
 
 void exec_set_timeout(exec_t *x, uint32_t ms)
 {

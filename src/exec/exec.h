@@ -164,6 +164,10 @@ uint32_t exec_n_cmp(const exec_t *x);
  * on (0: up to CTG_MAX_INPUT); a run that needs more ends there as "ran
  * out" (rt_protocol.h, extend_max). */
 void exec_set_extend_max(exec_t *x, uint32_t bytes);
+/* A traced executor's runs keep the input bytes before offset concrete
+ * (ctg_symtrace_hdr.sym_from: a window on the end of a long input); 0, the
+ * default, makes every byte symbolic. */
+void exec_set_sym_from(exec_t *x, uint32_t offset);
 /* Changes the per-run timeout from the next run on (ms > 0). */
 void exec_set_timeout(exec_t *x, uint32_t ms);
 uint32_t exec_timeout(const exec_t *x);

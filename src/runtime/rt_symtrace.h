@@ -124,6 +124,13 @@ typedef struct ctg_symtrace_hdr {
     uint32_t n_pc;      /* pc entries written by the runtime                 */
     uint32_t flags;     /* CTG_STF_*                                         */
     uint32_t input_len; /* input bytes the run had (informative)             */
+    uint32_t sym_from;  /* input bytes before this offset stay concrete: a
+                           window on the end of a long input (set by the
+                           executor after ctg_symtrace_init)                 */
+    uint32_t lost_at;   /* the first input offset whose symbolic value or
+                           decisions the trace lost (nodes or pc full);
+                           CTG_SYM_NONE: none                                */
+    uint32_t read_end;  /* one past the highest input offset made symbolic   */
 } ctg_symtrace_hdr;
 
 typedef struct ctg_symnode {
@@ -171,6 +178,9 @@ static inline void ctg_symtrace_init(void *region, uint32_t cap_nodes, uint32_t 
     h->n_pc = 0;
     h->flags = 0;
     h->input_len = 0;
+    h->sym_from = 0;
+    h->lost_at = CTG_SYM_NONE;
+    h->read_end = 0;
 }
 
 static inline ctg_symnode *ctg_symtrace_nodes(void *region)
@@ -222,6 +232,8 @@ static inline int ctg_symtrace_push(void *region, uint32_t node, uint32_t site, 
     ctg_symtrace_hdr *h = (ctg_symtrace_hdr *)region;
     if (h->n_pc >= h->cap_pc || node == CTG_SYM_NONE) {
         h->flags |= CTG_STF_PC_FULL;
+        if (h->read_end < h->lost_at) /* decisions on what was read are lost */
+            h->lost_at = h->read_end;
         return -1;
     }
     ctg_sympc *p = &ctg_symtrace_pcs(region)[h->n_pc++];

@@ -157,9 +157,20 @@ uint32_t sym_concat(uint32_t hi, uint32_t lo)
 
 uint32_t sym_addr64(uint32_t sp) { return sym_zext(sp, 64); }
 
+/* Bytes before hdr->sym_from stay concrete (the executor's window on the
+ * end of a long input); a byte the full node array cannot hold is the
+ * trace's lost_at, where the tool may open a window next time. */
 uint32_t sym_input_byte(uint32_t off)
 {
-    return sym_mk(CTG_SOP_INPUT, 8, off, 0, 0, 0, 0);
+    ctg_symtrace_hdr *h = sym_g.hdr;
+    if (!h || off < h->sym_from)
+        return 0;
+    uint32_t k = sym_mk(CTG_SOP_INPUT, 8, off, 0, 0, 0, 0);
+    if (k && off >= h->read_end)
+        h->read_end = off + 1;
+    if (!k && (h->flags & CTG_STF_NODES_FULL) && off < h->lost_at)
+        h->lost_at = off;
+    return k;
 }
 
 /* ==== the path constraint ====================================================== */

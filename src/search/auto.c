@@ -11,9 +11,14 @@
  * seconds and the reward is the goals per second of the slice, relative to
  * the best rate seen so far: a member whose executions are slow (concolic,
  * SBST) gets wall time, not executions, and pays by what it brings per
- * second.  On a libFuzzer target the fuzzer runs alone
- * until it stalls (--auto-stall executions without a new goal), as hybrid
- * fuzzers start their solver: its batched executions are the cheapest.
+ * second.  On a byte-input target (libFuzzer, stdin, @@) the fuzzer runs
+ * alone until it stalls, as hybrid fuzzers start their solver: its batched
+ * executions are the cheapest.  A stall is measured in time with a time
+ * budget (--auto-stall-s: seconds since the fuzzer's last find; auto: 5 %
+ * of the budget, at least 1 s), in executions with --max-execs
+ * (--auto-stall, so that the run is reproducible): 50,000 executions are
+ * 43 s at the 1,158 per second of a stdin program, longer than most
+ * budgets, and a fraction of a second on a fast libFuzzer target.
  * Each held member has one early slice after the fuzzer's first, and a
  * member whose early slice covers something is let in at once: a checksum
  * the solver answers in one query should not wait for the fuzzer to stall
@@ -33,6 +38,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -82,8 +88,10 @@ typedef struct auto_state {
     double best_rate;  /* highest goals per second of a slice so far   */
     double least_find; /* smallest reward of a slice with a find (1: none) */
     uint64_t stall;    /* --auto-stall                                 */
+    double stall_s;    /* --auto-stall-s (with per_second)             */
     int fuzz_arm;      /* the fuzzer's arm while others are held, or -1 */
     uint64_t fuzz_idle;/* its executions since its last new goal       */
+    double fuzz_found; /* ctx_elapsed at its last new goal (or start)  */
 } auto_state;
 
 static const opt_desc auto_options[] = {
@@ -95,8 +103,11 @@ static const opt_desc auto_options[] = {
      "seconds per scheduling slice with a time budget only"},
     {"auto-c", 0, OPT_DOUBLE, OPT_KV, "C", "0.5", "UCB exploration constant"},
     {"auto-stall", 0, OPT_U64, OPT_KV, "N", "50000",
-     "libFuzzer targets: the other members start once the fuzzer ran N executions "
-     "without a new goal (0: from the start)"},
+     "byte-input targets, with --max-execs: the other members start once the fuzzer "
+     "ran N executions without a new goal (0: from the start)"},
+    {"auto-stall-s", 0, OPT_STR, OPT_KV, "SECS", "auto",
+     "byte-input targets, with a time budget: the other members start once the fuzzer "
+     "found nothing for SECS seconds (auto: 5% of --time, at least 1; 0: from the start)"},
     {0},
 };
 
@@ -140,7 +151,8 @@ static void wake_waiting(auto_state *s, search_ctx *ctx)
 static void hold_slow_members(auto_state *s, search_ctx *ctx)
 {
     s->fuzz_arm = -1;
-    if (!target_of_harness(ctx_db(ctx)->harness)->bytes || !s->stall)
+    if (!target_of_harness(ctx_db(ctx)->harness)->bytes ||
+        (s->per_second ? !(s->stall_s > 0) : !s->stall))
         return;
     for (int i = 0; i < s->n_arms; i++)
         if (!strcmp(s->arms[i].st->name, "fuzz"))
@@ -152,8 +164,9 @@ static void hold_slow_members(auto_state *s, search_ctx *ctx)
 /* Lets the held members in once the fuzzer stalled (or left). */
 static void release_held(auto_state *s, search_ctx *ctx)
 {
-    if (s->fuzz_arm < 0 || (s->arms[s->fuzz_arm].alive && s->fuzz_idle < s->stall) ||
-        !ctx_budget_left(ctx))
+    bool stalled = s->per_second ? ctx_elapsed(ctx) - s->fuzz_found >= s->stall_s
+                                 : s->fuzz_idle >= s->stall;
+    if (s->fuzz_arm < 0 || (s->arms[s->fuzz_arm].alive && !stalled) || !ctx_budget_left(ctx))
         return;
     for (int i = 0; i < s->n_arms; i++)
         s->arms[i].held = false;
@@ -172,6 +185,23 @@ static bool arm_here(const ctg_options *o, const char *name)
            opt_given(o, "auto-arms");
 }
 
+/* --auto-stall-s: a number of seconds, or auto (5 % of --time, >= 1 s). */
+static bool stall_seconds(const ctg_options *o, double *secs, ctg_err *e)
+{
+    const char *v = opt_get_str(o, "auto-stall-s");
+    if (!strcmp(v, "auto")) {
+        double share = 0.05 * (double)o->search.time_s;
+        *secs = share > 1.0 ? share : 1.0;
+        return true;
+    }
+    char *end = NULL;
+    *secs = strtod(v, &end);
+    if (end == v || *end || !(*secs >= 0))
+        return err_set(e, "--auto-stall-s: '%s' is not a number of seconds; give one, as "
+                          "--auto-stall-s 2, or auto", v);
+    return true;
+}
+
 static void *auto_init(search_ctx *ctx, ctg_err *e)
 {
     auto_state *s = ctg_calloc(1, sizeof *s);
@@ -187,6 +217,10 @@ static void *auto_init(search_ctx *ctx, ctg_err *e)
     s->least_find = 1.0;
     s->stall = (uint64_t)opt_get_long(o, "auto-stall");
     s->per_second = !o->search.max_execs && o->search.time_s > 0;
+    if (!stall_seconds(o, &s->stall_s, e)) {
+        ctg_free(s);
+        return NULL;
+    }
     s->slice_s = opt_get_double(o, "auto-slice-s");
     if (!(s->slice_s > 0)) {
         err_set(e, "--auto-slice-s: must be a positive number of seconds");
@@ -314,6 +348,7 @@ static bool auto_step(void *state, search_ctx *ctx)
     back_off(s, a, got);
     if (i == s->fuzz_arm) {
         s->fuzz_idle = got ? 0 : s->fuzz_idle + spent;
+        s->fuzz_found = got ? ctx_elapsed(ctx) : s->fuzz_found;
         release_held(s, ctx);
     }
     a->execs += spent;

@@ -592,6 +592,12 @@ bool ctx_sym_start(search_ctx *c, uint32_t trace_nodes, uint32_t trace_pc, ctg_e
     return c->xs != NULL;
 }
 
+void ctx_sym_window(search_ctx *c, uint32_t from)
+{
+    if (c->xs)
+        exec_set_sym_from(c->xs, from);
+}
+
 bool ctx_exec_sym(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out)
 {
     if (!c->xs) {

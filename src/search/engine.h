@@ -88,6 +88,9 @@ bool ctx_sym_pending(search_ctx *c);
  * exec_trace(ctx_sym_executor(c)).  False as ctx_exec, or before
  * ctx_sym_start. */
 bool ctx_exec_sym(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags, ctx_run *out);
+/* prog.sym's runs from now on keep the input bytes before from concrete (a
+ * window on the end of a long input, exec_set_sym_from); 0: none. */
+void ctx_sym_window(search_ctx *c, uint32_t from);
 /* Maps and trace of the last ctx_exec_sym; NULL before ctx_sym_start. */
 const exec_t *ctx_sym_executor(const search_ctx *c);
 /* Adds a line to the final summary (stdout), e.g. solver statistics. */

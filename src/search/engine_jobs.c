@@ -145,7 +145,7 @@ static void take_counters(search_ctx *c, int j, uint64_t *execs)
     /* what each member of its portfolio ran (auto: the concolic member
      * runs in worker 0 only, see auto.c) */
     worker_stat ws = {c, j};
-    stats_each(w, "auto.execs.", put_worker_stat, &ws);
+    stats_each(w, "auto.", put_worker_stat, &ws);
     /* when prog.sym, built in the background, reached the worker */
     snprintf(name, sizeof name, "jobs.w%d.sym_ready_s", j);
     if (stats_get(w, "build.sym_ready_s") > 0)

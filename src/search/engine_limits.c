@@ -204,6 +204,12 @@ bool eng_probe_sym(search_ctx *c, const uint8_t *in, size_t len, uint32_t flags,
         return true;
     if (c->lim.sym_hits++ % EXT_SYM_PROBE_EVERY != 0 || !eng_execs_left(c, 1))
         return true;
+    /* prog.cov's own bound may be too short too: a concolic run alone
+     * makes no other run of prog.cov that could probe it */
+    if (!eng_probe_extension(c, c->x, in, len, flags & CTG_FL_EXTEND_ANY))
+        return false;
+    if (!eng_execs_left(c, 1))
+        return true;
     uint64_t seed = seed_of_next_run(c);
     exec_result pr;
     if (!exec_run(c->x, in, len, flags & CTG_FL_EXTEND_ANY, seed, &pr, &c->err))

@@ -111,6 +111,7 @@ typedef struct concolic {
     uint32_t *edges;     /* covered edges of the last run                  */
     size_t cap_edges;
     uint64_t inconsistent, bad_traces, full_traces, concretized;
+    uint64_t windowed;   /* runs again with a window on their input's end  */
     expr **roots;        /* scratch of the consistency check                */
     expr_u128 *vals;
     size_t cap_roots;
@@ -204,7 +205,40 @@ static bool read_trace(concolic *S, expr_ctx *ctx, const exec_t *x, size_t len, 
     return drop_inconsistent(S, ctx, x, len, &out->pc);
 }
 
-/* cc_run_fn: one execution of prog.sym. */
+/* Where a window on the input's end starts for a run that lost part of
+ * its trace (the node or decision array ran full) and read on past the
+ * loss: half as many bytes as the trace held, ending where the run
+ * stopped reading.  0: the run lost nothing it read. */
+static uint32_t window_from(const exec_t *x)
+{
+    size_t size;
+    const ctg_symtrace_hdr *h = exec_trace(x, &size);
+    if (!h || size < sizeof *h || h->lost_at == CTG_SYM_NONE)
+        return 0;
+    size_t used = exec_consumed(x);
+    uint32_t held = h->lost_at / 2;
+    if (used <= h->lost_at || !held)
+        return 0;
+    return used - held > UINT32_MAX ? UINT32_MAX : (uint32_t)(used - held);
+}
+
+/* One run of S->buf on prog.sym, its path constraint read into out. */
+static bool run_traced(concolic *S, size_t len, expr_ctx *ctx, cc_run_out *out, ctx_run *r,
+                       ctg_err *e)
+{
+    if (!ctx_exec_sym(S->ctx, S->buf, len, S->flags, r)) {
+        S->stopped = true;
+        return err_set(e, "concolic: no run (budget spent or executor failure)");
+    }
+    if (!read_trace(S, ctx, ctx_sym_executor(S->ctx), len, out))
+        return err_set(e, "concolic: out of memory while reading a path constraint");
+    return true;
+}
+
+/* cc_run_fn: one execution of prog.sym.  A run whose trace ran full before
+ * its last reads runs again with only the input's end symbolic: on a
+ * program that reads 100,000 values and decides on the last, the decision
+ * is in the path constraint (the values before it are the run's). */
 static bool run_one(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *out, ctg_err *e)
 {
     concolic *S = user;
@@ -212,12 +246,19 @@ static bool run_one(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *o
     if (len == SIZE_MAX)
         return err_set(e, "concolic: out of memory for an input");
     ctx_run r;
-    if (!ctx_exec_sym(S->ctx, S->buf, len, S->flags, &r)) {
-        S->stopped = true;
-        return err_set(e, "concolic: no run (budget spent or executor failure)");
+    if (!run_traced(S, len, ctx, out, &r, e))
+        return false;
+    uint32_t from = window_from(ctx_sym_executor(S->ctx));
+    if (from) {
+        expr_pc_release(&out->pc);
+        ctx_sym_window(S->ctx, from);
+        bool ok = run_traced(S, len, ctx, out, &r, e);
+        ctx_sym_window(S->ctx, 0);
+        S->windowed++;
+        if (!ok)
+            return false;
     }
-    const exec_t *x = ctx_sym_executor(S->ctx);
-    if (!read_trace(S, ctx, x, len, out) || !collect_edges(S, x, out))
+    if (!collect_edges(S, ctx_sym_executor(S->ctx), out))
         return err_set(e, "concolic: out of memory while reading a path constraint");
     out->n_named = 0;
     if (S->sized) {
@@ -484,6 +525,7 @@ static void report(concolic *S, search_ctx *ctx)
     ctx_stat_set(ctx, "concolic.inconsistent_dropped", (double)S->inconsistent);
     ctx_stat_set(ctx, "concolic.unreadable_traces", (double)S->bad_traces);
     ctx_stat_set(ctx, "concolic.truncated_traces", (double)S->full_traces);
+    ctx_stat_set(ctx, "concolic.windowed_runs", (double)S->windowed);
     ctx_stat_set(ctx, "concolic.concretized_runs", (double)S->concretized);
     ctx_stat_set(ctx, "concolic.restarts", (double)S->restarts);
     const cc_stats *c = cc_get_stats(S->cc);
