@@ -43,6 +43,9 @@ typedef struct proc_result {
  * only when the program could not be started; a non-zero exit is reported in
  * *r, not as a failure. */
 bool proc_run(char *const argv[], const proc_opts *o, proc_result *r, ctg_err *e);
+/* A child of this process that a contained run's clean-up leaves alone (the
+ * detached background build of prog.sym); 0: none. */
+void proc_spare(int pid);
 
 /* Shell-quoted command line for messages and reproduce commands (ctg_free). */
 char *proc_cmdline(char *const argv[]);

@@ -130,6 +130,11 @@ char *build_debug_twin(const build_result *r, const build_opts *o, ctg_err *e);
 
 /* Stops a background build that still runs; its files are removed. */
 void build_sym_cancel(build_result *r);
+/* Lets a background build that still runs finish on its own, at the lowest
+ * priority, into the cache (the next run of the program finds prog.sym
+ * there; a short budget would otherwise throw the work away every time);
+ * in a process that did not start it, as build_sym_cancel. */
+void build_sym_detach(build_result *r);
 void build_result_release(build_result *r);
 
 /* Directory with the runtime archives and replay harness sources:

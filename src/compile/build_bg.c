@@ -3,7 +3,7 @@
  * prog.cov (see build_sym_background in build.h): the child runs
  * build_program with want_sym in its own process group and reports a
  * failure through a pipe; a cancel kills the group and removes add_sym's
- * temporary directory.
+ * temporary directory; a detach lets it finish into the cache.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,13 +11,27 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../base/fsutil.h"
 #include "../base/mem.h"
+#include "../base/proc.h"
 #include "../base/sbuf.h"
 #include "build.h"
+
+/* Points stdin, stdout and stderr at /dev/null: the background build says
+ * what went wrong through its pipe, and once detached (build_sym_detach)
+ * it must not keep the caller's output pipes open. */
+static void quiet_stdio(void)
+{
+    int fd = open("/dev/null", O_RDWR);
+    for (int k = 0; fd >= 0 && k < 3; k++)
+        (void)dup2(fd, k);
+    if (fd > 2)
+        close(fd);
+}
 
 bool build_sym_background(const build_opts *o, build_result *r, ctg_err *e)
 {
@@ -33,6 +47,7 @@ bool build_sym_background(const build_opts *o, build_result *r, ctg_err *e)
     if (pid == 0) { /* its own process group: build_sym_cancel stops clang too */
         setpgid(0, 0);
         close(fds[0]);
+        quiet_stdio(); /* detached, it must not hold the caller's pipes */
         build_opts with = *o;
         with.want_sym = true;
         with.no_cache = false; /* prog.cov was just built: reuse it */
@@ -86,6 +101,21 @@ int build_sym_poll(build_result *r, bool block, char *why, size_t why_len)
     if (why_len && !why[0])
         snprintf(why, why_len, "the build of prog.sym ended abnormally (status %d)", st);
     return -1;
+}
+
+void build_sym_detach(build_result *r)
+{
+    if (r->sym_pid <= 0 || r->sym_owner != (int)getpid()) {
+        build_sym_cancel(r);
+        return;
+    }
+    /* the replay and the outputs come first; the build finishes when the
+     * machine has time, and publishes prog.sym by a rename as ever */
+    (void)setpriority(PRIO_PGRP, (id_t)r->sym_pid, 19);
+    proc_spare(r->sym_pid); /* the replay's clean-up kills our other children */
+    r->sym_pid = 0;
+    close(r->sym_fd);
+    r->sym_fd = -1;
 }
 
 void build_sym_cancel(build_result *r)

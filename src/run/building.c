@@ -158,7 +158,7 @@ bool run_build(run_session *S, ctg_err *e)
     S->br.db->harness = (int)S->target->harness; /* "@@": a Test-Comp main reads the file */
     add_auto_sanitizer(S->o, S->target, &S->bo, &S->br);
     add_sym(S);
-    S->br.secs = fs_now() - S->t_start;
+    S->br.secs = S->build_s = fs_now() - S->t_start;
     warn_build(S);
     return true;
 }

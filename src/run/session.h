@@ -38,6 +38,7 @@ typedef struct run_session {
     bool built;
     const target_kind *target; /* the program's kind, set by run_build     */
     double t_start;
+    double build_s;      /* the build's wall time (run_build)              */
     engine_summary s;
     bool searched;       /* the search ran (a summary to print)            */
     bool root;           /* this process reports the run (not an MPI rank > 0) */

@@ -69,9 +69,18 @@ static void print_output_line(const ctg_options *o, bool bytes)
                o->out.out_dir, o->out.suite_zip ? ", test-suite.zip" : "");
 }
 
+/* The time line: the build (which --time counts) apart from the search. */
+static void print_time(const run_session *S)
+{
+    double search = S->s.secs - S->build_s;
+    printf("  wall time         build %.1fs%s, search %.1fs\n", S->build_s,
+           S->br.cached ? " (binaries from the cache)" : "", search > 0 ? search : 0.0);
+}
+
 void run_print_summary(const run_session *S)
 {
     print_summary(S->o, S->o->positional.items[0], &S->s);
+    print_time(S);
 }
 
 void run_print_output_line(const run_session *S)

@@ -940,6 +940,17 @@ static void keep_one_test(search_ctx *c)
     test_free(t);
 }
 
+/* The build's wall time and what each stage of it took (0: from the
+ * cache), for stats.json: where a newcomer's first run spends its budget. */
+static void record_build_stages(search_ctx *c, const build_result *b)
+{
+    stats_set(c->out.stats, "build.seconds", b->secs);
+    stats_set(c->out.stats, "build.compile_s", b->stage.compile);
+    stats_set(c->out.stats, "build.passes_s", b->stage.passes);
+    stats_set(c->out.stats, "build.cov_codegen_s", b->stage.cov_codegen);
+    stats_set(c->out.stats, "build.san_s", b->stage.san);
+}
+
 bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
                 engine_summary *s, ctg_err *e)
 {
@@ -955,7 +966,7 @@ bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
     bool resumed = true; /* false: the earlier stats.json must stay as it is */
     if (ok) {
         c->t0 = fs_now() - b->secs; /* --time counts the build */
-        stats_set(c->out.stats, "build.seconds", b->secs);
+        record_build_stages(c, b);
         if (b->sym_error[0])
             stats_set_info(c->out.stats, "build.sym_error", b->sym_error);
         if (o->out.resume)
@@ -981,7 +992,12 @@ bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
         ;
     if (state)
         st->finish(state, c);
-    build_sym_cancel(b); /* not needed any more: its cores go to the replay */
+    /* not needed any more: an interrupted run stops it, a finished one lets
+     * it finish into the cache at the lowest priority (the replay first) */
+    if (interrupt_requested())
+        build_sym_cancel(b);
+    else
+        build_sym_detach(b);
     if (ok && c->out.crashes) { /* what the strategy left to minimise */
         eng_minimise_crashes(c, c->x);
         eng_minimise_crashes(c, c->xs);

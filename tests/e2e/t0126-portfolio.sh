@@ -8,7 +8,9 @@
 # the suite reaches it too; concolic alone reaches it through a window on
 # the input's end (its trace cannot hold 100,000 values).  `--jobs 2` at
 # the same executions per worker covers at least what one job covers, and
-# finds the crash.  A bad --auto-stall-s is a one-line error.
+# finds the crash.  A run shorter than prog.sym's build leaves the build to
+# finish into the cache, and says how long its build took.  A bad
+# --auto-stall-s is a one-line error.
 . "$(dirname "$0")/lib.sh"
 export CTESTGEN_CACHE="$T/cache"
 
@@ -38,6 +40,24 @@ check "100,000 values: prog.cov's bound grew past the input ($(stat exec.extend_
 check "--jobs 2, 3000 executions each: at least one job's edges ($(stat edges.covered "$T/j2"))" \
   [ "$(stat edges.covered "$T/j2")" -ge "$(stat edges.covered "$T/lin")" ]
 check "--jobs 2: the crash too" [ "$(stat crashes "$T/j2")" -ge 1 ]
+
+# a first run whose budget is shorter than prog.sym's build: the build goes
+# on after the run, at the lowest priority, and lands in the cache (before,
+# it was killed, and every short run of the program started from nothing)
+python3 -c "
+print('extern int __VERIFIER_nondet_int(void);')
+print('int main(void) { int c = 0;')
+for i in range(3000): print('  if (__VERIFIER_nondet_int() == %d) c += %d;' % (i * 7 + 3, i % 5 + 1))
+print('  return c; }')" >"$T/big.c"
+CTESTGEN_CACHE="$T/bigcache" "$CTESTGEN" run "$T/big.c" --time 0.5 -o "$T/big" >"$T/big.out" 2>&1
+check "a short first run: the summary parts build and search" grep -qE "^  wall time  +build [0-9.]+s, search [0-9.]+s" "$T/big.out"
+check "a short first run: build.seconds in stats.json" [ "$(jq '.counters["build.seconds"] > 0' "$T/big/stats.json")" = true ]
+check "a short first run: prog.sym was not ready within it" [ "$(stat build.sym_ready_s "$T/big")" = 0 ]
+for _ in $(seq 1 600); do ls "$T"/bigcache/*/prog.sym >/dev/null 2>&1 && break; sleep 0.2; done
+check "a short first run: prog.sym's build finished into the cache after it" bash -c "ls '$T'/bigcache/*/prog.sym >/dev/null"
+CTESTGEN_CACHE="$T/bigcache" "$CTESTGEN" run "$T/big.c" --time 2 -o "$T/big2" -q --no-replay-check
+check "the next run has prog.sym from its start (concolic ran: $(stat auto.execs.concolic "$T/big2"))" \
+  [ "$(stat auto.execs.concolic "$T/big2")" -gt 0 ]
 
 "$CTESTGEN" run "$L" --time 1 --auto-stall-s soon -o "$T/bad" >"$T/bad.out" 2>&1
 rc=$?

@@ -105,6 +105,32 @@ static void test_writer_full(void **st)
     assert_int_equal(h->flags, CTG_STF_NODES_FULL | CTG_STF_PC_FULL);
 }
 
+/* A full decision array marks where the trace lost what was read (the
+ * window a long input's next run opens starts after it); a fresh trace
+ * lost nothing and keeps every byte symbolic. */
+static void test_writer_lost_at(void **st)
+{
+    (void)st;
+    uint64_t small[64];
+    ctg_symtrace_init(small, 2, 1);
+    ctg_symtrace_hdr *h = (ctg_symtrace_hdr *)small;
+    assert_int_equal(h->lost_at, CTG_SYM_NONE);
+    assert_int_equal(h->sym_from, 0);
+    h->read_end = 40;
+    assert_int_equal(ctg_symtrace_push(small, 0, 0, CTG_SPC_BRANCH, 0, 1), 0);
+    assert_int_equal(h->lost_at, CTG_SYM_NONE);
+    assert_int_equal(ctg_symtrace_push(small, 0, 0, CTG_SPC_BRANCH, 0, 1), -1);
+    assert_int_equal(h->lost_at, 40);
+    h->read_end = 90; /* a later loss does not move the first */
+    assert_int_equal(ctg_symtrace_push(small, 0, 0, CTG_SPC_BRANCH, 0, 1), -1);
+    assert_int_equal(h->lost_at, 40);
+    h->sym_from = 7;
+    ctg_symtrace_init(small, 2, 1); /* every run starts clean */
+    assert_int_equal(h->lost_at, CTG_SYM_NONE);
+    assert_int_equal(h->sym_from, 0);
+    assert_int_equal(h->read_end, 0);
+}
+
 /* Reads R and expects failure with a message containing `what`. */
 static void expect_corrupt(const char *what, size_t size)
 {
@@ -240,6 +266,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_valid),     cmocka_unit_test(test_writer_full),
+        cmocka_unit_test(test_writer_lost_at),
         cmocka_unit_test(test_read_corrupt),   cmocka_unit_test(test_read_mutations),
         cmocka_unit_test(test_read_oom),
     };
