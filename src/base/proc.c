@@ -138,45 +138,18 @@ static int wait_child(pid_t pid, double deadline, bool *timed_out)
     }
 }
 
-/* Kills process group pgid and everything it left behind: as a subreaper,
- * this process inherits the orphans (even those in other groups or
- * sessions), which are killed and reaped until none is left. */
 static pid_t spared; /* proc_spare */
 
 void proc_spare(int pid) { spared = (pid_t)pid; }
 
-/* ctg_reap_children, but the spared child and its group live on. */
-static void reap_all_but_spared(void)
-{
-    for (int round = 0; round < 1000; round++) {
-        pid_t w;
-        while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
-            spared = w == spared ? 0 : spared;
-        if (w < 0)
-            return; /* ECHILD: nothing left */
-        pid_t kids[256];
-        size_t n = ctg_proc_children(getpid(), kids, 256), left = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (kids[i] == spared)
-                continue;
-            left++;
-            kill(-kids[i], SIGKILL);
-            kill(kids[i], SIGKILL);
-        }
-        if (!left)
-            return;
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-}
-
+/* Kills process group pgid and everything it left behind: as a subreaper,
+ * this process inherits the orphans (even those in other groups or
+ * sessions), which are killed and reaped until none is left but the
+ * spared child (proc_spare). */
 static void kill_leftovers(pid_t pgid)
 {
     kill(-pgid, SIGKILL);
-    if (spared)
-        reap_all_but_spared();
-    else
-        ctg_reap_children();
+    ctg_reap_children(&spared);
 }
 
 bool proc_run(char *const argv[], const proc_opts *o, proc_result *r, ctg_err *e)

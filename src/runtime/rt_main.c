@@ -280,7 +280,7 @@ static int rt_wait_run(pid_t pid)
     while (waitpid(pid, &ws, 0) < 0)
         if (errno != EINTR)
             _exit(5);
-    ctg_reap_children(); /* what the run left behind */
+    ctg_reap_children(NULL); /* what the run left behind */
     return ws;
 }
 

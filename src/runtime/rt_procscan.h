@@ -50,21 +50,30 @@ static inline size_t ctg_proc_children(pid_t parent, pid_t *out, size_t max)
 
 /* Reaps every child of this process, killing (with their groups) those
  * still alive: for a subreaper, everything a finished child left behind.
- * One waitpid when there is none; /proc is read only while some live. */
-static inline void ctg_reap_children(void)
+ * One waitpid when there is none; /proc is read only while some live.
+ * *spare (when spare is not NULL and *spare > 0) is a child left alone,
+ * and set to 0 once it has ended and been reaped here. */
+static inline void ctg_reap_children(pid_t *spare)
 {
+    pid_t none = 0, *sp = spare ? spare : &none;
     for (int round = 0; round < 1000; round++) {
         pid_t w;
         while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
-            ;
+            if (w == *sp)
+                *sp = 0;
         if (w < 0)
             return; /* ECHILD: nothing left */
         pid_t kids[256];
-        size_t n = ctg_proc_children(getpid(), kids, 256);
+        size_t n = ctg_proc_children(getpid(), kids, 256), left = 0;
         for (size_t i = 0; i < n; i++) {
+            if (kids[i] == *sp)
+                continue;
+            left++;
             kill(-kids[i], SIGKILL);
             kill(kids[i], SIGKILL);
         }
+        if (*sp > 0 && !left)
+            return; /* only the spared child lives */
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
