@@ -148,6 +148,11 @@ bool eng_resume_run(search_ctx *c, ctg_err *e);
 void eng_sync(search_ctx *c);
 void eng_merge(search_ctx *c);
 
+/* One run of in on executor x (c->x or c->xs) with the engine's
+ * bookkeeping (see ctx_exec). */
+bool eng_run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_t flags,
+                ctx_run *out);
+
 /* The limits of a run (engine_limits.c).  --timeout-ms auto starts every
  * executor at ENG_TMO_START_MS; eng_calibrate learns from a run that did
  * not time out; eng_settle_timeout re-checks a timeout picked for it (one
