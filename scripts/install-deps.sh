@@ -9,7 +9,7 @@ pkgs=(make cmake gcc pkg-config clang-14 llvm-14-dev libz3-dev libclang-14-dev
       libcmocka-dev libxml2-dev libxml2-utils libjson-c-dev libssl-dev libyaml-dev libzip-dev
       libelf-dev binutils
       gcovr lcov jq
-      gcc-multilib)
+      gcc-multilib frama-c-base)
 # optional: the HTML report's browser test renders the page in chromium,
 # run --mpi needs OpenMPI at build time (the binary says when it was built
 # without); their tests skip, saying why, where they are missing; a failed

@@ -54,6 +54,15 @@ static const opt_desc common_options[] = {
      ".yml, one the task lists (default: branches when listed)"},
     {"suite-zip", 0, OPT_FLAG, OFF(out.suite_zip), NULL, NULL,
      "also write OUT/test-suite.zip as Test-Comp collects it (always with a task .yml)"},
+    {"prove", 0, OPT_STR, OFF(search.prove), "auto|eva|none", "auto",
+     "prove goals unreachable beside the search (Frama-C's Eva, an abstract interpreter): "
+     "an uncovered branch or error call it rules out for every input is reported as "
+     "unreachable, the run stops once every other goal is covered, and with "
+     "coverage-error-call at once.  auto: eva on a Test-Comp harness when frama-c is "
+     "installed (`make deps` installs it)"},
+    {"prove-time", 0, OPT_DOUBLE, OFF(search.prove_s), "SEC", "30",
+     "CPU seconds the prover may take; with --time, a result that comes after the search "
+     "ended is not waited for"},
     {"crash-min-execs", 0, OPT_U64, OFF(search.crash_min_execs), "N", "256",
      "runs spent minimising each new crash (part of --max-execs; 0: none)"},
     {"function", 0, OPT_STR, OFF(build.function), "NAME", NULL,
@@ -171,6 +180,8 @@ void options_defaults(ctg_options *o)
     o->search.max_execs = 0;
     o->search.seed = 1;
     o->search.crash_min_execs = 256;
+    o->search.prove = "auto";
+    o->search.prove_s = 30;
     o->search.sync_s = 1.0;
     o->exec.timeout_arg = "auto";
     o->exec.timeout_ms = 1000;
@@ -403,6 +414,11 @@ static bool validate(ctg_options *o, ctg_err *e)
          atoll(o->exec.san_mode) < 1))
         return err_set(e, "--sanitize-mode: must be all, new or a number of inputs, not '%s'",
                        o->exec.san_mode);
+    if (strcmp(o->search.prove, "auto") && strcmp(o->search.prove, "eva") &&
+        strcmp(o->search.prove, "none"))
+        return err_set(e, "--prove: must be auto, eva or none, not '%s'", o->search.prove);
+    if (o->search.prove_s <= 0)
+        return err_set(e, "--prove-time: must be more than 0 seconds");
     if (o->out.resume && o->out.force)
         return err_set(e, "--resume and --force exclude each other: --force deletes the run "
                           "that --resume continues");

@@ -77,6 +77,8 @@ typedef struct ctg_options {
         const char *property; /* --property: PROP_BRANCHES or PROP_ERROR_CALL
                                  once task_apply (task.h) has run         */
         uint64_t crash_min_execs; /* --crash-min-execs: runs minimising each new crash */
+        const char *prove;    /* --prove auto|eva|none (engine_prove.c)   */
+        double prove_s;       /* --prove-time: the prover's CPU seconds   */
         /* set by run --jobs for its processes, not options of their own: */
         const char *sync_dir; /* a worker: OUT/.jobs, where its siblings write */
         int worker;           /* a worker: its number (its dir: sync_dir/wN) */

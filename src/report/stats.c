@@ -27,6 +27,8 @@ struct stats {
     size_t n_entries, cap_entries;
     stats_bug *bugs;
     size_t n_bugs;
+    json_object *goals; /* final.goals (stats_set_goals), or NULL */
+    unsigned unreachable;
 };
 
 /* Frees the bug list of s. */
@@ -127,7 +129,15 @@ void stats_free(stats_t *s)
     ctg_free(s->entries);
     ctg_free(s->samples);
     free_bugs(s);
+    json_object_put(s->goals);
     ctg_free(s);
+}
+
+void stats_set_goals(stats_t *s, json_object *goals, unsigned unreachable)
+{
+    json_object_put(s->goals);
+    s->goals = goals;
+    s->unreachable = unreachable;
 }
 
 /* ==== samples ============================================================ */
@@ -304,6 +314,10 @@ static json_object *stats_json(const stats_t *s)
         json_object_array_add(samples, sample_json(&s->samples[i], "t"));
     json_object_object_add(root, "format", json_object_new_string(STATS_FORMAT));
     json_object_object_add(root, "info", info);
+    if (s->goals) {
+        json_object_object_add(final, "unreachable", json_object_new_int64(s->unreachable));
+        json_object_object_add(final, "goals", json_object_get(s->goals));
+    }
     json_object_object_add(root, "final", final);
     json_object_object_add(root, "counters", counters);
     if (s->n_bugs)
@@ -345,6 +359,10 @@ static bool load_into(stats_t *s, json_object *root)
     }
     if (json_object_object_get_ex(root, "bugs", &o) && json_object_is_type(o, json_type_array))
         ok = ok && load_bugs(s, o);
+    json_object *g;
+    if (json_object_object_get_ex(root, "final", &o) && json_object_object_get_ex(o, "goals", &g) &&
+        json_object_is_type(g, json_type_array))
+        stats_set_goals(s, json_object_get(g), (unsigned)get_num(o, "unreachable"));
     if (json_object_object_get_ex(root, "samples", &o) && json_object_is_type(o, json_type_array)) {
         size_t n = json_object_array_length(o);
         for (size_t i = 0; i < n; i++) {

@@ -80,6 +80,13 @@ bool stats_set_bugs(stats_t *s, const stats_bug *v, size_t n);
 size_t stats_n_bugs(const stats_t *s);
 const stats_bug *stats_bugs(const stats_t *s);
 
+/* final.goals: every goal's status (engine_prove.c builds the array: one
+ * object per branch edge and error site, with kind, file, line, status and,
+ * for an unreachable one, method and bound), and final.unreachable, the
+ * goals proven unreachable.  Takes goals (a json-c array; NULL: none). */
+struct json_object;
+void stats_set_goals(stats_t *s, struct json_object *goals, unsigned unreachable);
+
 /* Writes stats.json to path atomically; false with e set. */
 bool stats_write(const stats_t *s, const char *path, ctg_err *e);
 /* Reads a stats.json written by stats_write; NULL with e set naming the

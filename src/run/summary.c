@@ -25,9 +25,14 @@ static void print_summary(const ctg_options *o, const char *prog, const engine_s
     else if (o->exec.jobs > 1)
         printf("  jobs              %d processes, merged (each one's counters: stats.json "
                "jobs.wK.*)\n", o->exec.jobs);
-    printf("  edges covered     %u/%u (%.1f%%)  (engine: LLVM conditional-branch edges)\n",
-           s->edges_covered, s->n_edges, run_pct(s->edges_covered, s->n_edges));
+    printf("  edges covered     %u/%u (%.1f%%)", s->edges_covered, s->n_edges,
+           run_pct(s->edges_covered, s->n_edges));
+    if (s->edges_unreachable)
+        printf(" (%u proven unreachable)", s->edges_unreachable);
+    printf("  (engine: LLVM conditional-branch edges)\n");
     printf("  errors reached    %u/%u", s->errors_reached, s->n_errors);
+    if (s->errors_unreachable)
+        printf(" (%u proven unreachable)", s->errors_unreachable);
     if (s->errors_checked && s->errors_reached) {
         printf("  (under gcc -O0: %u confirmed", s->errors_confirmed);
         if (s->error_tests_failed)

@@ -71,6 +71,7 @@ static bool check_stop(search_ctx *c)
     const ctg_options *o = c->opts;
     if (c->stop)
         return true;
+    eng_prove_poll(c);
     const char *why = interrupt_requested() ? "interrupted" : budget_spent(c);
     if (!why && o->search.stop_on_bug && crashes_count(c->out.crashes) > suite_n_error_records(c->out.suite))
         why = "a bug found (--stop-on-bug)";
@@ -84,6 +85,8 @@ static bool check_stop(search_ctx *c)
              archive_covered_edges(c->archive) == archive_n_edges(c->archive) &&
              eng_errors_done(c) == archive_n_errors(c->archive))
         why = "every goal covered";
+    else if (!why)
+        why = eng_prove_stop(c);
     if (why) {
         c->stop = true;
         c->stop_reason = why;
@@ -703,6 +706,7 @@ static bool ctx_init(search_ctx *c, const ctg_options *o, const char *program_fi
         return err_set(e, "out of memory while setting up the search");
     eng_errcheck_start(c);
     eng_triage_start(c);
+    eng_prove_start(c);
     return eng_san_start(c, e);
 }
 
@@ -727,6 +731,7 @@ static void ctx_release(search_ctx *c)
     ctg_free(c->kept);
     ctg_free(c->bat.known);
     eng_errcheck_free(c);
+    eng_prove_free(c);
 }
 
 const char *eng_runs_counter(char *buf, size_t size, int k)
@@ -745,6 +750,8 @@ static void summarize(search_ctx *c, engine_summary *s)
     s->n_edges = archive_n_edges(c->archive);
     s->errors_reached = archive_reached_errors(c->archive);
     s->n_errors = archive_n_errors(c->archive);
+    s->edges_unreachable = c->prv.n_edges;
+    s->errors_unreachable = c->prv.n_errors;
     s->errors_checked = c->echk.tries != NULL;
     s->errors_confirmed = c->echk.n_confirmed;
     s->error_tests_failed = c->echk.failed;
@@ -948,6 +955,7 @@ bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
     if (c->failed)
         ok = err_set(e, "%s", c->err.msg);
     if (c->out.suite) {
+        eng_prove_finish(c);
         summarize(c, s);
         if (resumed)
             sample_stats(c, true);

@@ -143,6 +143,7 @@ typedef struct engine_summary {
     double secs;
     uint32_t edges_covered, n_edges;
     uint32_t errors_reached, n_errors;
+    uint32_t edges_unreachable, errors_unreachable; /* proven (engine_prove.c) */
     bool errors_checked;         /* engine_set_error_check was in effect */
     uint32_t errors_confirmed;   /* of errors_reached, by the check      */
     unsigned error_tests_failed; /* error tests the check did not confirm */

@@ -96,7 +96,30 @@ struct search_ctx {
         unsigned failed; /* tests not confirmed                           */
         double secs;     /* spent checking                               */
     } echk;
+    struct eprv {        /* proofs of unreachable goals (engine_prove.c)  */
+        struct prove_job *job; /* the prover, running or ended           */
+        bool polling;    /* a time budget: its result is used as it comes */
+        bool done;       /* its result has been taken                     */
+        double next_poll;
+        uint64_t *edge;  /* n_edges bits: proven unreachable              */
+        bool *error;     /* per error site: proven unreachable            */
+        uint32_t n_edges, n_errors; /* goals proven unreachable          */
+        char note[320];  /* what it proved, or why nothing                */
+    } prv;
 };
+
+/* Proofs (engine_prove.c): eng_prove_start starts the prover with the
+ * search; eng_prove_poll takes its result when it has come (with a time
+ * budget); eng_prove_stop is the reason to stop that proofs give, or NULL;
+ * eng_prove_finish takes the result at the end (waiting for it with --time
+ * 0), adds the summary line and stats.json's goals; eng_edge_unreachable
+ * whether an edge is proven unreachable. */
+void eng_prove_start(search_ctx *c);
+void eng_prove_poll(search_ctx *c);
+const char *eng_prove_stop(const search_ctx *c);
+void eng_prove_finish(search_ctx *c);
+void eng_prove_free(search_ctx *c);
+bool eng_edge_unreachable(const search_ctx *c, uint32_t edge);
 
 /* The check of error tests (engine_errcheck.c, engine.h): eng_errcheck_start
  * sets it up when a check is set and the run is one process;

@@ -1,0 +1,266 @@
+/*
+ * engine_prove.c - proofs of unreachable goals in a run (issue 58): the
+ * prover (prove/prove.h) starts with the search; what it proves becomes the
+ * status of goals: a branch edge of a function no execution reaches, an
+ * error site in such a function or calling such an error function, is
+ * `unreachable`.  The run stops once every other goal is covered, and with
+ * coverage-error-call once every error site is unreachable.  With a time
+ * budget the result is used when it comes (a result after the search ended
+ * is not waited for); with --time 0 it is waited for at the end, so that an
+ * execution budget's run stays reproducible.  A claim that a test
+ * contradicts (it covers the goal) voids every claim, with a warning.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/fsutil.h"
+#include "../base/interrupt.h"
+#include "../base/mem.h"
+#include "../compile/build.h"
+#include "engine_int.h"
+#include "prove/prove.h"
+
+#define PROVE_POLL_S 0.05
+#define PROVE_METHOD "abstract interpretation (Frama-C Eva), every input"
+
+/* Whether the run asks for proofs and can have them. */
+static bool wanted(search_ctx *c)
+{
+    const ctg_options *o = c->opts;
+    if (!strcmp(o->search.prove, "none") || o->search.merge_dir || o->search.sync_dir ||
+        c->db->harness != CTG_HARNESS_TESTCOMP || !c->build || !c->build->opts)
+        return false;
+    if (prove_available())
+        return true;
+    if (!strcmp(o->search.prove, "eva"))
+        ctx_summary_line(c, "  proofs            none: frama-c is not installed (apt-get install "
+                            "frama-c-base)");
+    return false;
+}
+
+void eng_prove_start(search_ctx *c)
+{
+    if (!wanted(c))
+        return;
+    const build_opts *bo = c->build->opts;
+    char *dir = fs_join(c->opts->out.out_dir, "prove");
+    prove_input in = {bo->sources, bo->n_sources, bo->cflags, bo->n_cflags, bo->arch_bits, dir,
+                      c->opts->search.prove_s};
+    ctg_err e = {{0}};
+    c->prv.edge = ctg_calloc(c->db->n_edges / 64 + 1, sizeof *c->prv.edge);
+    c->prv.error = ctg_calloc(c->db->n_errors + 1, sizeof *c->prv.error);
+    if (dir && c->prv.edge && c->prv.error)
+        c->prv.job = prove_start(&in, &e);
+    if (!c->prv.job)
+        ctx_summary_line(c, "  proofs            none: %s", e.msg[0] ? e.msg : "out of memory");
+    c->prv.polling = c->opts->search.time_s > 0;
+    ctg_free(dir);
+}
+
+/* Whether function f's name is in names[0 .. n) and no other function of
+ * the program has it (Eva names by source name). */
+static bool named(const progdb *db, uint32_t f, const char *const *names, int n)
+{
+    const char *name = db->funcs[f].name;
+    for (uint32_t g = 0; g < db->n_funcs; g++)
+        if (g != f && !strcmp(db->funcs[g].name, name))
+            return false;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], name))
+            return true;
+    return false;
+}
+
+static bool error_callee_named(const char *callee, const char *const *names, int n)
+{
+    for (int i = 0; callee && i < n; i++)
+        if (!strcmp(names[i], callee))
+            return true;
+    return false;
+}
+
+/* Marks the goals of the functions in names[0 .. n) unreachable. */
+static void mark(search_ctx *c, const char *const *names, int n)
+{
+    const progdb *db = c->db;
+    for (uint32_t b = 0; b < db->n_branches; b++) {
+        const pdb_branch *br = &db->branches[b];
+        if (!named(db, br->func, names, n))
+            continue;
+        for (uint32_t k = 0; k < br->n_edges; k++) {
+            uint32_t edge = br->first_edge + k;
+            c->prv.edge[edge / 64] |= 1ull << (edge % 64);
+            c->prv.n_edges++;
+        }
+    }
+    for (uint32_t s = 0; s < db->n_errors; s++)
+        if (named(db, db->errors[s].func, names, n) ||
+            error_callee_named(db->errors[s].callee, names, n)) {
+            c->prv.error[s] = true;
+            c->prv.n_errors++;
+        }
+}
+
+bool eng_edge_unreachable(const search_ctx *c, uint32_t edge)
+{
+    return c->prv.edge && edge < c->db->n_edges && (c->prv.edge[edge / 64] >> (edge % 64) & 1);
+}
+
+static bool error_unreachable(const search_ctx *c, uint32_t site)
+{
+    return c->prv.error && site < c->db->n_errors && c->prv.error[site];
+}
+
+/* A goal claimed unreachable that a test covers: every claim is void. */
+static bool contradicted(search_ctx *c)
+{
+    for (uint32_t i = 0; i < c->db->n_edges; i++)
+        if (eng_edge_unreachable(c, i) && archive_edge_covered(c->archive, i)) {
+            ctx_log(c, "warning: the prover called %s (%s) unreachable, but a test covers it: "
+                       "its claims are dropped (please report this)",
+                    progdb_edge_name(c->db, i), progdb_edge_loc(c->db, i));
+            return true;
+        }
+    for (uint32_t s = 0; s < c->db->n_errors; s++)
+        if (error_unreachable(c, s) && archive_error_reached(c->archive, s)) {
+            ctx_log(c, "warning: the prover called an error call unreachable that a test "
+                       "reaches: its claims are dropped (please report this)");
+            return true;
+        }
+    return false;
+}
+
+/* Voids every claim, noting why. */
+static void drop_claims(search_ctx *c, const char *why)
+{
+    memset(c->prv.edge, 0, (c->db->n_edges / 64 + 1) * sizeof *c->prv.edge);
+    memset(c->prv.error, 0, (c->db->n_errors + 1) * sizeof *c->prv.error);
+    c->prv.n_edges = c->prv.n_errors = 0;
+    snprintf(c->prv.note, sizeof c->prv.note, "%s", why);
+}
+
+/* Takes the prover's result: marks goals, or notes why it proved nothing. */
+static void apply(search_ctx *c)
+{
+    const char *const *names;
+    const char *why;
+    int n;
+    c->prv.done = true;
+    double secs = prove_seconds(c->prv.job);
+    if (!prove_result(c->prv.job, &names, &n, &why)) {
+        snprintf(c->prv.note, sizeof c->prv.note, "Frama-C Eva (%.1fs) claims nothing: %s", secs,
+                 why);
+        return;
+    }
+    mark(c, names, n);
+    if (contradicted(c)) {
+        drop_claims(c, "Frama-C Eva's claims were contradicted by a test and dropped");
+        return;
+    }
+    snprintf(c->prv.note, sizeof c->prv.note, "Frama-C Eva (%.1fs): %u edge%s and %u error "
+             "call%s unreachable for every input", secs, c->prv.n_edges,
+             c->prv.n_edges == 1 ? "" : "s", c->prv.n_errors, c->prv.n_errors == 1 ? "" : "s");
+    if (c->prv.n_edges || c->prv.n_errors)
+        ctx_log(c, "proof: %s", c->prv.note);
+}
+
+void eng_prove_poll(search_ctx *c)
+{
+    if (!c->prv.job || c->prv.done || !c->prv.polling || fs_now() < c->prv.next_poll)
+        return;
+    c->prv.next_poll = fs_now() + PROVE_POLL_S;
+    if (prove_poll(c->prv.job, false))
+        apply(c);
+}
+
+const char *eng_prove_stop(const search_ctx *c)
+{
+    const ctg_options *o = c->opts;
+    if (!c->prv.done || o->search.keep_going || (!c->prv.n_edges && !c->prv.n_errors))
+        return NULL;
+    bool error_prop = o->search.property && !strcmp(o->search.property, PROP_ERROR_CALL);
+    if (error_prop && c->db->n_errors && c->prv.n_errors == c->db->n_errors)
+        return "the error call is proven unreachable (coverage-error-call)";
+    uint32_t edges = archive_covered_edges(c->archive) + c->prv.n_edges;
+    if (!c->build->san_bin && edges == archive_n_edges(c->archive) &&
+        eng_errors_done(c) + c->prv.n_errors == archive_n_errors(c->archive))
+        return "every reachable goal covered (the rest is proven unreachable)";
+    return NULL;
+}
+
+/* One goal of final.goals. */
+static json_object *goal_json(const char *kind, const pdb_loc *loc, const char *name,
+                              bool covered, bool unreachable)
+{
+    json_object *g = json_object_new_object();
+    if (!g)
+        return NULL;
+    json_object_object_add(g, "kind", json_object_new_string(kind));
+    json_object_object_add(g, "file", json_object_new_string(loc->file ? loc->file : ""));
+    json_object_object_add(g, "line", json_object_new_int(loc->line));
+    json_object_object_add(g, "goal", json_object_new_string(name));
+    json_object_object_add(g, "status", json_object_new_string(
+                                            covered ? "covered" : unreachable ? "unreachable"
+                                                                              : "not-reached"));
+    if (unreachable) {
+        json_object_object_add(g, "method", json_object_new_string(PROVE_METHOD));
+        json_object_object_add(g, "bound", NULL); /* for every input */
+    }
+    return g;
+}
+
+/* final.goals and final.unreachable of stats.json. */
+static void record_goals(search_ctx *c)
+{
+    const progdb *db = c->db;
+    json_object *goals = json_object_new_array();
+    for (uint32_t i = 0; goals && i < db->n_edges; i++) {
+        const pdb_branch *br = &db->branches[db->edges[i].branch];
+        json_object_array_add(goals, goal_json("branch", &br->loc, progdb_edge_name(db, i),
+                                               archive_edge_covered(c->archive, i),
+                                               eng_edge_unreachable(c, i)));
+    }
+    for (uint32_t s = 0; goals && s < db->n_errors; s++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s()", db->errors[s].callee ? db->errors[s].callee : "error");
+        json_object_array_add(goals, goal_json("error", &db->errors[s].loc, name,
+                                               archive_error_reached(c->archive, s),
+                                               error_unreachable(c, s)));
+    }
+    stats_set_goals(c->out.stats, goals, c->prv.n_edges + c->prv.n_errors);
+}
+
+void eng_prove_finish(search_ctx *c)
+{
+    if (c->prv.job && !c->prv.done) {
+        bool wait = !c->prv.polling && !interrupt_requested();
+        if (prove_poll(c->prv.job, wait))
+            apply(c);
+        else
+            snprintf(c->prv.note, sizeof c->prv.note, "Frama-C Eva had not finished when the "
+                     "search ended (%.1fs; --prove-time, --time)", prove_seconds(c->prv.job));
+    } else if (c->prv.done && contradicted(c)) { /* a later test covered a claimed goal */
+        drop_claims(c, "Frama-C Eva's claims were contradicted by a test and dropped");
+    }
+    if (c->prv.note[0])
+        ctx_summary_line(c, "  proofs            %s (log: %s)", c->prv.note,
+                         c->prv.job ? prove_log(c->prv.job) : "none");
+    stats_set(c->out.stats, "prove.edges", c->prv.n_edges);
+    stats_set(c->out.stats, "prove.errors", c->prv.n_errors);
+    if (c->prv.job)
+        stats_set(c->out.stats, "prove.seconds", prove_seconds(c->prv.job));
+    if (c->prv.note[0])
+        stats_set_info(c->out.stats, "prove", c->prv.note);
+    record_goals(c);
+}
+
+void eng_prove_free(search_ctx *c)
+{
+    prove_free(c->prv.job);
+    c->prv.job = NULL;
+    ctg_free(c->prv.edge);
+    ctg_free(c->prv.error);
+    c->prv.edge = NULL;
+    c->prv.error = NULL;
+}
