@@ -334,6 +334,25 @@ static void fill_branch(numberer *N, const inst_site *s)
     set_edge(N, s, ncases, LLVMGetSwitchDefaultDest(s->inst), "default");
 }
 
+/* Whether call is the first instruction of its block, phis and debug
+ * intrinsics aside. */
+static bool leads_block(LLVMValueRef call)
+{
+    char name[256];
+    for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetInstructionParent(call)); i;
+         i = LLVMGetNextInstruction(i)) {
+        if (i == call)
+            return true;
+        if (LLVMGetInstructionOpcode(i) == LLVMPHI)
+            continue;
+        if (LLVMGetInstructionOpcode(i) == LLVMCall && inst_callee(i) &&
+            !strncmp(inst_name(inst_callee(i), name, sizeof name), "llvm.dbg.", 9))
+            continue;
+        return false;
+    }
+    return false;
+}
+
 /* Records a str call site or an error site. */
 static void fill_call_site(numberer *N, const inst_site *s)
 {
@@ -351,6 +370,7 @@ static void fill_call_site(numberer *N, const inst_site *s)
         er->block = s->block;
         er->loc = loc_of(N, s->inst);
         er->callee = intern(N, inst_name(inst_callee(s->inst), name, sizeof name));
+        er->leads = leads_block(s->inst);
     }
 }
 
@@ -398,6 +418,26 @@ static void stdin_use(LLVMModuleRef m, bool *in, bool *nondet)
             }
 }
 
+/* Whether the address of an error function (reach_error, __VERIFIER_error)
+ * is used other than as the callee of a direct call: it may then be called
+ * where no error site records it. */
+static bool error_fn_escapes(LLVMModuleRef m)
+{
+    static const char *const names[] = {"reach_error", "__VERIFIER_error"};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        LLVMValueRef f = LLVMGetNamedFunction(m, names[k]);
+        for (LLVMUseRef u = f ? LLVMGetFirstUse(f) : NULL; u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != f)
+                return true;
+            for (unsigned a = 0; a + 1 < (unsigned)LLVMGetNumOperands(user); a++)
+                if (LLVMGetOperand(user, a) == f)
+                    return true; /* passed as an argument too */
+        }
+    }
+    return false;
+}
+
 /* Fills the db from the walk; false on oom. */
 static bool fill_db(numberer *N, LLVMModuleRef m)
 {
@@ -416,6 +456,7 @@ static bool fill_db(numberer *N, LLVMModuleRef m)
     }
     db->arch_bits = module_arch_bits(m);
     db->n_inline_asm = w->n_asm;
+    db->error_escapes = error_fn_escapes(m);
     if (!index_functions(N))
         return false;
     for (uint32_t fi = 0; fi < w->n_fns; fi++)

@@ -4,7 +4,8 @@
  *
  * File format (format 1), one object:
  *   format, harness (the kind of target.h its harness gives: "values" | "libfuzzer" |
- *   "stdin"; "testcomp" is values), stdin_mixed (optional), arch_bits, n_edges, n_cmp,
+ *   "stdin"; "testcomp" is values), stdin_mixed (optional), error_direct
+ *   (optional: every use of an error function is a direct call of it), arch_bits, n_edges, n_cmp,
  *   n_errors, inline_asm,
  *   files:     [path, ...]                 locations refer to files by index
  *   functions: [{name, file, line, col, n_blocks, succ_start[], succ[],
@@ -12,7 +13,7 @@
  *   branches:  [{func, block, kind ("br" | "switch"), first_edge, n_edges,
  *                cmp_site, cond, file, line, col, targets[], labels[], extra?}]
  *   cmps:      [{branch, kind, file, line, col, const?}] (const: an operand is a constant)
- *   errors:    [{func, block, callee, file, line, col}]
+ *   errors:    [{func, block, callee, leads, file, line, col}]
  *   extra?:    any object
  * block_branch and the edges array are rebuilt on load.
  */
@@ -33,8 +34,10 @@
 progdb *progdb_new(void)
 {
     progdb *db = ctg_calloc(1, sizeof *db);
-    if (db)
+    if (db) {
         db->arch_bits = 64;
+        db->error_escapes = true; /* unknown until the instrumenter looks */
+    }
     return db;
 }
 
@@ -220,6 +223,8 @@ static json_object *db_to_json(const progdb *db, file_tab *t)
     put_str(o, "harness", target_of_harness((uint32_t)db->harness)->name);
     if (db->stdin_mixed)
         json_object_object_add(o, "stdin_mixed", json_object_new_boolean(1));
+    if (!db->error_escapes) /* absent (an older db): unknown, so escaping */
+        json_object_object_add(o, "error_direct", json_object_new_boolean(1));
     put_int(o, "arch_bits", db->arch_bits);
     put_int(o, "n_edges", db->n_edges);
     put_int(o, "n_cmp", db->n_cmp);
@@ -252,6 +257,8 @@ static json_object *db_to_json(const progdb *db, file_tab *t)
         put_int(x, "func", db->errors[i].func);
         put_int(x, "block", db->errors[i].block);
         put_str(x, "callee", db->errors[i].callee);
+        if (db->errors[i].leads)
+            json_object_object_add(x, "leads", json_object_new_boolean(1));
         put_loc(x, t, db->errors[i].loc);
         json_object_array_add(a, x);
     }
@@ -513,6 +520,8 @@ static void load_arrays(loader *L, json_object *root)
         er->block = (uint32_t)get_int(L, o, "block", 0, db->funcs[er->func].n_blocks - 1);
         er->callee = get_str(L, o, "callee");
         er->loc = get_loc(L, o);
+        json_object *k;
+        er->leads = json_object_object_get_ex(o, "leads", &k) && json_object_get_boolean(k);
     }
 }
 
@@ -537,6 +546,8 @@ static bool load_doc(loader *L, json_object *root)
     json_object *mixed;
     db->stdin_mixed = json_object_object_get_ex(root, "stdin_mixed", &mixed) &&
                       json_object_get_boolean(mixed);
+    db->error_escapes = !(json_object_object_get_ex(root, "error_direct", &mixed) &&
+                          json_object_get_boolean(mixed));
     db->arch_bits = (int)get_int(L, root, "arch_bits", 32, 64);
     db->n_inline_asm = (uint32_t)get_int(L, root, "inline_asm", 0, UINT32_MAX);
     L->files = get_array(L, root, "files");

@@ -82,6 +82,9 @@ typedef struct pdb_error {
     uint32_t func, block;
     pdb_loc loc;
     const char *callee;   /* "reach_error" or "__VERIFIER_error"    */
+    bool leads;           /* the call is its block's first instruction
+                             (phis and debug intrinsics aside): every
+                             execution entering the block makes it     */
 } pdb_error;
 
 typedef struct pdb_cmp {
@@ -110,6 +113,9 @@ typedef struct progdb {
     uint32_t n_inline_asm;/* inline assembly statements left alone   */
     bool stdin_mixed;     /* reads stdin and calls __VERIFIER_nondet_*:
                              a Test-Comp harness whose stdin is empty */
+    bool error_escapes;   /* an error function's address is used other
+                             than in a direct call: errors[] may miss a
+                             call of it                                */
     struct json_object *extra; /* optional analysis data, owned, or NULL */
     /* private: string pool */
     char **strings;

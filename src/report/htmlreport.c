@@ -3,6 +3,7 @@
  */
 #include "htmlreport.h"
 
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +40,11 @@ static const char *const css =
     "h1{font-size:22px}h2{font-size:17px;margin-top:28px}"
     "table.kv td,table.kv th,table.grid td,table.grid th{padding:3px 10px;text-align:left}"
     "table.grid{border-collapse:collapse}table.grid th{border-bottom:1px solid #999}"
-    "table.src{border-collapse:collapse;font:12px/1.35 monospace;width:100%}"
+    "table.src{border-collapse:collapse;font:12px/1.35 monospace}"
     "table.src td{padding:0 6px;white-space:pre;vertical-align:top}"
     "tr.hit td.code{background:#e3f6e3}tr.miss td.code{background:#fbe1e1}"
-    "tr.part td.code{background:#fff4cc}"
+    "tr.part td.code{background:#fff4cc}tr.dead td.code{background:#e4e4e4;color:#555}"
+    "td.why{color:#735;white-space:normal;font-family:sans-serif;font-size:11px;min-width:320px}"
     "td.n,td.c,td.b{color:#666;text-align:right}td.t{color:#447}"
     "code.cmd{display:block;background:#f4f4f4;padding:4px;white-space:pre-wrap}"
     "svg text{font:11px sans-serif;fill:#444}";
@@ -225,44 +227,101 @@ static void crashes(sbuf *b, const char *out)
     ctg_free(dir);
 }
 
-/* One source file, line by line with gcov's figures. */
-static void source(sbuf *b, const replay_result *rr, const replay_file *f)
+/* The goals of final.goals in file path, by line: why[line] gets the words
+ * of each uncovered goal there, dead[line] whether each of them is proven
+ * unreachable (both n_line long, the caller frees them and the strings). */
+static void goal_words(const stats_t *st, const char *path, unsigned n_line, char **why, bool *dead)
+{
+    const json_object *goals = stats_goals(st);
+    char *real = fs_realpath(path, NULL);
+    for (size_t i = 0; goals && real && i < json_object_array_length(goals); i++) {
+        json_object *g = json_object_array_get_idx(goals, i), *v;
+        const char *status = json_object_object_get_ex(g, "status", &v) ? json_object_get_string(v) : "";
+        const char *file = json_object_object_get_ex(g, "file", &v) ? json_object_get_string(v) : "";
+        int line = json_object_object_get_ex(g, "line", &v) ? json_object_get_int(v) : 0;
+        if (!strcmp(status, "covered") || line <= 0 || (unsigned)line >= n_line)
+            continue;
+        char *gr = fs_realpath(file, NULL);
+        bool same = gr && !strcmp(gr, real);
+        ctg_free(gr);
+        if (!same)
+            continue;
+        bool unreach = !strcmp(status, "unreachable");
+        const char *goal = json_object_object_get_ex(g, "goal", &v) ? json_object_get_string(v) : "";
+        const char *what = json_object_object_get_ex(g, unreach ? "method" : "why", &v)
+                               ? json_object_get_string(v) : "";
+        sbuf b = SBUF_INIT;
+        sbuf_printf(&b, "%s%s %s: %s", why[line] ? why[line] : "", why[line] ? "; " : "", goal,
+                    unreach ? "unreachable" : "not reached");
+        if (what && *what)
+            sbuf_printf(&b, " (%s)", what);
+        ctg_free(why[line]);
+        why[line] = sbuf_take(&b);
+        dead[line] = (why[line] && strstr(why[line], "not reached") == NULL);
+    }
+    ctg_free(real);
+}
+
+/* One source line's row: gcov's figures, the goals' words, the code. */
+static void source_line(sbuf *b, const replay_result *rr, const replay_line *l, unsigned no,
+                        const char *why, bool dead, const char *p, size_t n)
+{
+    const char *cls = !l || !l->code ? "none"
+                      : !l->count    ? (dead ? "dead" : "miss")
+                      : l->branches_covered < l->branches ? "part"
+                                                          : "hit";
+    sbuf_printf(b, "<tr class=\"line %s\" id=\"L%u\"><td class=\"n\">%u</td><td class=\"c\">", cls,
+                no, no);
+    if (l && l->code)
+        sbuf_printf(b, "%llu", l->count);
+    sbuf_puts(b, "</td><td class=\"b\">");
+    if (l && l->branches)
+        sbuf_printf(b, "%u/%u", l->branches_covered, l->branches);
+    sbuf_puts(b, "</td><td class=\"t\">");
+    if (l && l->first_test >= 0 && (size_t)l->first_test < rr->n_tests)
+        esc0(b, rr->tests[l->first_test].name);
+    sbuf_puts(b, "</td><td class=\"code\">");
+    esc(b, p, n);
+    sbuf_puts(b, "</td><td class=\"why\">");
+    esc0(b, why);
+    sbuf_puts(b, "</td></tr>\n");
+}
+
+/* One source file, line by line with gcov's figures and the goals' status. */
+static void source(sbuf *b, const stats_t *st, const replay_result *rr, const replay_file *f)
 {
     char *text = NULL;
     size_t len = 0;
     ctg_err e = {{0}};
     if (!fs_read(f->path, &text, &len, &e))
         return; /* a system header gcov named, or moved since: no listing */
+    unsigned lines = 2;
+    for (size_t i = 0; i < len; i++)
+        lines += text[i] == '\n';
+    char **why = ctg_calloc(lines, sizeof *why);
+    bool *dead = ctg_calloc(lines, sizeof *dead);
+    if (why && dead)
+        goal_words(st, f->path, lines, why, dead);
     sbuf_puts(b, "<h3>");
     esc0(b, f->path);
     sbuf_printf(b, "</h3>\n<p>branches %u/%u, lines %u/%u</p>\n<table class=\"src\">\n",
                 f->branches_covered, f->branches, f->lines_covered, f->lines);
-    sbuf_puts(b, "<tr><th>line</th><th>count</th><th>branches</th><th>first test</th><th></th></tr>\n");
+    sbuf_puts(b, "<tr><th>line</th><th>count</th><th>branches</th><th>first test</th><th></th>"
+                 "<th>goals not covered</th></tr>\n");
     const char *p = text;
     for (unsigned no = 1; p < text + len; no++) {
         const char *end = memchr(p, '\n', (size_t)(text + len - p));
         size_t n = end ? (size_t)(end - p) : (size_t)(text + len - p);
         const replay_line *l = no < f->n_line ? &f->line[no] : NULL;
-        const char *cls = !l || !l->code ? "none"
-                          : !l->count    ? "miss"
-                          : l->branches_covered < l->branches ? "part"
-                                                              : "hit";
-        sbuf_printf(b, "<tr class=\"line %s\" id=\"L%u\"><td class=\"n\">%u</td><td class=\"c\">", cls,
-                    no, no);
-        if (l && l->code)
-            sbuf_printf(b, "%llu", l->count);
-        sbuf_puts(b, "</td><td class=\"b\">");
-        if (l && l->branches)
-            sbuf_printf(b, "%u/%u", l->branches_covered, l->branches);
-        sbuf_puts(b, "</td><td class=\"t\">");
-        if (l && l->first_test >= 0 && (size_t)l->first_test < rr->n_tests)
-            esc0(b, rr->tests[l->first_test].name);
-        sbuf_puts(b, "</td><td class=\"code\">");
-        esc(b, p, n);
-        sbuf_puts(b, "</td></tr>\n");
+        source_line(b, rr, l, no, why && no < lines ? why[no] : NULL, dead && no < lines && dead[no],
+                    p, n);
         p = end ? end + 1 : text + len;
     }
     sbuf_puts(b, "</table>\n");
+    for (unsigned i = 0; why && i < lines; i++)
+        ctg_free(why[i]);
+    ctg_free(why);
+    ctg_free(dead);
     ctg_free(text);
 }
 
@@ -298,10 +357,12 @@ bool html_report(const replay_opts *ro, char **path, ctg_err *e)
         members(&b, st);
         crashes(&b, ro->out_dir);
         sbuf_puts(&b, "<h2>Source</h2>\n<p>Green: run and every branch taken; yellow: run, a "
-                      "branch not taken; red: not run.  Counts are gcov's, from replaying the "
-                      "suite under gcc --coverage.</p>\n");
+                      "branch not taken; red: not run; grey: not run, and proven unreachable.  Counts "
+                      "are gcov's, from replaying the suite under gcc --coverage; the last column "
+                      "gives the engine's goals on the line that no test covered: proven "
+                      "unreachable (how), or not reached (the test that came closest).</p>\n");
         for (size_t i = 0; i < rr.n_files; i++)
-            source(&b, &rr, &rr.files[i]);
+            source(&b, st, &rr, &rr.files[i]);
         sbuf_puts(&b, "</body></html>\n");
         ok = dir && file && sbuf_ok(&b) ? true : err_set(e, "out of memory writing the report");
     }

@@ -133,6 +133,8 @@ void stats_free(stats_t *s)
     ctg_free(s);
 }
 
+const json_object *stats_goals(const stats_t *s) { return s->goals; }
+
 void stats_set_goals(stats_t *s, json_object *goals, unsigned unreachable)
 {
     json_object_put(s->goals);

@@ -86,6 +86,8 @@ const stats_bug *stats_bugs(const stats_t *s);
  * goals proven unreachable.  Takes goals (a json-c array; NULL: none). */
 struct json_object;
 void stats_set_goals(stats_t *s, struct json_object *goals, unsigned unreachable);
+/* final.goals, or NULL when the run recorded none. */
+const struct json_object *stats_goals(const stats_t *s);
 
 /* Writes stats.json to path atomically; false with e set. */
 bool stats_write(const stats_t *s, const char *path, ctg_err *e);

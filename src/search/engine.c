@@ -284,6 +284,7 @@ static bool keep_test(search_ctx *c, const exec_t *x, const exec_result *r)
     }
     t->found_at_exec = c->execs;
     t->found_at_s = ctx_elapsed(c);
+    t->id = suite_next_test_id(c->out.suite);
     ctg_err e = {{0}};
     bool ok = suite_add(c->out.suite, t, &e);
     if (!ok)

@@ -104,6 +104,8 @@ struct search_ctx {
         uint64_t *edge;  /* n_edges bits: proven unreachable              */
         bool *error;     /* per error site: proven unreachable            */
         uint32_t n_edges, n_errors; /* goals proven unreachable          */
+        bool no_error_call; /* a Test-Comp program that calls no error
+                               function (nor takes one's address)      */
         char note[320];  /* what it proved, or why nothing                */
     } prv;
 };
@@ -120,6 +122,19 @@ const char *eng_prove_stop(const search_ctx *c);
 void eng_prove_finish(search_ctx *c);
 void eng_prove_free(search_ctx *c);
 bool eng_edge_unreachable(const search_ctx *c, uint32_t edge);
+
+/* Why goals were not reached (engine_explain.c): per edge not covered, the
+ * suite's test that came closest (its id, -1: none measured) and its
+ * branch distance, and whether the edge's branch ran at all; NULL when
+ * every edge is covered or nothing could run (ctg_free).  eng_miss_why
+ * puts it in words. */
+typedef struct eng_miss {
+    double dist;
+    int32_t test;
+    bool branch_ran;
+} eng_miss;
+eng_miss *eng_explain_misses(search_ctx *c);
+void eng_miss_why(const eng_miss *m, char *buf, size_t cap);
 
 /* The check of error tests (engine_errcheck.c, engine.h): eng_errcheck_start
  * sets it up when a check is set and the run is one process;

@@ -23,6 +23,7 @@
 
 #define PROVE_POLL_S 0.05
 #define PROVE_METHOD "abstract interpretation (Frama-C Eva), every input"
+#define PROVE_NO_CALL "no call of an error function in the program, nor its address taken"
 
 /* Whether the run asks for proofs and can have them. */
 static bool wanted(search_ctx *c)
@@ -39,8 +40,19 @@ static bool wanted(search_ctx *c)
     return false;
 }
 
+/* The cheapest proof: a Test-Comp program with no call of an error
+ * function, whose address is never taken, cannot reach one. */
+static void no_error_call(search_ctx *c)
+{
+    const progdb *db = c->db;
+    if (strcmp(c->opts->search.prove, "none") && db->harness == CTG_HARNESS_TESTCOMP &&
+        !db->n_errors && !db->error_escapes && !c->opts->search.merge_dir)
+        c->prv.no_error_call = true;
+}
+
 void eng_prove_start(search_ctx *c)
 {
+    no_error_call(c);
     if (!wanted(c))
         return;
     const build_opts *bo = c->build->opts;
@@ -80,6 +92,24 @@ static bool error_callee_named(const char *callee, const char *const *names, int
     return false;
 }
 
+static void mark_edge(search_ctx *c, uint32_t edge)
+{
+    if (c->prv.edge[edge / 64] >> (edge % 64) & 1)
+        return;
+    c->prv.edge[edge / 64] |= 1ull << (edge % 64);
+    c->prv.n_edges++;
+}
+
+/* An unreachable error call that leads its block: every edge into the
+ * block is unreachable too (an execution taking it would make the call). */
+static void mark_into(search_ctx *c, const pdb_error *er)
+{
+    const progdb *db = c->db;
+    for (uint32_t i = 0; er->leads && i < db->n_edges; i++)
+        if (db->edges[i].target == er->block && db->branches[db->edges[i].branch].func == er->func)
+            mark_edge(c, i);
+}
+
 /* Marks the goals of the functions in names[0 .. n) unreachable. */
 static void mark(search_ctx *c, const char *const *names, int n)
 {
@@ -88,17 +118,15 @@ static void mark(search_ctx *c, const char *const *names, int n)
         const pdb_branch *br = &db->branches[b];
         if (!named(db, br->func, names, n))
             continue;
-        for (uint32_t k = 0; k < br->n_edges; k++) {
-            uint32_t edge = br->first_edge + k;
-            c->prv.edge[edge / 64] |= 1ull << (edge % 64);
-            c->prv.n_edges++;
-        }
+        for (uint32_t k = 0; k < br->n_edges; k++)
+            mark_edge(c, br->first_edge + k);
     }
     for (uint32_t s = 0; s < db->n_errors; s++)
         if (named(db, db->errors[s].func, names, n) ||
             error_callee_named(db->errors[s].callee, names, n)) {
             c->prv.error[s] = true;
             c->prv.n_errors++;
+            mark_into(c, &db->errors[s]);
         }
 }
 
@@ -177,9 +205,11 @@ void eng_prove_poll(search_ctx *c)
 const char *eng_prove_stop(const search_ctx *c)
 {
     const ctg_options *o = c->opts;
+    bool error_prop = o->search.property && !strcmp(o->search.property, PROP_ERROR_CALL);
+    if (error_prop && c->prv.no_error_call && !o->search.keep_going)
+        return "the program calls no error function (coverage-error-call)";
     if (!c->prv.done || o->search.keep_going || (!c->prv.n_edges && !c->prv.n_errors))
         return NULL;
-    bool error_prop = o->search.property && !strcmp(o->search.property, PROP_ERROR_CALL);
     if (error_prop && c->db->n_errors && c->prv.n_errors == c->db->n_errors)
         return "the error call is proven unreachable (coverage-error-call)";
     uint32_t edges = archive_covered_edges(c->archive) + c->prv.n_edges;
@@ -189,9 +219,9 @@ const char *eng_prove_stop(const search_ctx *c)
     return NULL;
 }
 
-/* One goal of final.goals. */
+/* One goal of final.goals; m: why it was not reached (NULL: unknown). */
 static json_object *goal_json(const char *kind, const pdb_loc *loc, const char *name,
-                              bool covered, bool unreachable)
+                              bool covered, bool unreachable, const eng_miss *m)
 {
     json_object *g = json_object_new_object();
     if (!g)
@@ -206,29 +236,67 @@ static json_object *goal_json(const char *kind, const pdb_loc *loc, const char *
     if (unreachable) {
         json_object_object_add(g, "method", json_object_new_string(PROVE_METHOD));
         json_object_object_add(g, "bound", NULL); /* for every input */
+    } else if (!covered && m) {
+        char why[160];
+        eng_miss_why(m, why, sizeof why);
+        json_object_object_add(g, "why", json_object_new_string(why));
+        if (m->test >= 0) {
+            json_object_object_add(g, "closest_test", json_object_new_int(m->test));
+            json_object_object_add(g, "distance", json_object_new_double(m->dist));
+        }
     }
     return g;
+}
+
+/* Why error site s was not reached: the closest of the edges into its
+ * block (m of them), or its block's branch never ran; into *out. */
+static bool error_miss(const progdb *db, const eng_miss *m, uint32_t s, eng_miss *out)
+{
+    const pdb_error *er = &db->errors[s];
+    bool any = false;
+    *out = (eng_miss){0, -1, false};
+    for (uint32_t i = 0; m && i < db->n_edges; i++) {
+        const pdb_branch *br = &db->branches[db->edges[i].branch];
+        if (br->func != er->func || db->edges[i].target != er->block)
+            continue;
+        any = true;
+        out->branch_ran |= m[i].branch_ran;
+        if (m[i].test >= 0 && (out->test < 0 || m[i].dist < out->dist)) {
+            out->test = m[i].test;
+            out->dist = m[i].dist;
+        }
+    }
+    return any;
 }
 
 /* final.goals and final.unreachable of stats.json. */
 static void record_goals(search_ctx *c)
 {
     const progdb *db = c->db;
+    eng_miss *m = eng_explain_misses(c), em;
     json_object *goals = json_object_new_array();
     for (uint32_t i = 0; goals && i < db->n_edges; i++) {
         const pdb_branch *br = &db->branches[db->edges[i].branch];
         json_object_array_add(goals, goal_json("branch", &br->loc, progdb_edge_name(db, i),
                                                archive_edge_covered(c->archive, i),
-                                               eng_edge_unreachable(c, i)));
+                                               eng_edge_unreachable(c, i), m ? &m[i] : NULL));
     }
     for (uint32_t s = 0; goals && s < db->n_errors; s++) {
         char name[96];
         snprintf(name, sizeof name, "%s()", db->errors[s].callee ? db->errors[s].callee : "error");
+        bool known = error_miss(db, m, s, &em);
         json_object_array_add(goals, goal_json("error", &db->errors[s].loc, name,
                                                archive_error_reached(c->archive, s),
-                                               error_unreachable(c, s)));
+                                               error_unreachable(c, s), known ? &em : NULL));
     }
-    stats_set_goals(c->out.stats, goals, c->prv.n_edges + c->prv.n_errors);
+    if (goals && c->prv.no_error_call) { /* Test-Comp's error goal, with no call site */
+        json_object *g = goal_json("error", &(pdb_loc){"", 0, 0}, "reach_error()", false, true, NULL);
+        json_object_object_add(g, "method", json_object_new_string(PROVE_NO_CALL));
+        json_object_array_add(goals, g);
+    }
+    ctg_free(m);
+    stats_set_goals(c->out.stats, goals,
+                    c->prv.n_edges + c->prv.n_errors + (c->prv.no_error_call ? 1u : 0u));
 }
 
 void eng_prove_finish(search_ctx *c)
@@ -246,6 +314,8 @@ void eng_prove_finish(search_ctx *c)
     if (c->prv.note[0])
         ctx_summary_line(c, "  proofs            %s (log: %s)", c->prv.note,
                          c->prv.job ? prove_log(c->prv.job) : "none");
+    if (c->prv.no_error_call)
+        ctx_summary_line(c, "  proofs            reach_error() is unreachable: %s", PROVE_NO_CALL);
     stats_set(c->out.stats, "prove.edges", c->prv.n_edges);
     stats_set(c->out.stats, "prove.errors", c->prv.n_errors);
     if (c->prv.job)

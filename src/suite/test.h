@@ -30,6 +30,7 @@ typedef struct test {
     uint32_t error_site;
     uint64_t found_at_exec;
     double found_at_s;
+    unsigned id;         /* its number in the suite (test-NNNNN.xml), once kept */
 } test_t;
 
 /* Copies a test; NULL on oom.  vals may be NULL with n_vals 0. */

@@ -5,7 +5,9 @@
 # error call and helper only an impossible branch leads to: the error is
 # proven unreachable (summary, stats.json's final.goals with the method),
 # the helper's edges too, and with coverage-error-call the run stops at
-# once.  Programs whose error needs what gcc -O0 does and C leaves open
+# once.  A program without an error function: the error goal is
+# unreachable, and coverage-error-call ends at once; one that calls it
+# through a pointer: no such claim.  Programs whose error needs what gcc -O0 does and C leaves open
 # (signed wrap-around, an uninitialised local, a read past an array): no
 # claim.  --prove none proves nothing; a bad --prove is a one-line error.
 . "$(dirname "$0")/lib.sh"
@@ -23,13 +25,29 @@ check "dead error: final.goals has it unreachable, with the method" \
 n_helper=$(goal '.kind=="branch" and (.goal|startswith("helper"))' "$T/dead")
 check "dead helper: its $n_helper edges are unreachable" \
   [ "$n_helper" -ge 2 ] && [ "$(goal '.status=="unreachable" and (.goal|startswith("helper"))' "$T/dead")" = "$n_helper" ]
-check "final.unreachable counts them ($((n_helper + 1)))" [ "$(jq .final.unreachable "$T/dead/stats.json")" = $((n_helper + 1)) ]
+check "the edge into the error call's block is unreachable too (main:1:T)" \
+  [ "$(goal '.goal=="main:1:T" and .status=="unreachable"' "$T/dead")" = 1 ]
+check "final.unreachable counts them ($((n_helper + 2)))" [ "$(jq .final.unreachable "$T/dead/stats.json")" = $((n_helper + 2)) ]
 check "no unreachable goal is covered" [ "$(goal '.status=="unreachable" and .status=="covered"' "$T/dead")" = 0 ]
-check "main's goals are not claimed" [ "$(goal '(.goal|startswith("main")) and .status=="unreachable"' "$T/dead")" = 0 ]
-"$CTESTGEN" run "$D" --max-execs 2000 --time 60 --seed 1 --property coverage-error-call -o "$T/deadc" \
+check "no other goal of main is claimed" [ "$(goal '(.goal|startswith("main")) and .status=="unreachable"' "$T/dead")" = 1 ]
+check "an uncovered goal says why (closest test or never ran)" \
+  [ "$(goal '.status=="not-reached" and (.why|test("closest|never ran|other way"))' "$T/dead")" = "$(goal '.status=="not-reached"' "$T/dead")" ]
+"$CTESTGEN" run "$D" --max-execs 100000000 --time 300 --seed 1 --property coverage-error-call -o "$T/deadc" \
   >"$T/deadc.out" 2>&1 || fail "coverage-error-call run: $(tail -3 "$T/deadc.out")"
-check "coverage-error-call: the proof ends the run" \
+check "coverage-error-call: the proof ends the run (not a budget)" \
   grep -q "stopped: the error call is proven unreachable" "$T/deadc.out"
+
+C="$PROGS/prove_nocall.c"
+"$CTESTGEN" run "$C" --max-execs 100000 --seed 1 --property coverage-error-call -o "$T/nocall" \
+  >"$T/nocall.out" 2>&1 || fail "run on prove_nocall.c: $(tail -3 "$T/nocall.out")"
+check "no error function: coverage-error-call ends at once" \
+  grep -q "stopped: the program calls no error function" "$T/nocall.out"
+check "no error function: final.goals has reach_error() unreachable" \
+  [ "$(goal '.kind=="error" and .status=="unreachable" and (.method|test("no call"))' "$T/nocall")" = 1 ]
+"$CTESTGEN" run "$PROGS/prove_escape.c" --max-execs 3000 --seed 1 --property coverage-error-call \
+  -o "$T/escape" >"$T/escape.out" 2>&1 || fail "run on prove_escape.c: $(tail -3 "$T/escape.out")"
+check "an error function called through a pointer: no such claim" \
+  [ "$(goal '.kind=="error" and .status=="unreachable" and (.method|test("no call"))' "$T/escape")" = 0 ]
 
 for p in prove_wrap prove_uninit; do
   "$CTESTGEN" run "$PROGS/$p.c" --max-execs 2000 --seed 1 -o "$T/$p" >"$T/$p.out" 2>&1 \

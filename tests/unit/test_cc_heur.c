@@ -56,7 +56,7 @@ static progdb *make_db(void)
     static const uint32_t target[] = {1, 4, 2, 3, 5, 6};
     for (uint32_t e = 0; e < 6; e++)
         db->edges[e] = (pdb_edge){e / 2, target[e], progdb_intern(db, e % 2 ? "false" : "true")};
-    db->errors[0] = (pdb_error){0, 5, {"", 0, 0}, progdb_intern(db, "reach_error")};
+    db->errors[0] = (pdb_error){0, 5, {"", 0, 0}, progdb_intern(db, "reach_error"), false};
     return db;
 }
 
@@ -258,7 +258,7 @@ static progdb *make_call_db(void)
         db->edges[2 * fi] = (pdb_edge){fi, 1, progdb_intern(db, "true")};
         db->edges[2 * fi + 1] = (pdb_edge){fi, 2, progdb_intern(db, "false")};
     }
-    db->errors[0] = (pdb_error){1, 1, {"", 0, 0}, progdb_intern(db, "reach_error")};
+    db->errors[0] = (pdb_error){1, 1, {"", 0, 0}, progdb_intern(db, "reach_error"), false};
     return db;
 }
 

@@ -97,7 +97,7 @@ static progdb *sample_db(void)
         db->edges[k] = (pdb_edge){owner[k], target[k], progdb_intern(db, labels[k])};
     db->cmps[0] = (pdb_cmp){0, progdb_intern(db, "icmp"), {file, 12, 11}, true,
                             progdb_intern(db, "726f6f74")};
-    db->errors[0] = (pdb_error){0, 3, {file, 16, 9}, progdb_intern(db, "reach_error")};
+    db->errors[0] = (pdb_error){0, 3, {file, 16, 9}, progdb_intern(db, "reach_error"), true};
     db->extra = json_object_new_string("analysis");
     return db;
 }
@@ -175,6 +175,7 @@ static void test_round_trip(void **state)
     assert_string_equal(ld->cmps[0].token, "726f6f74");
     assert_int_equal(ld->errors[0].block, 3);
     assert_string_equal(ld->errors[0].callee, "reach_error");
+    assert_true(ld->errors[0].leads); /* the error call leads its block (engine_prove.c) */
     assert_loc_equal(ld->errors[0].loc, db->errors[0].loc);
     assert_string_equal(json_object_to_json_string(ld->funcs[0].extra), "{ \"loops\": 1 }");
     assert_true(json_object_equal(ld->branches[0].extra, db->branches[0].extra));

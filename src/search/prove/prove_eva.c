@@ -270,6 +270,21 @@ static const char *log_void(const char *log, char *why, size_t cap)
     return NULL;
 }
 
+/* Frama-C's first "User Error" message (the reason it stopped), in why. */
+static const char *user_error(const char *log, char *why, size_t cap)
+{
+    const char *p = strstr(log, "User Error:");
+    if (!p)
+        return snprintf(why, cap, "frama-c failed (see the log)"), why;
+    p += strlen("User Error:");
+    while (*p == ' ' || *p == '\n')
+        p++;
+    size_t n = strcspn(p, "\n");
+    if (n > 160)
+        n = 160;
+    return snprintf(why, cap, "frama-c stopped: %.*s", (int)n, p), why;
+}
+
 /* Adds the names of "Unreached functions (N) = <file>: f; g;" to j. */
 static void read_unreached(prove_job *j, const char *log)
 {
@@ -310,8 +325,11 @@ static void read_log(prove_job *j)
         snprintf(j->why, sizeof j->why, "no log: %.200s", e.msg);
         return;
     }
-    bool killed = j->status >= 0 && !(WIFEXITED(j->status) && WEXITSTATUS(j->status) == 0);
-    const char *why = killed ? "the analysis did not finish within its time" : log_void(log, j->why, sizeof j->why);
+    bool killed = j->status >= 0 && WIFSIGNALED(j->status);
+    bool failed = j->status >= 0 && WIFEXITED(j->status) && WEXITSTATUS(j->status) != 0;
+    const char *why = killed   ? "the analysis did not finish within its time (--prove-time)"
+                      : failed ? user_error(log, j->why, sizeof j->why)
+                               : log_void(log, j->why, sizeof j->why);
     if (why) {
         if (why != j->why)
             snprintf(j->why, sizeof j->why, "%s", why);

@@ -1,0 +1,85 @@
+/*
+ * engine_explain.c - why a goal was not reached (issue 58): at the end of
+ * a run, the suite's tests run once more on prog.cov with branch distances
+ * on (CTG_FL_DIST), and each uncovered edge gets the test that came
+ * closest to taking it and its distance (the SBST fitness's branch
+ * distance: 0 would have taken it), or the fact that its branch never ran
+ * or ran without a comparison to measure.  These runs are not searched:
+ * they change no coverage, count in no budget and write nothing.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../base/interrupt.h"
+#include "../base/mem.h"
+#include "engine_int.h"
+
+#define EXPLAIN_MAX_TESTS 512 /* the suite's last tests, when it has more */
+
+/* Marks the branch of every edge that test's run executed in ran[]. */
+static void note_ran(const progdb *db, const uint8_t *cov, const double *dist, bool *ran)
+{
+    for (uint32_t i = 0; i < db->n_edges; i++)
+        if (cov[i] || dist[i] > 0)
+            ran[db->edges[i].branch] = true;
+}
+
+/* Runs test t with distances on, folding them into m (kept index k). */
+static bool measure(search_ctx *c, const test_t *t, eng_miss *m, bool *ran)
+{
+    exec_result r;
+    ctg_err e = {{0}};
+    if (!exec_run(c->x, t->data, t->len, CTG_FL_DIST, 0, &r, &e))
+        return false;
+    const double *dist = exec_dist(c->x);
+    const uint8_t *cov = exec_cov(c->x);
+    note_ran(c->db, cov, dist, ran);
+    for (uint32_t i = 0; i < c->db->n_edges; i++) {
+        if (archive_edge_covered(c->archive, i) || dist[i] <= 0)
+            continue;
+        if (m[i].test < 0 || dist[i] - 1 < m[i].dist) {
+            m[i].dist = dist[i] - 1;
+            m[i].test = (int32_t)t->id;
+        }
+    }
+    return true;
+}
+
+eng_miss *eng_explain_misses(search_ctx *c)
+{
+    const progdb *db = c->db;
+    if (!c->x || c->failed || interrupt_requested() || archive_covered_edges(c->archive) == db->n_edges)
+        return NULL;
+    eng_miss *m = ctg_calloc(db->n_edges + 1, sizeof *m);
+    bool *ran = ctg_calloc(db->n_branches + 1, sizeof *ran);
+    if (!m || !ran) {
+        ctg_free(m);
+        ctg_free(ran);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < db->n_edges; i++)
+        m[i].test = -1;
+    size_t from = c->n_kept > EXPLAIN_MAX_TESTS ? c->n_kept - EXPLAIN_MAX_TESTS : 0;
+    for (size_t k = from; k < c->n_kept; k++)
+        if (!measure(c, c->kept[k], m, ran))
+            break;
+    for (uint32_t i = 0; i < db->n_edges; i++) {
+        uint32_t b = db->edges[i].branch;
+        for (uint32_t s = 0; s < db->branches[b].n_edges; s++)
+            ran[b] |= archive_edge_covered(c->archive, db->branches[b].first_edge + s);
+        m[i].branch_ran = ran[b];
+    }
+    ctg_free(ran);
+    return m;
+}
+
+/* The words of an uncovered goal's "why" (stats.json, report). */
+void eng_miss_why(const eng_miss *m, char *buf, size_t cap)
+{
+    if (m->test >= 0)
+        snprintf(buf, cap, "closest: test-%05d.xml, branch distance %.4g", m->test, m->dist);
+    else if (m->branch_ran)
+        snprintf(buf, cap, "its branch ran, always the other way (no comparison to measure)");
+    else
+        snprintf(buf, cap, "its branch never ran");
+}
