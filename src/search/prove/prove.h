@@ -36,7 +36,8 @@ typedef struct prove_job prove_job;
 
 /* Whether the analyser is installed (frama-c on PATH). */
 bool prove_available(void);
-/* Starts the analysis in the background (nice 10, its own process group);
+/* Starts the analysis in the background (nice 10, its own process group;
+ * in's sources and flags must outlive the job, the rest is copied);
  * NULL with e set when it cannot start. */
 prove_job *prove_start(const prove_input *in, ctg_err *e);
 /* Whether the analysis has ended (wait: blocks until it has).  Once it has,

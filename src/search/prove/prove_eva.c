@@ -22,7 +22,16 @@
 #define PROVE_MAX_ARGS 64
 #define PROVE_MAX_UNREACHED 4096
 
+/* Eva's precisions, tried in turn while the last proved no error call
+ * unreachable and CPU time is left: most programs take well under a
+ * second at 1; 4 unrolls loops further and removes some alarms. */
+static const int precisions[] = {1, 4};
+#define N_STAGES ((int)(sizeof precisions / sizeof *precisions))
+
 struct prove_job {
+    prove_input in;   /* the caller's (sources and flags must outlive j)    */
+    char *dir;        /* in.dir, owned                                      */
+    int stage;        /* index in precisions[] of the analysis running      */
     pid_t pid;        /* > 0 while it runs                                  */
     int status;       /* its wait status; -1 when another waitpid reaped it */
     bool ended;
@@ -104,9 +113,11 @@ static bool write_stubs(const prove_input *in, const char *path, ctg_err *e)
 }
 
 /* Frama-C's command line into argv (strings in *keep, freed by the caller). */
-static int build_argv(const prove_input *in, const char *stubs, char **argv, sbuf *cpp)
+static int build_argv(const prove_input *in, const char *stubs, int precision, char **argv,
+                      sbuf *cpp, char *prec, size_t cap)
 {
     int k = 0;
+    snprintf(prec, cap, "-eva-precision=%d", precision);
     argv[k++] = "frama-c";
     argv[k++] = "-machdep";
     argv[k++] = in->arch_bits == 32 ? "x86_32" : "x86_64";
@@ -114,7 +125,7 @@ static int build_argv(const prove_input *in, const char *stubs, char **argv, sbu
     argv[k++] = "-no-warn-signed-overflow";   /* gcc -fwrapv: it wraps      */
     argv[k++] = "-warn-special-float=none";   /* inf and NaN flow on        */
     argv[k++] = "-eva-initialized-locals";    /* a local holds any value    */
-    argv[k++] = "-eva-precision=1";
+    argv[k++] = prec;
     argv[k++] = "-metrics";
     argv[k++] = "-metrics-eva-cover";
     for (int i = 0; i < in->n_cflags; i++) {
@@ -134,13 +145,13 @@ static int build_argv(const prove_input *in, const char *stubs, char **argv, sbu
 }
 
 /* The child: its own group, nice 10, a CPU limit, the log as its output. */
-static void child(const prove_input *in, const char *log, char **argv)
+static void child(double cpu_s, const char *log, char **argv)
 {
     setpgid(0, 0);
     if (setpriority(PRIO_PROCESS, 0, 10) != 0) {
         /* a lower priority is a courtesy; run anyway */
     }
-    rlim_t cpu = in->cpu_s >= 1 ? (rlim_t)in->cpu_s : 1;
+    rlim_t cpu = cpu_s >= 1 ? (rlim_t)cpu_s : 1;
     struct rlimit rl = {cpu, cpu + 1};
     setrlimit(RLIMIT_CPU, &rl);
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644), null = open("/dev/null", O_RDONLY);
@@ -153,6 +164,32 @@ static void child(const prove_input *in, const char *log, char **argv)
     _exit(127);
 }
 
+/* Starts stage j->stage (its log: eva.log, then eva-pN.log); false with e
+ * set when it cannot start. */
+static bool start_stage(prove_job *j, ctg_err *e)
+{
+    char *argv[PROVE_MAX_ARGS], prec[32], name[32];
+    sbuf cpp = SBUF_INIT;
+    int p = precisions[j->stage];
+    snprintf(name, sizeof name, j->stage ? "eva-p%d.log" : "eva.log", p);
+    ctg_free(j->log);
+    if (!(j->log = fs_join(j->in.dir, name)))
+        return err_set(e, "prove: out of memory");
+    build_argv(&j->in, j->stubs, p, argv, &cpp, prec, sizeof prec);
+    double left = j->in.cpu_s - (j->stage ? prove_seconds(j) : 0);
+    fflush(NULL);
+    j->pid = fork();
+    if (j->pid == 0)
+        child(left, j->log, argv);
+    sbuf_release(&cpp);
+    if (j->pid < 0) {
+        j->pid = 0;
+        return err_sys(e, "prove: cannot start frama-c");
+    }
+    j->ended = false;
+    return true;
+}
+
 prove_job *prove_start(const prove_input *in, ctg_err *e)
 {
     prove_job *j = ctg_calloc(1, sizeof *j);
@@ -160,28 +197,19 @@ prove_job *prove_start(const prove_input *in, ctg_err *e)
         err_set(e, "prove: out of memory");
         return NULL;
     }
-    if (!fs_mkdir_p(in->dir, e)) {
-        ctg_free(j);
-        return NULL;
-    }
-    j->log = fs_join(in->dir, "eva.log");
-    j->stubs = fs_join(in->dir, "ctestgen_stubs.c");
-    char *argv[PROVE_MAX_ARGS];
-    sbuf cpp = SBUF_INIT;
-    if (!j->log || !j->stubs || !write_stubs(in, j->stubs, e)) {
+    j->in = *in;
+    j->in.dir = j->dir = ctg_strdup(in->dir);
+    if (j->dir)
+        fs_rm_rf(j->dir, NULL); /* an earlier run's logs */
+    if (!j->dir || !fs_mkdir_p(in->dir, e)) {
+        if (!j->dir)
+            err_set(e, "prove: out of memory");
         prove_free(j);
         return NULL;
     }
-    build_argv(in, j->stubs, argv, &cpp);
+    j->stubs = fs_join(in->dir, "ctestgen_stubs.c");
     j->t0 = fs_now();
-    fflush(NULL);
-    j->pid = fork();
-    if (j->pid == 0)
-        child(in, j->log, argv);
-    sbuf_release(&cpp);
-    if (j->pid < 0) {
-        err_sys(e, "prove: cannot start frama-c");
-        j->pid = 0;
+    if (!j->stubs || !write_stubs(in, j->stubs, e) || !start_stage(j, e)) {
         prove_free(j);
         return NULL;
     }
@@ -290,7 +318,8 @@ static void read_unreached(prove_job *j, const char *log)
 {
     const char *p = strstr(log, "Unreached functions (");
     p = p ? strchr(p, '=') : NULL;
-    if (!p || !(j->unreached = ctg_calloc(PROVE_MAX_UNREACHED, sizeof *j->unreached)))
+    if (!p || (!j->unreached &&
+               !(j->unreached = ctg_calloc(PROVE_MAX_UNREACHED, sizeof *j->unreached))))
         return;
     const char *end = strstr(p, "\n[");
     for (p++; *p && (!end || p < end) && j->n_unreached < PROVE_MAX_UNREACHED;) {
@@ -316,43 +345,62 @@ static void read_unreached(prove_job *j, const char *log)
     }
 }
 
-/* The log, once the process ended: what it proved. */
-static void read_log(prove_job *j)
+/* Whether an error function is among the unreached. */
+static bool error_unreached(const prove_job *j)
+{
+    for (int i = 0; i < j->n_unreached; i++)
+        if (!strcmp(j->unreached[i], "reach_error") || !strcmp(j->unreached[i], "__VERIFIER_error"))
+            return true;
+    return false;
+}
+
+/* The log, once the process ended: what it proved (added to what an
+ * earlier stage proved; a failed stage takes nothing away).  Returns
+ * whether a further stage may prove more: this one ended by itself, with
+ * alarms or without an error function unreached. */
+static bool read_log(prove_job *j)
 {
     char *log = NULL;
     ctg_err e;
     if (!fs_read(j->log, &log, NULL, &e)) {
         snprintf(j->why, sizeof j->why, "no log: %.200s", e.msg);
-        return;
+        return false;
     }
     bool killed = j->status >= 0 && WIFSIGNALED(j->status);
     bool failed = j->status >= 0 && WIFEXITED(j->status) && WEXITSTATUS(j->status) != 0;
     const char *why = killed   ? "the analysis did not finish within its time (--prove-time)"
                       : failed ? user_error(log, j->why, sizeof j->why)
                                : log_void(log, j->why, sizeof j->why);
-    if (why) {
-        if (why != j->why)
-            snprintf(j->why, sizeof j->why, "%s", why);
-    } else {
+    if (why && why != j->why)
+        snprintf(j->why, sizeof j->why, "%s", why);
+    if (!why) {
         j->ok = true;
         read_unreached(j, log);
     }
     ctg_free(log);
+    return !killed && !failed && !error_unreached(j);
 }
 
 bool prove_poll(prove_job *j, bool wait)
 {
-    if (!j || j->ended)
-        return true;
-    int st = 0;
-    pid_t w = waitpid(j->pid, &st, wait ? 0 : WNOHANG);
-    if (w == 0)
-        return false;
-    j->status = w == j->pid ? st : -1; /* -1: reaped by a clean-up elsewhere */
-    j->ended = true;
-    j->pid = 0;
-    j->t1 = fs_now();
-    read_log(j);
+    while (j && !j->ended) {
+        int st = 0;
+        pid_t w = waitpid(j->pid, &st, wait ? 0 : WNOHANG);
+        if (w == 0)
+            return false;
+        j->status = w == j->pid ? st : -1; /* -1: reaped by a clean-up elsewhere */
+        j->ended = true;
+        j->pid = 0;
+        j->t1 = fs_now();
+        bool more = read_log(j) && j->stage + 1 < N_STAGES &&
+                    prove_seconds(j) + 1 < j->in.cpu_s;
+        ctg_err e = {{0}};
+        if (more) {
+            j->stage++;
+            if (!start_stage(j, &e))
+                j->ended = true; /* what the earlier stages proved stands */
+        }
+    }
     return true;
 }
 
@@ -382,5 +430,6 @@ void prove_free(prove_job *j)
     ctg_free(j->unreached);
     ctg_free(j->log);
     ctg_free(j->stubs);
+    ctg_free(j->dir);
     ctg_free(j);
 }
