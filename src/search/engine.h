@@ -96,6 +96,10 @@ const exec_t *ctx_sym_executor(const search_ctx *c);
 /* Adds a line to the final summary (stdout), e.g. solver statistics. */
 void ctx_summary_line(search_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Whether a goal (an edge id, or n_edges + an error site) is proven
+ * unreachable (the prover, engine_prove.c): strategies leave it out. */
+bool ctx_goal_unreachable(const search_ctx *c, uint32_t goal);
+
 bool ctx_budget_left(const search_ctx *c);
 bool ctx_failed(const search_ctx *c);
 uint64_t ctx_execs(const search_ctx *c);

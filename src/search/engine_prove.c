@@ -140,6 +140,12 @@ static bool error_unreachable(const search_ctx *c, uint32_t site)
     return c->prv.error && site < c->db->n_errors && c->prv.error[site];
 }
 
+bool ctx_goal_unreachable(const search_ctx *c, uint32_t goal)
+{
+    return goal < c->db->n_edges ? eng_edge_unreachable(c, goal)
+                                 : error_unreachable(c, goal - c->db->n_edges);
+}
+
 /* A goal claimed unreachable that a test covers: every claim is void. */
 static bool contradicted(search_ctx *c)
 {

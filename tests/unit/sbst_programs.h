@@ -238,7 +238,7 @@ static inline double ip_progress(void *ud)
 
 static inline sbst_env ip_env(ip_prog *p, uint64_t seed)
 {
-    return (sbst_env){p, ip_run, ip_progress, &p->db, seed};
+    return (sbst_env){p, ip_run, ip_progress, &p->db, seed, NULL};
 }
 
 #endif

@@ -128,7 +128,7 @@ static sbst_ind *eval_values(sbst_t *s, int type, const uint64_t *v, int n)
 static uint64_t episode(prog *p, int type, const uint64_t *v, int n, uint32_t goal,
                         uint32_t max_evals, sbst_ind **best)
 {
-    sbst_env env = {p, run, progress, &p->db, 1};
+    sbst_env env = {p, run, progress, &p->db, 1, NULL};
     tc_params tp;
     tc_params_default(&tp);
     ctg_err e = {{0}};
@@ -204,7 +204,7 @@ static int mio_covers(uint64_t seed, double p_avm)
 {
     prog p;
     prog_init(&p, P_SQRT2, 3000);
-    sbst_env env = {&p, run, progress, &p.db, seed};
+    sbst_env env = {&p, run, progress, &p.db, seed, NULL};
     tc_params tp;
     tc_params_default(&tp);
     ctg_err e = {{0}};

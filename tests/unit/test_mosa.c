@@ -125,6 +125,48 @@ static void test_activation(void **state)
     ip_release(&p);
 }
 
+/* sbst_env.dropped: the goals it names (proven unreachable) never become
+ * targets, whatever is covered, and the others still do; edge 1 is a root
+ * target in the triangle, so dropping it shows. */
+static bool drop_odd(void *ud, uint32_t goal)
+{
+    (void)ud;
+    return goal % 2 == 1;
+}
+
+static void test_dropped(void **state)
+{
+    (void)state;
+    ip_prog p;
+    ip_init(&p, IP_TRIANGLE, 2000, 1);
+    sbst_env env = ip_env(&p, 1);
+    env.dropped = drop_odd;
+    tc_params tp;
+    tc_params_default(&tp);
+    tp.range = 1000000;
+    ctg_err e = {{0}};
+    sbst_t *s = sbst_new(&env, &tp, SBST_DENSE, &e);
+    mosa_params mp;
+    mosa_params_default(&mp);
+    mp.dynamic = true;
+    mosa_t *m = mosa_new(s, &mp, &e);
+    unsigned steps = 0, targets = 0;
+    while (mosa_step(m)) {
+        steps++;
+        for (uint32_t goal = 0; goal < 22; goal++) {
+            if (goal % 2 == 1)
+                assert_false(mosa_is_target(m, goal));
+            targets += mosa_is_target(m, goal);
+        }
+    }
+    assert_true(steps > 0);
+    assert_true(targets > 0); /* the even goals were targets */
+    assert_true(sbst_goal_dropped(s, 1) && !sbst_goal_dropped(s, 0));
+    mosa_free(m);
+    sbst_free(s);
+    ip_release(&p);
+}
+
 /* The archive keeps the shortest covering test (variable length). */
 static void test_shorter(void **state)
 {
@@ -158,7 +200,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_triangle_mosa), cmocka_unit_test(test_triangle_dynamosa),
         cmocka_unit_test(test_cgi),           cmocka_unit_test(test_activation),
-        cmocka_unit_test(test_shorter),
+        cmocka_unit_test(test_shorter),      cmocka_unit_test(test_dropped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

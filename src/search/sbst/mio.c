@@ -224,7 +224,8 @@ static const slot *sample(mio_t *m, uint32_t *goal)
     for (int pass = 0; pass < 2; pass++) {
         uint32_t best = UINT32_MAX, ties = 0;
         for (uint32_t g = 0; g < m->n_goals; g++) {
-            if (m->n_in[g] == 0 || (pass == 0 && m->covered[g]))
+            if (m->n_in[g] == 0 || (pass == 0 && m->covered[g]) ||
+                (!m->covered[g] && sbst_goal_dropped(m->s, g)))
                 continue;
             if (best == UINT32_MAX || m->counter[g] < m->counter[best]) {
                 best = g;

@@ -60,7 +60,7 @@ static void expand_targets(mosa_t *m, uint32_t goal)
         for (uint32_t i = 0; i < n; i++) {
             uint32_t c = ch[i];
             if (!m->arch[c]) {
-                m->target[c] = 1;
+                m->target[c] = !sbst_goal_dropped(m->s, c);
             } else if (m->stamp[c] != (uint32_t)m->gen + 1u) {
                 m->stamp[c] = (uint32_t)m->gen + 1u;
                 m->queue[qn++] = c;
@@ -91,18 +91,22 @@ static void update_archive(mosa_t *m, sbst_ind *x)
     }
 }
 
-/* The goals the next selection optimises: uncovered targets; if DynaMOSA
+/* The goals the next selection optimises: uncovered targets not proven
+ * unreachable; if DynaMOSA
  * has none left while goals are uncovered (goals only reachable through a
  * dependence cycle), every uncovered goal. */
 static void collect_active(mosa_t *m)
 {
     m->n_active = 0;
-    for (uint32_t g = 0; g < m->n_goals; g++)
-        if (!m->arch[g] && (m->target[g] || !m->p.dynamic))
+    for (uint32_t g = 0; g < m->n_goals; g++) {
+        if (!m->arch[g] && sbst_goal_dropped(m->s, g))
+            m->target[g] = 0; /* proven unreachable: no target */
+        else if (!m->arch[g] && (m->target[g] || !m->p.dynamic))
             m->active[m->n_active++] = g;
+    }
     if (m->n_active == 0 && m->p.dynamic)
         for (uint32_t g = 0; g < m->n_goals; g++)
-            if (!m->arch[g]) {
+            if (!m->arch[g] && !sbst_goal_dropped(m->s, g)) {
                 m->target[g] = 1;
                 m->active[m->n_active++] = g;
             }
@@ -334,7 +338,7 @@ mosa_t *mosa_new(sbst_t *s, const mosa_params *p, ctg_err *e)
         !m->all || !m->dom_n || !m->order || !m->dom_off || !m->dom_list)
         goto oom;
     for (uint32_t g = 0; g < m->n_goals; g++)
-        m->target[g] = !p->dynamic || cdg_goal_is_root(sbst_cdg(s), g);
+        m->target[g] = (!p->dynamic || cdg_goal_is_root(sbst_cdg(s), g)) && !sbst_goal_dropped(s, g);
     return m;
 oom:
     mosa_free(m);

@@ -83,6 +83,10 @@ const cdg_t *sbst_cdg(const sbst_t *s) { return s->g; }
 fit_t *sbst_fit(sbst_t *s) { return s->f; }
 uint32_t sbst_n_goals(const sbst_t *s) { return s->n_goals; }
 bool sbst_goal_covered(const sbst_t *s, uint32_t goal) { return s->covered[goal] != 0; }
+bool sbst_goal_dropped(const sbst_t *s, uint32_t goal)
+{
+    return s->env.dropped && s->env.dropped(s->env.ud, goal);
+}
 uint32_t sbst_n_covered(const sbst_t *s) { return s->n_covered; }
 bool sbst_all_covered(const sbst_t *s) { return s->n_covered == s->n_goals; }
 uint64_t sbst_runs(const sbst_t *s) { return s->runs; }

@@ -58,6 +58,9 @@ typedef struct sbst_env {
     double (*progress)(void *ud);
     const progdb *db;
     uint64_t seed;
+    /* Optional (NULL: none): whether a goal is proven unreachable; the
+     * algorithms then leave it out of their targets and sampling. */
+    bool (*dropped)(void *ud, uint32_t goal);
 } sbst_env;
 
 enum { SBST_DENSE = 1, SBST_TRACE = 2 };
@@ -90,6 +93,8 @@ fit_t *sbst_fit(sbst_t *s);
 uint32_t sbst_n_goals(const sbst_t *s);
 /* Covered by some run so far. */
 bool sbst_goal_covered(const sbst_t *s, uint32_t goal);
+/* Whether a goal is proven unreachable (sbst_env.dropped). */
+bool sbst_goal_dropped(const sbst_t *s, uint32_t goal);
 uint32_t sbst_n_covered(const sbst_t *s);
 bool sbst_all_covered(const sbst_t *s);
 double sbst_progress(const sbst_t *s);

@@ -123,6 +123,12 @@ typedef struct sbst_state {
     void *alg;
 } sbst_state;
 
+/* sbst_env.dropped: a goal the engine's prover ruled out. */
+static bool env_dropped(void *ud, uint32_t goal)
+{
+    return ctx_goal_unreachable(((sbst_state *)ud)->ctx, goal);
+}
+
 /* sbst_env.run: one execution with distances and random extension. */
 static bool env_run(void *ud, const uint8_t *in, size_t len, sbst_obs *o)
 {
@@ -252,7 +258,7 @@ static void *sbst_init(search_ctx *ctx, algo kind, ctg_err *e)
     tc_params tp;
     tc_params_from(ctx, &tp);
     st->pool = tp.p_pool > 0;
-    sbst_env env = {st, env_run, env_progress, ctx_db(ctx), rng_next(ctx_rng(ctx))};
+    sbst_env env = {st, env_run, env_progress, ctx_db(ctx), rng_next(ctx_rng(ctx)), env_dropped};
     st->s = sbst_new(&env, &tp, kind == ALGO_WTS ? SBST_TRACE : SBST_DENSE, e);
     if (st->s)
         st->alg = algo_new(st, e);
