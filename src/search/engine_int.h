@@ -121,6 +121,8 @@ void eng_prove_poll(search_ctx *c);
 const char *eng_prove_stop(const search_ctx *c);
 void eng_prove_finish(search_ctx *c);
 void eng_prove_free(search_ctx *c);
+/* The merge of --jobs: the statuses worker 0 proved (its stats.json). */
+void eng_prove_import(search_ctx *c, const char *stats_path);
 bool eng_edge_unreachable(const search_ctx *c, uint32_t edge);
 
 /* Why goals were not reached (engine_explain.c): per edge not covered, the

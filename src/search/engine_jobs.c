@@ -175,4 +175,8 @@ void eng_merge(search_ctx *c)
         take_counters(c, j, &workers);
     c->execs = workers;
     c->stop_reason = "every job ended";
+    char *w0 = engine_worker_path(c->opts->search.merge_dir, 0, "stats.json", NULL);
+    if (w0)
+        eng_prove_import(c, w0); /* worker 0 ran the prover */
+    ctg_free(w0);
 }

@@ -29,7 +29,8 @@
 static bool wanted(search_ctx *c)
 {
     const ctg_options *o = c->opts;
-    if (!strcmp(o->search.prove, "none") || o->search.merge_dir || o->search.sync_dir ||
+    if (!strcmp(o->search.prove, "none") || o->search.merge_dir ||
+        (o->search.sync_dir && o->search.worker != 0) || /* --jobs: worker 0 proves */
         c->db->harness != CTG_HARNESS_TESTCOMP || !c->build || !c->build->opts)
         return false;
     if (prove_available())
@@ -46,7 +47,7 @@ static void no_error_call(search_ctx *c)
 {
     const progdb *db = c->db;
     if (strcmp(c->opts->search.prove, "none") && db->harness == CTG_HARNESS_TESTCOMP &&
-        !db->n_errors && !db->error_escapes && !c->opts->search.merge_dir)
+        !db->n_errors && !db->error_escapes)
         c->prv.no_error_call = true;
 }
 
@@ -199,6 +200,56 @@ static void apply(search_ctx *c)
         ctx_log(c, "proof: %s", c->prv.note);
 }
 
+/* The goal of final.goals entry g: an edge id, or n_edges + an error
+ * site (by file and line); UINT32_MAX when the program has none such. */
+static uint32_t goal_of(const progdb *db, json_object *g)
+{
+    json_object *v;
+    const char *kind = json_object_object_get_ex(g, "kind", &v) ? json_object_get_string(v) : "";
+    const char *name = json_object_object_get_ex(g, "goal", &v) ? json_object_get_string(v) : "";
+    const char *file = json_object_object_get_ex(g, "file", &v) ? json_object_get_string(v) : "";
+    int line = json_object_object_get_ex(g, "line", &v) ? json_object_get_int(v) : 0;
+    if (!strcmp(kind, "branch")) {
+        for (uint32_t i = 0; i < db->n_edges; i++)
+            if (!strcmp(progdb_edge_name(db, i), name))
+                return i;
+    } else if (!strcmp(kind, "error")) {
+        for (uint32_t s = 0; s < db->n_errors; s++)
+            if (db->errors[s].loc.line == line && !strcmp(db->errors[s].loc.file, file))
+                return db->n_edges + s;
+    }
+    return UINT32_MAX;
+}
+
+void eng_prove_import(search_ctx *c, const char *stats_path)
+{
+    ctg_err e = {{0}};
+    stats_t *w = stats_load(stats_path, &e);
+    const json_object *goals = w ? stats_goals(w) : NULL;
+    if (!goals || !(c->prv.edge = ctg_calloc(c->db->n_edges / 64 + 1, sizeof *c->prv.edge)) ||
+        !(c->prv.error = ctg_calloc(c->db->n_errors + 1, sizeof *c->prv.error))) {
+        stats_free(w);
+        return;
+    }
+    for (size_t i = 0; i < json_object_array_length(goals); i++) {
+        json_object *g = json_object_array_get_idx(goals, i), *v;
+        uint32_t id = json_object_object_get_ex(g, "status", &v) &&
+                              !strcmp(json_object_get_string(v), "unreachable")
+                          ? goal_of(c->db, g) : UINT32_MAX;
+        if (id < c->db->n_edges)
+            mark_edge(c, id);
+        else if (id != UINT32_MAX && !c->prv.error[id - c->db->n_edges]) {
+            c->prv.error[id - c->db->n_edges] = true;
+            c->prv.n_errors++;
+        }
+    }
+    const char *note = stats_get_info(w, "prove");
+    if (note)
+        snprintf(c->prv.note, sizeof c->prv.note, "%s, in worker 0", note);
+    c->prv.done = true;
+    stats_free(w);
+}
+
 void eng_prove_poll(search_ctx *c)
 {
     if (!c->prv.job || c->prv.done || !c->prv.polling || fs_now() < c->prv.next_poll)
@@ -317,9 +368,10 @@ void eng_prove_finish(search_ctx *c)
     } else if (c->prv.done && contradicted(c)) { /* a later test covered a claimed goal */
         drop_claims(c, "Frama-C Eva's claims were contradicted by a test and dropped");
     }
-    if (c->prv.note[0])
-        ctx_summary_line(c, "  proofs            %s (log: %s)", c->prv.note,
-                         c->prv.job ? prove_log(c->prv.job) : "none");
+    if (c->prv.note[0] && c->prv.job)
+        ctx_summary_line(c, "  proofs            %s (log: %s)", c->prv.note, prove_log(c->prv.job));
+    else if (c->prv.note[0])
+        ctx_summary_line(c, "  proofs            %s", c->prv.note);
     if (c->prv.no_error_call)
         ctx_summary_line(c, "  proofs            reach_error() is unreachable: %s", PROVE_NO_CALL);
     stats_set(c->out.stats, "prove.edges", c->prv.n_edges);

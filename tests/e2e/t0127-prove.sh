@@ -49,6 +49,13 @@ check "no error function: final.goals has reach_error() unreachable" \
 check "an error function called through a pointer: no such claim" \
   [ "$(goal '.kind=="error" and .status=="unreachable" and (.method|test("no call"))' "$T/escape")" = 0 ]
 
+"$CTESTGEN" run "$D" --jobs 2 --max-execs 4000 --seed 1 -o "$T/jobs" >"$T/jobs.out" 2>&1 \
+  || fail "--jobs 2 run: $(tail -3 "$T/jobs.out")"
+check "--jobs 2: worker 0's proof reaches the merged summary" \
+  grep -q "errors reached    0/1 (1 proven unreachable)" "$T/jobs.out"
+check "--jobs 2: and the merged stats.json" \
+  [ "$(goal '.kind=="error" and .status=="unreachable"' "$T/jobs")" = 1 ]
+
 for p in prove_wrap prove_uninit; do
   "$CTESTGEN" run "$PROGS/$p.c" --max-execs 2000 --seed 1 -o "$T/$p" >"$T/$p.out" 2>&1 \
     || fail "run on $p.c: $(tail -3 "$T/$p.out")"
