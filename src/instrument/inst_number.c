@@ -144,6 +144,47 @@ static int64_t callee_index(const numberer *N, LLVMValueRef inst)
     return hit ? (int64_t)hit->index : -1;
 }
 
+/* Whether instruction i always completes and goes on to the next one:
+ * no call (debug intrinsics aside), no division, no memory access other
+ * than a load or store of a local variable itself. */
+static bool completes(LLVMValueRef i)
+{
+    char name[256];
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    switch (op) {
+    case LLVMPHI: case LLVMGetElementPtr: case LLVMAdd: case LLVMFAdd: case LLVMSub:
+    case LLVMFSub: case LLVMMul: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg:
+    case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
+    case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI:
+    case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt:
+    case LLVMIntToPtr: case LLVMBitCast: case LLVMICmp: case LLVMFCmp: case LLVMSelect:
+    case LLVMFreeze: case LLVMExtractValue: case LLVMInsertValue:
+        return true;
+    case LLVMLoad:
+        return LLVMIsAAllocaInst(LLVMGetOperand(i, 0)) != NULL;
+    case LLVMStore:
+        return LLVMIsAAllocaInst(LLVMGetOperand(i, 1)) != NULL;
+    case LLVMCall:
+        return inst_callee(i) && !strncmp(inst_name(inst_callee(i), name, sizeof name), "llvm.dbg.", 9);
+    default:
+        return false;
+    }
+}
+
+/* Whether every execution entering call's block makes the call: only
+ * instructions that always complete come before it. */
+static bool leads_block(LLVMValueRef call)
+{
+    for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetInstructionParent(call)); i;
+         i = LLVMGetNextInstruction(i)) {
+        if (i == call)
+            return true;
+        if (!completes(i))
+            return false;
+    }
+    return false;
+}
+
 /* Fills the CSR call lists of function fi (duplicates within a block
  * removed). */
 static bool fill_calls(numberer *N, uint32_t fi)
@@ -170,6 +211,15 @@ static bool fill_calls(numberer *N, uint32_t fi)
         }
     }
     f->call_start[wf->n_blocks] = n;
+    f->call_leads = ctg_calloc(wf->n_blocks + 1, 1);
+    if (!f->call_leads)
+        return false;
+    for (uint32_t b = 0; b < wf->n_blocks; b++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(wf->blocks[b]); i; i = LLVMGetNextInstruction(i))
+            if (callee_index(N, i) >= 0 || !completes(i)) { /* the first db call leads or none */
+                f->call_leads[b] = callee_index(N, i) >= 0;
+                break;
+            }
     return true;
 }
 
@@ -332,25 +382,6 @@ static void fill_branch(numberer *N, const inst_site *s)
         set_edge(N, s, k, LLVMGetSuccessor(s->inst, k + 1), label);
     }
     set_edge(N, s, ncases, LLVMGetSwitchDefaultDest(s->inst), "default");
-}
-
-/* Whether call is the first instruction of its block, phis and debug
- * intrinsics aside. */
-static bool leads_block(LLVMValueRef call)
-{
-    char name[256];
-    for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetInstructionParent(call)); i;
-         i = LLVMGetNextInstruction(i)) {
-        if (i == call)
-            return true;
-        if (LLVMGetInstructionOpcode(i) == LLVMPHI)
-            continue;
-        if (LLVMGetInstructionOpcode(i) == LLVMCall && inst_callee(i) &&
-            !strncmp(inst_name(inst_callee(i), name, sizeof name), "llvm.dbg.", 9))
-            continue;
-        return false;
-    }
-    return false;
 }
 
 /* Records a str call site or an error site. */

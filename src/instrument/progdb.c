@@ -9,7 +9,9 @@
  *   n_errors, inline_asm,
  *   files:     [path, ...]                 locations refer to files by index
  *   functions: [{name, file, line, col, n_blocks, succ_start[], succ[],
- *                call_start[]?, calls[]?, extra?}]  (no calls: none recorded)
+ *                call_start[]?, calls[]?, call_leads[]?, extra?}]  (no calls: none
+ *                recorded; call_leads: the blocks whose first call every
+ *                execution entering them makes)
  *   branches:  [{func, block, kind ("br" | "switch"), first_edge, n_edges,
  *                cmp_site, cond, file, line, col, targets[], labels[], extra?}]
  *   cmps:      [{branch, kind, file, line, col, const?}] (const: an operand is a constant)
@@ -48,6 +50,7 @@ static void func_release(pdb_func *f)
     ctg_free(f->succ);
     ctg_free(f->block_branch);
     ctg_free(f->call_start);
+    ctg_free(f->call_leads);
     ctg_free(f->calls);
     if (f->extra)
         json_object_put(f->extra);
@@ -187,6 +190,11 @@ static json_object *func_to_json(const pdb_func *f, file_tab *t)
     if (f->call_start && f->call_start[f->n_blocks]) {
         json_object_object_add(o, "call_start", u32_array(f->call_start, f->n_blocks + 1));
         json_object_object_add(o, "calls", u32_array(f->calls, f->call_start[f->n_blocks]));
+        json_object *leads = json_object_new_array();
+        for (uint32_t b = 0; f->call_leads && leads && b < f->n_blocks; b++)
+            if (f->call_leads[b])
+                json_object_array_add(leads, json_object_new_int64(b));
+        json_object_object_add(o, "call_leads", leads);
     }
     put_extra(o, f->extra);
     return o;
@@ -422,6 +430,20 @@ static void load_calls(loader *L, json_object *o, pdb_func *f)
             corrupt(L, "call_start");
     if (f->call_start && f->call_start[f->n_blocks] != nc)
         corrupt(L, "call_start");
+    json_object *leads;
+    f->call_leads = ctg_calloc(f->n_blocks + 1, 1);
+    if (!f->call_leads)
+        corrupt(L, "out of memory");
+    else if (json_object_object_get_ex(o, "call_leads", &leads) &&
+             json_object_is_type(leads, json_type_array))
+        for (size_t i = 0; i < json_object_array_length(leads); i++) {
+            int64_t b = json_object_get_int64(json_object_array_get_idx(leads, i));
+            if (b < 0 || b >= f->n_blocks || !f->call_start ||
+                f->call_start[b] == f->call_start[b + 1])
+                corrupt(L, "call_leads");
+            else
+                f->call_leads[b] = 1;
+        }
 }
 
 static void load_func(loader *L, json_object *o, pdb_func *f)

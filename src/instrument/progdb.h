@@ -75,6 +75,9 @@ typedef struct pdb_func {
     uint32_t *call_start; /* n_blocks + 1 offsets into calls (CSR)  */
     uint32_t *calls;      /* functions of the db each block calls
                              directly, in order, duplicates removed */
+    uint8_t *call_leads;  /* per block (or NULL): 1 when every execution
+                             entering it makes its first call: only
+                             instructions that always complete precede */
     struct json_object *extra; /* optional analysis data, owned, or NULL */
 } pdb_func;
 

@@ -101,20 +101,42 @@ static void mark_edge(search_ctx *c, uint32_t edge)
     c->prv.n_edges++;
 }
 
-/* An unreachable error call that leads its block: every edge into the
- * block is unreachable too (an execution taking it would make the call). */
-static void mark_into(search_ctx *c, const pdb_error *er)
+/* Every edge into block `block` of function `func` (an execution taking
+ * one would make an unreachable call that leads the block). */
+static void mark_into_block(search_ctx *c, uint32_t func, uint32_t block)
 {
     const progdb *db = c->db;
-    for (uint32_t i = 0; er->leads && i < db->n_edges; i++)
-        if (db->edges[i].target == er->block && db->branches[db->edges[i].branch].func == er->func)
+    for (uint32_t i = 0; i < db->n_edges; i++)
+        if (db->edges[i].target == block && db->branches[db->edges[i].branch].func == func)
             mark_edge(c, i);
+}
+
+/* An unreachable error call that leads its block. */
+static void mark_into(search_ctx *c, const pdb_error *er)
+{
+    if (er->leads)
+        mark_into_block(c, er->func, er->block);
+}
+
+/* The blocks whose leading call is of unreachable function f. */
+static void mark_calls_of(search_ctx *c, uint32_t f)
+{
+    const progdb *db = c->db;
+    for (uint32_t g = 0; g < db->n_funcs; g++) {
+        const pdb_func *fn = &db->funcs[g];
+        for (uint32_t b = 0; fn->call_leads && b < fn->n_blocks; b++)
+            if (fn->call_leads[b] && fn->calls[fn->call_start[b]] == f)
+                mark_into_block(c, g, b);
+    }
 }
 
 /* Marks the goals of the functions in names[0 .. n) unreachable. */
 static void mark(search_ctx *c, const char *const *names, int n)
 {
     const progdb *db = c->db;
+    for (uint32_t f = 0; f < db->n_funcs; f++)
+        if (named(db, f, names, n))
+            mark_calls_of(c, f);
     for (uint32_t b = 0; b < db->n_branches; b++) {
         const pdb_branch *br = &db->branches[b];
         if (!named(db, br->func, names, n))

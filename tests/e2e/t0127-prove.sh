@@ -49,6 +49,19 @@ check "no error function: final.goals has reach_error() unreachable" \
 check "an error function called through a pointer: no such claim" \
   [ "$(goal '.kind=="error" and .status=="unreachable" and (.method|test("no call"))' "$T/escape")" = 0 ]
 
+X="$CTG_SOURCE_DIR/examples/dead_code.c"
+"$CTESTGEN" run "$X" --strategy fuzz --max-execs 300 --seed 1 -o "$T/ex" >"$T/ex.out" 2>&1 \
+  || fail "run on examples/dead_code.c: $(tail -3 "$T/ex.out")"
+check "dead_code.c: the clamped mode's 'mode > 5' side is unreachable (it leads to a call of an unreachable function)" \
+  [ "$(goal '.line==26 and .status=="unreachable"' "$T/ex")" = 1 ]
+check "dead_code.c: the magic value's side is not reached, with the closest test" \
+  [ "$(goal '.line==28 and .status=="not-reached" and (.why|test("closest: test-"))' "$T/ex")" = 1 ]
+"$CTESTGEN" report "$T/ex" >/dev/null 2>&1 || fail "report on dead_code.c"
+check "report: the legacy decoder's line is grey (not run, proven unreachable)" \
+  grep -q 'class="line dead" id="L15"' "$T/ex/report/index.html"
+check "report: the goals column names both kinds" \
+  bash -c "grep -q 'unreachable (abstract interpretation' '$T/ex/report/index.html' && grep -q 'not reached (closest: test-' '$T/ex/report/index.html'"
+
 "$CTESTGEN" run "$D" --jobs 2 --max-execs 4000 --seed 1 -o "$T/jobs" >"$T/jobs.out" 2>&1 \
   || fail "--jobs 2 run: $(tail -3 "$T/jobs.out")"
 check "--jobs 2: worker 0's proof reaches the merged summary" \
