@@ -83,3 +83,62 @@ void eng_miss_why(const eng_miss *m, char *buf, size_t cap)
     else
         snprintf(buf, cap, "its branch never ran");
 }
+
+/* What may have stopped the engines, from their counters: into b. */
+static void stoppers(search_ctx *c, sbuf *b)
+{
+    static const struct {
+        const char *counter, *words;
+    } table[] = {
+        {"solver.timeout", "solver timeouts"},
+        {"solver.unknown", "solver unknowns"},
+        {"concolic.concretized_runs", "concolic runs with an operation made concrete"},
+        {"concolic.truncated_traces", "concolic traces cut at their size"},
+        {"concolic.divergences", "concolic runs that left the predicted path"},
+        {"tests.cut_at_cap", "tests cut at the input cap"},
+        {"runs.timeout", "runs timed out"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+        double v = stats_get(c->out.stats, table[i].counter);
+        if (v > 0)
+            sbuf_printf(b, "%s%.0f %s", b->len ? ", " : "", v, table[i].words);
+    }
+}
+
+void eng_miss_summary(search_ctx *c, const eng_miss *m)
+{
+    uint32_t closest = 0, other = 0, never = 0;
+    double lo = 0, hi = 0;
+    for (uint32_t i = 0; m && i < c->db->n_edges; i++) {
+        if (archive_edge_covered(c->archive, i) || ctx_goal_unreachable(c, i))
+            continue;
+        if (m[i].test >= 0) {
+            lo = closest++ == 0 || m[i].dist < lo ? m[i].dist : lo;
+            hi = m[i].dist > hi ? m[i].dist : hi;
+        } else if (m[i].branch_ran) {
+            other++;
+        } else {
+            never++;
+        }
+    }
+    stats_set(c->out.stats, "goals.not_reached.closest", closest);
+    stats_set(c->out.stats, "goals.not_reached.other_way", other);
+    stats_set(c->out.stats, "goals.not_reached.never_ran", never);
+    if (!closest && !other && !never)
+        return;
+    sbuf b = SBUF_INIT, e = SBUF_INIT;
+    if (closest && lo == hi)
+        sbuf_printf(&b, "%u with a closest test (branch distance %.3g)", closest, lo);
+    else if (closest)
+        sbuf_printf(&b, "%u with a closest test (branch distance %.3g to %.3g)", closest, lo, hi);
+    if (other)
+        sbuf_printf(&b, "%s%u whose branch always went the other way", b.len ? ", " : "", other);
+    if (never)
+        sbuf_printf(&b, "%s%u whose branch never ran", b.len ? ", " : "", never);
+    stoppers(c, &e);
+    ctx_summary_line(c, "  not reached       %u edge%s: %s%s%s", closest + other + never,
+                     closest + other + never == 1 ? "" : "s", sbuf_str(&b),
+                     e.len ? "; the engines met " : "", sbuf_str(&e));
+    sbuf_release(&e);
+    sbuf_release(&b);
+}

@@ -137,6 +137,10 @@ typedef struct eng_miss {
 } eng_miss;
 eng_miss *eng_explain_misses(search_ctx *c);
 void eng_miss_why(const eng_miss *m, char *buf, size_t cap);
+/* The summary's line on the edges not reached (m: eng_explain_misses),
+ * with what the engines met (solver timeouts, concretised runs, ...), and
+ * stats.json's goals.not_reached.* counters. */
+void eng_miss_summary(search_ctx *c, const eng_miss *m);
 
 /* The check of error tests (engine_errcheck.c, engine.h): eng_errcheck_start
  * sets it up when a check is set and the run is one process;

@@ -373,6 +373,7 @@ static void record_goals(search_ctx *c)
         json_object_object_add(g, "method", json_object_new_string(PROVE_NO_CALL));
         json_object_array_add(goals, g);
     }
+    eng_miss_summary(c, m);
     ctg_free(m);
     stats_set_goals(c->out.stats, goals,
                     c->prv.n_edges + c->prv.n_errors + (c->prv.no_error_call ? 1u : 0u));
