@@ -28,40 +28,98 @@ double cmp_a12(const double *a, size_t na, const double *b, size_t nb)
     return wins / ((double)na * (double)nb);
 }
 
-double cmp_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u)
+/* Doubled mid-ranks of pooled values v[0 .. n) into r (integers: 2 x rank). */
+static void doubled_ranks(const double *v, size_t n, long *r)
 {
-    /* U1 counts the pairs a wins (ties half): the same as R1 - na(na+1)/2 */
-    double m = (double)na, n = (double)nb, N = m + n;
-    *u = cmp_a12(a, na, b, nb) * m * n;
-    if (!na || !nb)
-        return 1.0;
-    /* tie correction: sum of t^3 - t over groups of equal values */
-    double *all = ctg_malloc((na + nb) * sizeof *all), ties = 0;
-    if (!all)
-        return 1.0;
-    memcpy(all, a, na * sizeof *a);
-    memcpy(all + na, b, nb * sizeof *b);
-    for (size_t i = 0; i < na + nb; i++) {
+    for (size_t i = 0; i < n; i++) {
+        long below = 0, equal = 0;
+        for (size_t j = 0; j < n; j++) {
+            below += v[j] < v[i];
+            equal += v[j] == v[i];
+        }
+        r[i] = 2 * below + equal + 1; /* 2 x (below + (equal + 1) / 2) */
+    }
+}
+
+/* The exact two-sided p of rank sum w2 (doubled) of the first na of the
+ * pooled values, under every way of choosing na of them (the permutation
+ * distribution, ties at their mid-ranks): P(|W - E W| >= |w2 - E W|). */
+static double exact_p(const long *r, size_t na, size_t n, long w2)
+{
+    long max = 0;
+    for (size_t i = 0; i < n; i++)
+        max += r[i];
+    double *f = ctg_calloc((na + 1) * (size_t)(max + 1), sizeof *f);
+    if (!f)
+        return -1;
+    f[0] = 1; /* f[k * (max + 1) + s]: ways to choose k values of doubled sum s */
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = (i + 1 < na ? i + 1 : na); k >= 1; k--)
+            for (long t = max; t >= r[i]; t--)
+                f[k * (size_t)(max + 1) + (size_t)t] += f[(k - 1) * (size_t)(max + 1) + (size_t)(t - r[i])];
+    long e2 = (long)na * (long)(n + 1); /* 2 x E W */
+    double hit = 0, all = 0;
+    for (long t = 0; t <= max; t++) {
+        double c = f[na * (size_t)(max + 1) + (size_t)t];
+        all += c;
+        if (labs(t - e2) >= labs(w2 - e2))
+            hit += c;
+    }
+    ctg_free(f);
+    return all > 0 ? fmin(1.0, hit / all) : 1.0;
+}
+
+/* The normal approximation with continuity and tie correction. */
+static double normal_p(const long *r, size_t na, size_t nb, double u)
+{
+    double m = (double)na, n = (double)nb, N = m + n, ties = 0;
+    for (size_t i = 0; i < na + nb; i++) { /* sum of t^3 - t over groups of equal ranks */
         double t = 0;
         bool first = true;
-        for (size_t j = 0; j < na + nb; j++) {
-            if (all[j] == all[i]) {
+        for (size_t j = 0; j < na + nb; j++)
+            if (r[j] == r[i]) {
                 t++;
-                if (j < i)
-                    first = false;
+                first &= j >= i;
             }
-        }
         if (first)
             ties += t * t * t - t;
     }
-    ctg_free(all);
     double var = m * n / 12.0 * ((N + 1.0) - ties / (N * (N - 1.0)));
     if (var <= 0)
         return 1.0;
-    double d = fabs(*u - m * n / 2.0) - 0.5;
-    if (d < 0)
-        d = 0;
-    return erfc(d / sqrt(var) / sqrt(2.0));
+    double d = fabs(u - m * n / 2.0) - 0.5;
+    return erfc((d < 0 ? 0 : d) / sqrt(var) / sqrt(2.0));
+}
+
+double cmp_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u)
+{
+    /* U1 counts the pairs a wins (ties half): the same as R1 - na(na+1)/2 */
+    *u = cmp_a12(a, na, b, nb) * (double)na * (double)nb;
+    if (!na || !nb)
+        return 1.0;
+    double *all = ctg_malloc((na + nb) * sizeof *all);
+    long *r = ctg_malloc((na + nb) * sizeof *r);
+    double p = 1.0;
+    if (all && r) {
+        memcpy(all, a, na * sizeof *a);
+        memcpy(all + na, b, nb * sizeof *b);
+        doubled_ranks(all, na + nb, r);
+        long w2 = 0;
+        for (size_t i = 0; i < na; i++)
+            w2 += r[i];
+        p = na + nb <= CMP_EXACT_MAX ? exact_p(r, na, na + nb, w2) : -1;
+        if (p < 0)
+            p = normal_p(r, na, nb, *u);
+    }
+    ctg_free(all);
+    ctg_free(r);
+    return p;
+}
+
+const char *cmp_a12_label(double a12)
+{
+    double a = a12 >= 0.5 ? a12 : 1.0 - a12; /* the thresholds hold both ways */
+    return a < 0.56 ? "negligible" : a < 0.64 ? "small" : a < 0.71 ? "medium" : "large";
 }
 
 /* ==== runs ==================================================================== */
@@ -183,6 +241,7 @@ static const struct {
 typedef struct group {
     const char *name;
     double *cov; /* final coverage of each run */
+    size_t *run; /* the runs' indices in R */
     size_t n;
     double mean[N_METRICS], sd[N_METRICS];
 } group;
@@ -211,16 +270,111 @@ static group *make_groups(const runs *R, size_t *ng)
         if (k == *ng) {
             g[k].name = R->v[i].group;
             g[k].cov = ctg_calloc(R->n, sizeof *g[k].cov);
-            if (!g[k].cov)
-                return g; /* caller checks cov */
+            g[k].run = ctg_calloc(R->n, sizeof *g[k].run);
+            if (!g[k].cov || !g[k].run)
+                return g; /* caller checks cov and run */
             (*ng)++;
         }
+        g[k].run[g[k].n] = i;
         g[k].cov[g[k].n++] = stats_get(R->v[i].st, "edges.covered");
     }
     for (size_t k = 0; g && k < *ng; k++)
         for (size_t m = 0; m < N_METRICS; m++)
             mean_sd(R, g[k].name, metrics[m].counter, &g[k].mean[m], &g[k].sd[m]);
     return g;
+}
+
+/* ==== every counter, pair by pair ============================================ */
+
+typedef struct names {
+    char **v;
+    size_t n, cap;
+} names;
+
+static void add_name(void *user, const char *name, double value)
+{
+    (void)value;
+    names *N = user;
+    for (size_t i = 0; i < N->n; i++)
+        if (!strcmp(N->v[i], name))
+            return;
+    char *d = ctg_strdup(name);
+    if (d && ctg_grow((void **)&N->v, &N->cap, N->n + 1, sizeof *N->v) == 0)
+        N->v[N->n++] = d;
+    else
+        ctg_free(d);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The counters of every run, in name order (free with names_release). */
+static names all_names(const runs *R)
+{
+    names N = {0};
+    for (size_t i = 0; i < R->n; i++)
+        stats_each(R->v[i].st, "", add_name, &N);
+    if (N.n)
+        qsort(N.v, N.n, sizeof *N.v, cmp_str);
+    return N;
+}
+
+static void names_release(names *N)
+{
+    for (size_t i = 0; i < N->n; i++)
+        ctg_free(N->v[i]);
+    ctg_free(N->v);
+}
+
+typedef struct pair_stat {
+    double mean_a, mean_b, u, p, a12;
+} pair_stat;
+
+/* Counter `name` of groups a and b: means, U, p and A12 (a missing counter
+ * counts 0); false on oom. */
+static bool pair_metric(const runs *R, const group *a, const group *b, const char *name,
+                        pair_stat *ps)
+{
+    double *va = ctg_calloc(a->n + 1, sizeof *va), *vb = ctg_calloc(b->n + 1, sizeof *vb);
+    bool ok = va && vb;
+    double sa = 0, sb = 0;
+    for (size_t i = 0; ok && i < a->n; i++)
+        sa += va[i] = stats_get(R->v[a->run[i]].st, name);
+    for (size_t i = 0; ok && i < b->n; i++)
+        sb += vb[i] = stats_get(R->v[b->run[i]].st, name);
+    if (ok) {
+        ps->mean_a = a->n ? sa / (double)a->n : 0;
+        ps->mean_b = b->n ? sb / (double)b->n : 0;
+        ps->p = cmp_mann_whitney(va, a->n, vb, b->n, &ps->u);
+        ps->a12 = cmp_a12(va, a->n, vb, b->n);
+    }
+    ctg_free(va);
+    ctg_free(vb);
+    return ok;
+}
+
+/* Every counter of every pair of groups: one line each. */
+static void pair_lines(sbuf *b, const runs *R, const group *g, size_t ng)
+{
+    names N = all_names(R);
+    sbuf_printf(b, "\nevery counter, pairwise (Mann-Whitney U, exact p up to %d runs; A12: "
+                   "chance that A's value is larger than B's):\n", CMP_EXACT_MAX);
+    for (size_t i = 0; i < ng; i++)
+        for (size_t j = i + 1; j < ng; j++) {
+            sbuf_printf(b, "%s (A) vs %s (B)\n", g[i].name, g[j].name);
+            sbuf_printf(b, "  %-36s %12s %12s %8s %8s %6s  %s\n", "counter", "mean A", "mean B",
+                        "U", "p", "A12", "effect");
+            for (size_t k = 0; k < N.n; k++) {
+                pair_stat ps;
+                if (!pair_metric(R, &g[i], &g[j], N.v[k], &ps))
+                    break;
+                sbuf_printf(b, "  %-36s %12.5g %12.5g %8.1f %8.4f %6.3f  %s\n", N.v[k],
+                            ps.mean_a, ps.mean_b, ps.u, ps.p, ps.a12, cmp_a12_label(ps.a12));
+            }
+        }
+    names_release(&N);
 }
 
 static void table(sbuf *b, const char *by, const group *g, size_t ng)
@@ -248,8 +402,32 @@ static void table(sbuf *b, const char *by, const group *g, size_t ng)
         }
 }
 
-static void json_report(sbuf *b, const char *by, const group *g, size_t ng)
+/* Every counter of pair (a, b) as {"counter": {"mean_a", "mean_b", "u",
+ * "p", "a12", "effect"}}. */
+static json_object *pair_json(const runs *R, const names *N, const group *a, const group *b)
 {
+    json_object *o = json_object_new_object();
+    for (size_t k = 0; o && k < N->n; k++) {
+        pair_stat ps;
+        json_object *m = json_object_new_object();
+        if (!m || !pair_metric(R, a, b, N->v[k], &ps)) {
+            json_object_put(m);
+            break;
+        }
+        json_object_object_add(m, "mean_a", json_object_new_double(ps.mean_a));
+        json_object_object_add(m, "mean_b", json_object_new_double(ps.mean_b));
+        json_object_object_add(m, "u", json_object_new_double(ps.u));
+        json_object_object_add(m, "p", json_object_new_double(ps.p));
+        json_object_object_add(m, "a12", json_object_new_double(ps.a12));
+        json_object_object_add(m, "effect", json_object_new_string(cmp_a12_label(ps.a12)));
+        json_object_object_add(o, N->v[k], m);
+    }
+    return o;
+}
+
+static void json_report(sbuf *b, const runs *R, const char *by, const group *g, size_t ng)
+{
+    names N = all_names(R);
     json_object *root = json_object_new_object(), *gs = json_object_new_array(),
                 *ps = json_object_new_array();
     json_object_object_add(root, "by", json_object_new_string(by));
@@ -276,8 +454,10 @@ static void json_report(sbuf *b, const char *by, const group *g, size_t ng)
                                                  cmp_a12(g[i].cov, g[i].n, g[j].cov, g[j].n)));
             json_object_object_add(o, "u", json_object_new_double(u));
             json_object_object_add(o, "p", json_object_new_double(p));
+            json_object_object_add(o, "counters", pair_json(R, &N, &g[i], &g[j]));
             json_object_array_add(ps, o);
         }
+    names_release(&N);
     json_object_object_add(root, "groups", gs);
     json_object_object_add(root, "pairs", ps);
     sbuf_puts(b, json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
@@ -299,12 +479,18 @@ bool compare_runs(const compare_opts *o, sbuf *out, ctg_err *e)
         ok = g[k].cov != NULL;
     if (ok && !g)
         ok = err_set(e, "compare: out of memory");
+    for (size_t k = 0; ok && k < ng; k++)
+        ok = g[k].run != NULL || err_set(e, "compare: out of memory");
     if (ok && o->json)
-        json_report(out, by, g, ng);
-    else if (ok)
+        json_report(out, &R, by, g, ng);
+    else if (ok) {
         table(out, by, g, ng);
-    for (size_t k = 0; g && k <= ng; k++)
+        pair_lines(out, &R, g, ng);
+    }
+    for (size_t k = 0; g && k <= ng; k++) {
         ctg_free(g[k].cov);
+        ctg_free(g[k].run);
+    }
     ctg_free(g);
     runs_release(&R);
     return ok;
