@@ -287,6 +287,16 @@ static const opt_desc *find_kv_option(const char *name)
     return NULL;
 }
 
+void opt_each_kv(const ctg_options *o, void (*fn)(void *user, const char *name, const char *value),
+                 void *user)
+{
+    for (int s = 0; s < n_groups; s++)
+        for (const opt_desc *d = groups[s].table; d && d->name; d++) {
+            const char *v = opt_get_str(o, d->name);
+            fn(user, d->name, v ? v : (d->kind == OPT_FLAG ? "0" : ""));
+        }
+}
+
 /* ---- values ----------------------------------------------------------------- */
 
 /* Checks that text is a valid value of the option's kind. */

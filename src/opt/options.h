@@ -170,6 +170,10 @@ const char *opt_get_str(const ctg_options *o, const char *name);
 double opt_get_double(const ctg_options *o, const char *name);
 long opt_get_long(const ctg_options *o, const char *name);
 bool opt_get_flag(const ctg_options *o, const char *name);
+/* Calls fn with every strategy option (OPT_KV) of every group and the
+ * value in effect (given, else its default; "" when it has none). */
+void opt_each_kv(const ctg_options *o, void (*fn)(void *user, const char *name, const char *value),
+                 void *user);
 /* True when the command line gave strategy option name (not its default). */
 bool opt_given(const ctg_options *o, const char *name);
 

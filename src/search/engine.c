@@ -839,6 +839,14 @@ static void set_counters(search_ctx *c)
 /* stats.json info: how a test reaches the program (its kind's input,
  * target.h) and the program's arguments, which `ctestgen replay` needs
  * again. */
+/* info "opt.NAME": every strategy option in effect (compare --by opt.NAME). */
+static void record_option(void *user, const char *name, const char *value)
+{
+    char key[96];
+    snprintf(key, sizeof key, "opt.%s", name);
+    stats_set_info(((search_ctx *)user)->out.stats, key, value);
+}
+
 static void record_input_kind(search_ctx *c, const ctg_options *o)
 {
     const char *const *args = (const char *const *)o->exec.prog_args.items;
@@ -928,6 +936,7 @@ bool engine_run(const ctg_options *o, const char *program_file, build_result *b,
         if (o->out.label)
             stats_set_info(c->out.stats, "label", o->out.label);
         record_input_kind(c, o);
+        opt_each_kv(o, record_option, c);
         if (ok)
             sample_stats(c, true); /* a valid stats.json from the start */
         if (o->search.merge_dir) /* run --jobs: the workers' results, no search */

@@ -176,6 +176,14 @@ same_runs "param, all weights 0, scope gen" "$T/zero.txt" zero generational
 "$CTESTGEN" compare "$T/cfds" "$T/cgs" "$T/param" --by search >"$T/cmp" || fail "compare failed"
 check "compare: one line per search order" [ "$(grep -cE '^(cfds|cgs|param) +1 ' "$T/cmp")" = 3 ]
 check "compare: pairwise A12" grep -q "^cfds  *cgs " "$T/cmp"
+check "compare: every counter pair by pair, with U, p, A12 and its label" \
+  grep -qE "^  execs +[0-9.e+]+ +[0-9.e+]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  (negligible|small|medium|large)$" "$T/cmp"
+check "param: the weights in use in info.weights_values (cfds_rank=1)" \
+  bash -c "jq -r .info.weights_values '$T/param/stats.json' | grep -q 'cfds_rank=1'"
+check "every strategy option in info (opt.mcts-policy, opt.search)" \
+  bash -c "[ \"\$(jq -r '.info[\"opt.mcts-policy\"]' '$T/param/stats.json')\" = sized ] && [ \"\$(jq -r '.info[\"opt.search\"]' '$T/param/stats.json')\" = param ]"
+"$CTESTGEN" compare "$T/cfds" "$T/cgs" "$T/param" --by opt.search >"$T/cmp2" || fail "compare --by opt.search failed"
+check "compare --by opt.search groups as --by search" [ "$(grep -cE '^(cfds|cgs|param) +1 ' "$T/cmp2")" = 3 ]
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --weights "$T/nosuch" -o "$T/x" 2>"$T/err" >/dev/null
 check "param with a missing weights file: one-line error" grep -q "nosuch" "$T/err"
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --search-scope tree --max-execs 300 \

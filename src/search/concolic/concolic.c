@@ -318,6 +318,18 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
 
 static void concolic_finish(void *state, search_ctx *ctx);
 
+/* info "weights_values": the weights in use, "feature=weight" by feature,
+ * separated by ", " (a weight of 0 too). */
+static void record_weights(search_ctx *ctx, const double w[CC_N_FEATURES])
+{
+    sbuf b = SBUF_INIT;
+    for (unsigned i = 0; i < CC_N_FEATURES; i++)
+        sbuf_printf(&b, "%s%s=%.6g", i ? ", " : "", cc_feature_name(i), w[i]);
+    if (sbuf_ok(&b))
+        ctx_stat_info(ctx, "weights_values", sbuf_str(&b));
+    sbuf_release(&b);
+}
+
 /* The heuristic of --search cfds / param (with --weights or the shipped
  * weights) into cfg->heur.  False with e set on a bad weights file. */
 static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
@@ -353,6 +365,8 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
     cfg->restart = cc_scope_restart(scope, cfg->restart);
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
+    if (cfg->order == CC_PARAM)
+        record_weights(S->ctx, w);
     cc_heur_set_seed(S->heur, cfg->seed);
     cfg->heur = cc_heur_hooks(S->heur);
     return true;
