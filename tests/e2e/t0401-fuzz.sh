@@ -192,4 +192,15 @@ for v in grow fixed; do
 done
 check "growing rounds: more selections ($(stat fuzz.selections "$T/ini-grow")) than 256 from the start ($(stat fuzz.selections "$T/ini-fixed"))" \
     [ "$(stat fuzz.selections "$T/ini-grow")" -gt "$(stat fuzz.selections "$T/ini-fixed")" ]
+# --mcts-as-seed: seed 000 in one switch, the same runs as its two options
+# spelled out (the seed's policy and rare rule; raw SV comes with the policy)
+"$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-as-seed --max-execs 3000 --seed 7 -o "$T/as1" -q
+"$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-policy seed --mcts-rare seed --max-execs 3000 --seed 7 \
+  -o "$T/as2" -q
+check "--mcts-as-seed: the runs of --mcts-policy seed --mcts-rare seed" \
+  diff -r "$T/as1/corpus" "$T/as2/corpus"
+check "--mcts-as-seed: recorded in info" [ "$(jq -r '.info["opt.mcts-as-seed"]' "$T/as1/stats.json")" = "1" ]
+"$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --mcts-as-seed --schedule queue -o "$T/as3" 2>"$T/as3.err" >/dev/null
+check "--mcts-as-seed with --schedule queue: one-line error" \
+  bash -c "[ \$(wc -l <'$T/as3.err') = 1 ] && grep -q 'needs --schedule mcts' '$T/as3.err'"
 finish

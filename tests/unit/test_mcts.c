@@ -1,8 +1,9 @@
 /*
  * test_mcts.c - the AlphaFuzz seed tree (seed 000) against hand-computed
  * values: rare branches, tree traces (multiset union), the UCT score with
- * normalised SV, the tie rule, the parent competing with its children, and
- * backpropagation of visits.
+ * the seed's raw SV (its count of rare branches, not normalised, against
+ * c), the tie rule, the parent competing with its children, and
+ * backpropagation of visits; the sized policies' normalised SV.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -64,13 +65,12 @@ static void test_traces(void **state)
     mcts_free(t);
 }
 
-/* Two seeds A {0,1,2} and B {0,3}; c = 0.5.
- *   root tree {0:2, 1:1, 2:1, 3:1}, rare = {1,2,3}; SV_A = 2, SV_B = 1,
- *   normalised: A 1, B 0.
+/* Two seeds A {0,1,2} and B {0,3}; c = 0.5; the seed's policy (raw SV).
+ *   root tree {0:2, 1:1, 2:1, 3:1}, rare = {1,2,3}; SV_A = 2, SV_B = 1.
  *   1st selection: both unvisited (+inf), tie -> the first: A.
- *   2nd: A = 1/1 + 0.5 sqrt(ln 1 / 1) = 1; B = +inf -> B.
- *   3rd: root N = 2: A = 1 + 0.5 sqrt(ln 2) = 1.416277,
- *        B = 0 + 0.5 sqrt(ln 2) = 0.416277 -> A. */
+ *   2nd: A = 2/1 + 0.5 sqrt(ln 1 / 1) = 2; B = +inf -> B.
+ *   3rd: root N = 2: A = 2 + 0.5 sqrt(ln 2) = 2.416277,
+ *        B = 1 + 0.5 sqrt(ln 2) = 1.416277 -> A. */
 static void test_score_and_ties(void **state)
 {
     (void)state;
@@ -82,13 +82,32 @@ static void test_score_and_ties(void **state)
     assert_true(isinf(mcts_score(t, mcts_root(t))) && mcts_score(t, mcts_root(t)) < 0);
     assert_ptr_equal(mcts_select(t), a);
     mcts_visit(t, a);
-    assert_float_equal(mcts_score(t, a), 1.0, EPS);
+    assert_float_equal(mcts_score(t, a), 2.0, EPS);
     assert_ptr_equal(mcts_select(t), b);
     mcts_visit(t, b);
     assert_int_equal(mcts_visits(mcts_root(t)), 2);
-    assert_float_equal(mcts_score(t, a), 1.0 + 0.5 * sqrt(log(2.0)), EPS);
-    assert_float_equal(mcts_score(t, b), 0.5 * sqrt(log(2.0)), EPS);
+    assert_float_equal(mcts_score(t, a), 2.0 + 0.5 * sqrt(log(2.0)), EPS);
+    assert_float_equal(mcts_score(t, b), 1.0 + 0.5 * sqrt(log(2.0)), EPS);
     assert_ptr_equal(mcts_select(t), a);
+    mcts_free(t);
+}
+
+/* The same two seeds under the sized policy: SV normalised among the
+ * siblings (A 1, B 0), each child a subtree of size 1, the root's visits
+ * per node 2/3, so the exploration term is c sqrt(ln 1.0001). */
+static void test_sized_normalises(void **state)
+{
+    (void)state;
+    mcts_tree *t = mcts_new(10, 0.5);
+    mcts_set_policy(t, MCTS_SIZED);
+    uint32_t ta[] = {0, 1, 2}, tb[] = {0, 3};
+    mcts_node *a = mcts_add_child(t, mcts_root(t), ta, 3, 0);
+    mcts_node *b = mcts_add_child(t, mcts_root(t), tb, 2, 1);
+    mcts_visit(t, a);
+    mcts_visit(t, b);
+    double explore = 0.5 * sqrt(log(1.0001));
+    assert_float_equal(mcts_score(t, a), 1.0 + explore, EPS);
+    assert_float_equal(mcts_score(t, b), explore, EPS);
     mcts_free(t);
 }
 
@@ -240,10 +259,10 @@ static void test_stay_policy(void **state)
 /* The frontier rule.  Branches {0,1}, {2,3}, {4,5}; seeds A {0,4}, B {1,4},
  * C {1,2,4}, each visited once; c = 0.5, the seed's policy.
  *   root tree {0:1, 1:2, 2:1, 4:3}; 3 and 5 are covered by no node.
- *   seed rule: rare = {0, 2} (count 1): SV A 1, B 0, C 1 -> A 1, B 0, C 1;
- *     A and C tie at 1 + 0.5 sqrt(ln 3), the first wins: A.
+ *   seed rule: rare = {0, 2} (count 1): SV A 1, B 0, C 1 (raw, the seed's
+ *     policy); A and C tie at 1 + 0.5 sqrt(ln 3), the first wins: A.
  *   frontier rule: rare = {2, 4} (their branches have the uncovered 3 and 5):
- *     SV A 1, B 1, C 2 -> A 0, B 0, C 1: C.
+ *     SV A 1, B 1, C 2: C at 2 + 0.5 sqrt(ln 3).
  * Once a child D of C covers 3 and 5 no branch has an uncovered side and the
  * rule falls back to the seed's: both rules score A alike. */
 static void test_frontier_rule(void **state)
@@ -263,13 +282,13 @@ static void test_frontier_rule(void **state)
         mcts_visit(t, b);
         mcts_visit(t, c);
         double base = 0.5 * sqrt(log(3.0));
-        assert_float_equal(mcts_score(t, a), (rule ? 0.0 : 1.0) + base, EPS);
-        assert_float_equal(mcts_score(t, b), base, EPS);
-        assert_float_equal(mcts_score(t, c), 1.0 + base, EPS);
+        assert_float_equal(mcts_score(t, a), 1.0 + base, EPS);
+        assert_float_equal(mcts_score(t, b), (rule ? 1.0 : 0.0) + base, EPS);
+        assert_float_equal(mcts_score(t, c), (rule ? 2.0 : 1.0) + base, EPS);
         assert_ptr_equal(mcts_select(t), rule ? c : a);
         assert_non_null(mcts_add_child(t, c, td, 2, 3));
-        /* rare {0, 2, 3, 5}: SV A 1, B 0, C 3 -> A 1/3 */
-        assert_float_equal(mcts_score(t, a), 1.0 / 3 + base, EPS);
+        /* rare {0, 2, 3, 5}: SV A 1, B 0, C 3: A 1 (normalised it would be 1/3) */
+        assert_float_equal(mcts_score(t, a), 1.0 + base, EPS);
         mcts_free(t);
     }
 }
@@ -290,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_rare_seed_example),
         cmocka_unit_test(test_traces),
         cmocka_unit_test(test_score_and_ties),
+        cmocka_unit_test(test_sized_normalises),
         cmocka_unit_test(test_equal_sv_guard),
         cmocka_unit_test(test_parent_competes),
         cmocka_unit_test(test_backprop),

@@ -55,6 +55,10 @@ static const opt_desc fuzz_options[] = {
     {"mcts-rare", 0, OPT_STR, OPT_KV, "R", "frontier",
      "fuzz: MCTS rare branches: frontier (the edges on a branch with a side no input covers; "
      "the seed's when none) | seed (the edges with the smallest hit count, seed 000)"},
+    {"mcts-as-seed", 0, OPT_FLAG, OPT_KV, NULL, NULL,
+     "fuzz: the tree search exactly as seed 000 writes it: --schedule mcts, --mcts-policy seed "
+     "(visits per node, the raw count of rare branches against C) and --mcts-rare seed "
+     "(docs/strategies.md lists what the defaults change and why)"},
     {"max-len", 0, OPT_INT, OPT_KV, "BYTES", "4096", "fuzz: longest input a mutant may have"},
     {"dict", 0, OPT_STR, OPT_KV, "FILE", NULL,
      "fuzz: AFL/libFuzzer dictionary file (lines name=\"token\" or \"token\", \\xNN escapes)"},
@@ -570,6 +574,12 @@ static bool read_options(fuzz *F, const ctg_options *o, ctg_err *e)
     if (strcmp(rare, "frontier") != 0 && strcmp(rare, "seed") != 0)
         return err_set(e, "--mcts-rare: unknown rule '%s'; use frontier or seed", rare);
     F->frontier = strcmp(rare, "frontier") == 0;
+    if (opt_get_flag(o, "mcts-as-seed")) { /* seed 000 as written, whatever else is given */
+        if (!F->mcts)
+            return err_set(e, "--mcts-as-seed: the seed's tree search needs --schedule mcts");
+        F->policy = MCTS_SEED;
+        F->frontier = false;
+    }
     F->batch = opt_get_long(o, "fuzz-batch");
     long max_len = opt_get_long(o, "max-len");
     F->n_random = opt_get_long(o, "fuzz-seeds");

@@ -267,8 +267,9 @@ static size_t rare_of(mcts_tree *t, const mcts_node *p)
 }
 
 /* SV of every child of p (rare branches of p's tree trace that the child's
- * tree trace contains), normalised among the siblings, into t->sv.  False
- * on oom. */
+ * tree trace contains) into t->sv: the count itself with the seed's policy
+ * (seed 000), else normalised among the siblings (min-max, as the sized
+ * policies weigh it against c).  False on oom. */
 static bool children_sv(mcts_tree *t, const mcts_node *p)
 {
     if (ctg_grow((void **)&t->sv, &t->cap_sv, p->n_kids + 1, sizeof *t->sv) != 0)
@@ -297,6 +298,8 @@ static bool children_sv(mcts_tree *t, const mcts_node *p)
     }
     for (size_t i = 0; i < n_rare; i++)
         t->mark[t->scratch[i]] = 0;
+    if (t->policy == MCTS_SEED) /* seed 000: the raw count against c */
+        return true;
     for (size_t k = 0; k < p->n_kids + self; k++)
         t->sv[k] = hi > lo ? (t->sv[k] - lo) / (hi - lo) : (hi > 0 ? 1.0 : 0.0);
     return true;
