@@ -39,6 +39,8 @@
 #include "commands.h"
 
 #define LEARN_DEFAULT_EXECS 1000
+#define LEARN_SEED_TRIALS 10      /* --learn-as-seed: the seed's check trials      */
+#define LEARN_SEED_ROUNDS_CAP 1000 /* --learn-as-seed: rounds unless --rounds caps */
 #define LEARN_MAX_LOG 100000
 #define LEARN_EVAL_SECS 60.0 /* safety cap of one evaluation */
 
@@ -71,6 +73,7 @@ typedef struct learn {
     const char *weights_out;
     char *work, *log_path, *exe;
     unsigned samples, top, checks, rounds, jobs;
+    bool as_seed;       /* --learn-as-seed: seed 004's stop rule and trials */
     unsigned nprog;       /* --each: the programs (1: the sources of one) */
     uint64_t execs;
     double eval_secs;     /* safety cap of one evaluation (--time)       */
@@ -635,7 +638,7 @@ static bool round_refine(learn *L, cc_range *rng_range, const round *R, best_vec
     fprintf(L->logf, "round %u best %.6g restart %u scope %s\n", R->r, a, R->rs[b1],
             cc_scope_name(R->sc[b1]));
     fflush(L->logf);
-    if (a <= best->avg)
+    if (cc_learn_converged(a, best->avg, L->as_seed))
         return false;
     best->avg = a;
     memcpy(best->w, R->w[b1], sizeof best->w);
@@ -716,6 +719,11 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     L->samples = (unsigned)v[0], L->top = (unsigned)v[1], L->checks = (unsigned)v[2];
     L->nprog = opt_get_flag(o, "each") ? (unsigned)o->positional.n : 1;
     L->rounds = (unsigned)v[3], L->jobs = (unsigned)v[4];
+    L->as_seed = opt_get_flag(o, "learn-as-seed");
+    if (L->as_seed && !opt_given(o, "checks"))
+        L->checks = LEARN_SEED_TRIALS;
+    if (L->as_seed && !opt_given(o, "rounds"))
+        L->rounds = LEARN_SEED_ROUNDS_CAP;
     L->execs = o->search.max_execs ? o->search.max_execs : LEARN_DEFAULT_EXECS;
     /* a weight vector may send the solver after hard queries: an
      * evaluation is cut at --time (default LEARN_EVAL_SECS) seconds */

@@ -73,6 +73,13 @@ check "param run, shipped weights, scope last: restarts after 10" [ "$(jq -r .in
   >/dev/null 2>&1 || fail "learn --search-restart 20 failed"
 check "learn --search-restart N: every run restarts after N, and the file says so" \
   bash -c "grep -q '^setup scope learned, restart 20,' '$T/w20.txt.work/learn.log' && grep -qx 'restart 20' '$T/w20.txt'"
+# --learn-as-seed: the seed's 10 check trials for each of the top samples
+"$CTESTGEN" learn "$P" --max-execs 40 --samples 2 --top 1 --rounds 1 --learn-as-seed -o "$T/ws.txt" -q \
+  >/dev/null 2>&1 || fail "learn --learn-as-seed failed"
+trials() { awk '$1 == "eval" && $2 == 1 && $3 == "C" { n[$4]++ }
+  END { for (k in n) { c++; if (n[k] != 10) bad = 1 } print (c && !bad) ? "10 each" : "not 10" }' "$1"; }
+check "learn --learn-as-seed: each vector checked is checked over 10 trials" \
+  [ "$(trials "$T/ws.txt.work/learn.log")" = "10 each" ]
 "$CTESTGEN" learn "$P" --max-execs 40 --samples 3 --top 1 --checks 1 --rounds 1 --search-scope level -o "$T/wl.txt" -q \
   >/dev/null 2>&1 || fail "learn --search-scope level failed"
 check "learn --search-scope S: every run looks at S, and the file says so" \

@@ -656,6 +656,22 @@ static void test_learn_refine(void **state)
     assert_int_equal(idx[1], 3);
     assert_int_equal(idx[2], 4);
     assert_int_equal(cc_learn_top(sc, 2, 3, idx), 2);
+    /* the stop rule, on the seed's lines "if b_t1 < max then converge else
+     * <max, theta_max> <- <b_t1, theta_t1>": rounds of best averages
+     * 50, 52, 52, 51 stop at the fourth as written (the equal third goes
+     * on), at the third with ours */
+    const double rounds[] = {50, 52, 52, 51};
+    for (int as_seed = 0; as_seed < 2; as_seed++) {
+        double max = -1;
+        int stopped = -1;
+        for (int k = 0; k < 4 && stopped < 0; k++) {
+            if (cc_learn_converged(rounds[k], max, as_seed))
+                stopped = k;
+            else
+                max = rounds[k];
+        }
+        assert_int_equal(stopped, as_seed ? 3 : 2);
+    }
 }
 
 /* Feature names and indices map both ways; an unknown name is -1. */

@@ -44,3 +44,8 @@ size_t cc_learn_top(const double *score, size_t n, size_t top, size_t *idx)
     }
     return k;
 }
+
+bool cc_learn_converged(double round_best, double best_before, bool as_seed)
+{
+    return as_seed ? round_best < best_before : round_best <= best_before;
+}

@@ -33,5 +33,11 @@ void cc_learn_refine(cc_range r[CC_N_FEATURES], const double t1[CC_N_FEATURES],
 /* Indices of the `top` largest of score[0..n) into idx (ties: lower index
  * first); returns how many were written (min(top, n)). */
 size_t cc_learn_top(const double *score, size_t n, size_t top, size_t *idx);
+/* Whether the search has converged after a round whose best average is
+ * round_best, the best of the rounds before being best_before: the seed's
+ * rule (as_seed: round_best < best_before; an equal one replaces the best
+ * and goes on), or ours (round_best <= best_before: a round that brings
+ * nothing new ends it). */
+bool cc_learn_converged(double round_best, double best_before, bool as_seed);
 
 #endif

@@ -52,6 +52,11 @@ static const opt_desc concolic_options[] = {
     {"top", 0, OPT_INT, OPT_KV, "K", "4", "learn: best samples re-evaluated per round (check)"},
     {"checks", 0, OPT_INT, OPT_KV, "N", "3", "learn: seeds each of them is re-evaluated on"},
     {"rounds", 0, OPT_INT, OPT_KV, "N", "8", "learn: rounds at most (it stops on convergence)"},
+    {"learn-as-seed", 0, OPT_FLAG, OPT_KV, NULL, NULL,
+     "learn: seed 004's algorithm 2 as written: each of the top samples re-evaluated over 10 "
+     "trials (--checks 10), and it stops only when a round's best average is lower than the "
+     "best before (an equal one replaces it and goes on); --rounds stays a cap, 1000 unless "
+     "given"},
     {"each", 0, OPT_FLAG, OPT_KV, NULL, NULL,
      "learn: every PROG.c is a program of its own; an evaluation runs each and scores the mean "
      "of their branch coverage in percent (weights for several programs)"},
