@@ -47,4 +47,11 @@ check "wts with the seed's plain operators runs" "$CTESTGEN" run "$lib" --functi
   --strategy wts --selection plain --elitism plain --suite-crossover variable --suite-mutation set \
   --fixed-steps --p-copy 0 --p-tied 0 --p-pool 0 --max-execs 1000 -o "$T/plain" -q
 check "stats.json has the wts counters" [ "$(stat wts.generations "$T/plain")" -gt 0 ]
+# --sbst-as-seed: seed 001's operators and MIO in one switch: no local
+# search runs, tests stay within 10 values, and the run still covers
+"$CTESTGEN" run "$lib" --function triangle --strategy mio --sbst-as-seed --max-execs 2000 --seed 1 \
+  -o "$T/asseed" -q || fail "mio --sbst-as-seed failed"
+check "mio --sbst-as-seed: no local search ($(stat mio.avm_runs "$T/asseed") runs)" [ "$(stat mio.avm_runs "$T/asseed")" = 0 ]
+check "mio --sbst-as-seed: recorded in info" [ "$(jq -r '.info["opt.sbst-as-seed"]' "$T/asseed/stats.json")" = 1 ]
+check "mio --sbst-as-seed: covers edges ($(stat edges.covered "$T/asseed"))" [ "$(stat edges.covered "$T/asseed")" -ge 5 ]
 finish

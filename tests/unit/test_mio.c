@@ -149,9 +149,57 @@ static void test_shorter(void **state)
     ip_release(&p);
 }
 
+/* The test mutated next, on the seed's pseudo-code ("if result: current
+ * = deepcopy(offspring)"): with seed_current a fresh test that improved no
+ * archive leaves the current test as it was; without it (the paper's rule)
+ * the fresh test becomes the current one.  A test that improved an archive
+ * becomes the current one either way.  Random tests only (P_sample 1),
+ * each mutated twice. */
+static void test_seed_current(void **state)
+{
+    (void)state;
+    for (int seed_rule = 0; seed_rule < 2; seed_rule++) {
+        ip_prog p;
+        ip_init(&p, IP_TRIANGLE, 600, 5);
+        sbst_env env = ip_env(&p, 5);
+        tc_params tp;
+        tc_params_default(&tp);
+        tp.range = 1000000;
+        ctg_err e = {{0}};
+        sbst_t *s = sbst_new(&env, &tp, SBST_DENSE, &e);
+        mio_params mp;
+        mio_params_default(&mp);
+        mp.p_sample_first = mp.p_sample_focused = 1.0;
+        mp.mutations_first = mp.mutations_focused = 2;
+        mp.p_avm = 0;
+        mp.seed_current = seed_rule;
+        mio_t *m = mio_new(s, &mp, &e);
+        unsigned fresh_idle = 0;
+        const tcase *before = NULL;
+        while (mio_step(m)) {
+            mio_trace t = mio_last_step(m);
+            if (t.updated)
+                assert_ptr_equal(t.current, t.last);
+            else if (t.fresh && seed_rule) {
+                assert_ptr_equal(t.current, before); /* kept */
+                fresh_idle++;
+            } else if (t.fresh) {
+                assert_ptr_equal(t.current, t.last); /* replaced */
+                fresh_idle++;
+            }
+            before = t.current;
+        }
+        assert_true(fresh_idle > 0);
+        mio_free(m);
+        sbst_free(s);
+        ip_release(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_current),
         cmocka_unit_test(test_schedule),
         cmocka_unit_test(test_triangle),
         cmocka_unit_test(test_cgi),

@@ -15,8 +15,9 @@
  *
  * The test being mutated: a freshly sampled (or random) test is mutated up
  * to `mutations` times in a row; a mutant that improves some archive takes
- * its place (the paper's rule; the seed only ever restarts from improving
- * mutants).
+ * its place (the paper's rule).  With seed_current (--sbst-as-seed) the
+ * seed's: only a test that improved an archive, fresh or mutant, becomes
+ * the one mutated next.
  */
 #include "mio.h"
 
@@ -40,6 +41,8 @@ struct mio {
     int asize, nmut;
     sbst_ind *current;
     int cur_mut;
+    mio_trace trace;   /* mio_last_step                         */
+    sbst_ind *last;    /* the last step's test (trace.last)     */
     bool focused;      /* the focused phase has begun           */
     avm_t *avm;        /* local search, with p_avm > 0          */
 };
@@ -55,6 +58,7 @@ void mio_params_default(mio_params *p)
     p->F = 0.5;
     p->p_avm = 0.5;
     p->avm_evals = 500;
+    p->seed_current = false;
 }
 
 mio_t *mio_new(sbst_t *s, const mio_params *p, ctg_err *e)
@@ -97,6 +101,7 @@ void mio_free(mio_t *m)
             for (uint32_t i = 0; i < m->n_in[g]; i++)
                 sbst_ind_unref(m->arch[(size_t)g * m->p.archive_first + i].t);
     sbst_ind_unref(m->current);
+    sbst_ind_unref(m->last);
     avm_free(m->avm);
     ctg_free(m->arch);
     ctg_free(m->n_in);
@@ -289,13 +294,17 @@ bool mio_step(mio_t *m)
     /* the archives keep the fitness they need: drop the vector */
     ctg_free(off->fit);
     off->fit = NULL;
-    if (fresh || updated) {
+    if ((fresh && !m->p.seed_current) || updated) {
         sbst_ind_unref(m->current);
         m->current = sbst_ind_ref(off);
     }
-    sbst_ind_unref(off);
+    sbst_ind_unref(m->last);
+    m->last = off; /* our reference passes to last */
+    m->trace = (mio_trace){fresh, updated, &off->tc, m->current ? &m->current->tc : NULL};
     return true;
 }
+
+mio_trace mio_last_step(const mio_t *m) { return m->trace; }
 
 uint32_t mio_n_covered(const mio_t *m) { return m->n_cov; }
 

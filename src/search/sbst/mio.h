@@ -25,6 +25,9 @@ typedef struct mio_params {
     double p_avm;       /* focused phase: a sampled goal gets a local search
                            (avm.h) instead of mutations (0.5; 0: never)     */
     unsigned avm_evals; /* evaluations of one local search at most (500)    */
+    bool seed_current;  /* the seed's rule: the test mutated next is only
+                           ever replaced by one that improved an archive
+                           (default false: a fresh sample takes its place) */
 } mio_params;
 
 void mio_params_default(mio_params *p);
@@ -39,6 +42,15 @@ void mio_free(mio_t *m);
 
 /* Goals whose archive holds a covering test. */
 uint32_t mio_n_covered(const mio_t *m);
+/* What the last mio_step did: whether its test was fresh (random, or a
+ * mutant of an archive sample) rather than a mutant of the current test,
+ * whether it improved an archive, that test, and the test mutated next
+ * (NULL before the first step). */
+typedef struct mio_trace {
+    bool fresh, updated;
+    const tcase *last, *current;
+} mio_trace;
+mio_trace mio_last_step(const mio_t *m);
 /* Tests that were the best yet for an uncovered goal, and goals covered. */
 uint64_t mio_bests(const mio_t *m);
 /* Covering test of a goal from the archive (shortest found), or NULL. */

@@ -18,6 +18,8 @@
 
 /* ==== options ========================================================== */
 
+#define SBST_SEED_MAX_VALUES 10 /* seed 001's string_length */
+
 /* Options of the test representation, shared by the four strategies. */
 #define TC_OPTIONS                                                                                 \
     {"int-range", 0, OPT_DOUBLE, OPT_KV, "R", "0",                                               \
@@ -35,7 +37,12 @@
     {"p-copy", 0, OPT_DOUBLE, OPT_KV, "P", "0.05", "a changed value copies another one"},       \
     {"p-tied", 0, OPT_DOUBLE, OPT_KV, "P", "0.5", "a step also moves the values equal to it"},  \
     {"p-pool", 0, OPT_DOUBLE, OPT_KV, "P", "0.2",                                               \
-     "a value is a constant the program compared with (0: no pool)"}
+     "a value is a constant the program compared with (0: no pool)"},                            \
+    {"sbst-as-seed", 0, OPT_FLAG, OPT_KV, NULL, NULL,                                           \
+     "seed 001 as written: --fixed-steps, every mutation deletes, changes and inserts "          \
+     "(--p-delete/--p-change/--p-insert 1), tests of 10 values at most, no copies, tied "       \
+     "steps or constant pool; MIO without local search, mutating only tests that improved an "  \
+     "archive (docs/SBST.md lists the departures)"}
 
 #define MOSA_OPTIONS                                                                               \
     {"population", 0, OPT_INT, OPT_KV, "N", "50", "population size"},                            \
@@ -99,6 +106,12 @@ static void tc_params_from(search_ctx *ctx, tc_params *p)
     p->p_copy = opt_get_double(o, "p-copy");
     p->p_tied = opt_get_double(o, "p-tied");
     p->p_pool = opt_get_double(o, "p-pool");
+    if (opt_get_flag(o, "sbst-as-seed")) { /* seed 001's operators, whatever else is given */
+        p->log_steps = false;
+        p->p_delete = p->p_change = p->p_insert = 1.0;
+        p->max_len = SBST_SEED_MAX_VALUES;
+        p->p_copy = p->p_tied = p->p_pool = 0.0;
+    }
 }
 
 /* Index of `v` in the NULL-terminated list, -1 (with e set) if absent. */
@@ -191,6 +204,10 @@ static void *algo_new(sbst_state *st, ctg_err *e)
             return NULL;
         }
         p.avm_evals = (unsigned)ae;
+        if (opt_get_flag(o, "sbst-as-seed")) {
+            p.p_avm = 0;
+            p.seed_current = true;
+        }
         return mio_new(st->s, &p, e);
     }
     if (st->kind == ALGO_WTS) {
