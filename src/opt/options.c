@@ -60,9 +60,10 @@ static const opt_desc common_options[] = {
      "unreachable, the run stops once every other goal is covered, and with "
      "coverage-error-call at once.  auto: eva on a Test-Comp harness when frama-c is "
      "installed (`make deps` installs it)"},
-    {"prove-time", 0, OPT_DOUBLE, OFF(search.prove_s), "SEC", "30",
-     "CPU seconds the prover may take; with --time, a result that comes after the search "
-     "ended is not waited for"},
+    {"prove-time", 0, OPT_STR, OFF(search.prove_time), "SEC|auto", "auto",
+     "CPU seconds the prover may take (auto, 0: a quarter of --time, between 2 and 30 s; "
+     "30 s with --time 0, when the result is waited for at the end); with --time, a result "
+     "that comes after the search ended is not waited for"},
     {"crash-min-execs", 0, OPT_U64, OFF(search.crash_min_execs), "N", "256",
      "runs spent minimising each new crash (part of --max-execs; 0: none)"},
     {"function", 0, OPT_STR, OFF(build.function), "NAME", NULL,
@@ -181,7 +182,7 @@ void options_defaults(ctg_options *o)
     o->search.seed = 1;
     o->search.crash_min_execs = 256;
     o->search.prove = "auto";
-    o->search.prove_s = 30;
+    o->search.prove_time = "auto";
     o->search.sync_s = 1.0;
     o->exec.timeout_arg = "auto";
     o->exec.timeout_ms = 1000;
@@ -427,8 +428,11 @@ static bool validate(ctg_options *o, ctg_err *e)
     if (strcmp(o->search.prove, "auto") && strcmp(o->search.prove, "eva") &&
         strcmp(o->search.prove, "none"))
         return err_set(e, "--prove: must be auto, eva or none, not '%s'", o->search.prove);
-    if (o->search.prove_s <= 0)
-        return err_set(e, "--prove-time: must be more than 0 seconds");
+    char *end = NULL;
+    o->search.prove_s = strcmp(o->search.prove_time, "auto") ? strtod(o->search.prove_time, &end) : 0;
+    if (end && (*end || end == o->search.prove_time || !(o->search.prove_s > 0)))
+        return err_set(e, "--prove-time: '%s' is not a number of seconds above 0 or auto",
+                       o->search.prove_time);
     if (o->out.resume && o->out.force)
         return err_set(e, "--resume and --force exclude each other: --force deletes the run "
                           "that --resume continues");

@@ -78,7 +78,8 @@ typedef struct ctg_options {
                                  once task_apply (task.h) has run         */
         uint64_t crash_min_execs; /* --crash-min-execs: runs minimising each new crash */
         const char *prove;    /* --prove auto|eva|none (engine_prove.c)   */
-        double prove_s;       /* --prove-time: the prover's CPU seconds   */
+        const char *prove_time; /* --prove-time as given: SEC or auto      */
+        double prove_s;       /* its seconds; 0: auto (engine_prove.c)   */
         /* set by run --jobs for its processes, not options of their own: */
         const char *sync_dir; /* a worker: OUT/.jobs, where its siblings write */
         int worker;           /* a worker: its number (its dir: sync_dir/wN) */

@@ -22,6 +22,8 @@
 #include "prove/prove.h"
 
 #define PROVE_POLL_S 0.05
+#define PROVE_AUTO_MIN_S 2.0
+#define PROVE_AUTO_MAX_S 30.0
 #define PROVE_METHOD "abstract interpretation (Frama-C Eva), every input"
 #define PROVE_NO_CALL "no call of an error function in the program, nor its address taken"
 
@@ -51,6 +53,20 @@ static void no_error_call(search_ctx *c)
         c->prv.no_error_call = true;
 }
 
+/* The prover's CPU seconds: --prove-time, or (auto) a quarter of --time
+ * between PROVE_AUTO_MIN_S and PROVE_AUTO_MAX_S, so that on a program too
+ * large to prove it takes at most a quarter of the second core; the most
+ * with --time 0, when the run waits for it. */
+static double prove_cpu_s(const ctg_options *o)
+{
+    if (o->search.prove_s > 0)
+        return o->search.prove_s;
+    if (o->search.time_s <= 0)
+        return PROVE_AUTO_MAX_S;
+    double s = o->search.time_s / 4;
+    return s < PROVE_AUTO_MIN_S ? PROVE_AUTO_MIN_S : s > PROVE_AUTO_MAX_S ? PROVE_AUTO_MAX_S : s;
+}
+
 void eng_prove_start(search_ctx *c)
 {
     no_error_call(c);
@@ -59,7 +75,7 @@ void eng_prove_start(search_ctx *c)
     const build_opts *bo = c->build->opts;
     char *dir = fs_join(c->opts->out.out_dir, "prove");
     prove_input in = {bo->sources, bo->n_sources, bo->cflags, bo->n_cflags, bo->arch_bits, dir,
-                      c->opts->search.prove_s};
+                      prove_cpu_s(c->opts)};
     ctg_err e = {{0}};
     c->prv.edge = ctg_calloc(c->db->n_edges / 64 + 1, sizeof *c->prv.edge);
     c->prv.error = ctg_calloc(c->db->n_errors + 1, sizeof *c->prv.error);
