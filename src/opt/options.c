@@ -60,6 +60,10 @@ static const opt_desc common_options[] = {
      "unreachable, the run stops once every other goal is covered, and with "
      "coverage-error-call at once.  auto: eva on a Test-Comp harness when frama-c is "
      "installed (`make deps` installs it)"},
+    {"no-explain", 0, OPT_FLAG, OFF(search.no_explain), NULL, NULL,
+     "do not run the suite's tests once more at the end to say how close they came to each "
+     "goal not covered (stats.json final.goals: closest_test, distance); for a program whose "
+     "every run leaves a trace"},
     {"prove-time", 0, OPT_STR, OFF(search.prove_time), "SEC|auto", "auto",
      "CPU seconds the prover may take (auto, 0: a quarter of --time, between 2 and 30 s; "
      "30 s with --time 0, when the result is waited for at the end); with --time, a result "

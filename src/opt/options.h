@@ -78,6 +78,7 @@ typedef struct ctg_options {
                                  once task_apply (task.h) has run         */
         uint64_t crash_min_execs; /* --crash-min-execs: runs minimising each new crash */
         const char *prove;    /* --prove auto|eva|none (engine_prove.c)   */
+        bool no_explain;      /* --no-explain (engine_explain.c)          */
         const char *prove_time; /* --prove-time as given: SEC or auto      */
         double prove_s;       /* its seconds; 0: auto (engine_prove.c)   */
         /* set by run --jobs for its processes, not options of their own: */

@@ -48,7 +48,8 @@ static bool measure(search_ctx *c, const test_t *t, eng_miss *m, bool *ran)
 eng_miss *eng_explain_misses(search_ctx *c)
 {
     const progdb *db = c->db;
-    if (!c->x || c->failed || interrupt_requested() || archive_covered_edges(c->archive) == db->n_edges)
+    if (!c->x || c->failed || c->opts->search.no_explain || interrupt_requested() ||
+        archive_covered_edges(c->archive) == db->n_edges)
         return NULL;
     eng_miss *m = ctg_calloc(db->n_edges + 1, sizeof *m);
     bool *ran = ctg_calloc(db->n_branches + 1, sizeof *ran);

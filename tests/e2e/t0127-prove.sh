@@ -10,6 +10,7 @@
 # through a pointer: no such claim.  Programs whose error needs what gcc -O0 does and C leaves open
 # (signed wrap-around, an uninitialised local, a read past an array): no
 # claim.  --prove none proves nothing; a bad --prove is a one-line error.
+# LABELS: asan
 . "$(dirname "$0")/lib.sh"
 command -v frama-c >/dev/null || { echo "skip: frama-c not installed (frama-c-base)"; exit 77; }
 export CTESTGEN_CACHE="$T/cache"
@@ -24,7 +25,7 @@ check "dead error: final.goals has it unreachable, with the method" \
   [ "$(goal '.kind=="error" and .status=="unreachable" and (.method|test("Eva"))' "$T/dead")" = 1 ]
 n_helper=$(goal '.kind=="branch" and (.goal|startswith("helper"))' "$T/dead")
 check "dead helper: its $n_helper edges are unreachable" \
-  [ "$n_helper" -ge 2 ] && [ "$(goal '.status=="unreachable" and (.goal|startswith("helper"))' "$T/dead")" = "$n_helper" ]
+  [ "$n_helper" -ge 2 -a "$(goal '.status=="unreachable" and (.goal|startswith("helper"))' "$T/dead")" = "$n_helper" ]
 check "the edge into the error call's block is unreachable too (main:1:T)" \
   [ "$(goal '.goal=="main:1:T" and .status=="unreachable"' "$T/dead")" = 1 ]
 check "final.unreachable counts them ($((n_helper + 2)))" [ "$(jq .final.unreachable "$T/dead/stats.json")" = $((n_helper + 2)) ]
