@@ -81,6 +81,17 @@ done
 check "prove_wrap: ctestgen reaches the error the wrap leads to" [ "$(stat errors.reached "$T/prove_wrap")" = 1 ]
 check "prove_uninit: the read past the array voids the analysis" grep -q "claims nothing: .*alarm" "$T/prove_uninit.out"
 
+# a prover that hangs off the CPU (its CPU limit never comes): the
+# wall-time guard (2 x --prove-time + 10 s) stops it and the run ends
+mkdir -p "$T/fakebin"
+printf '#!/bin/sh\nexec sleep 617\n' >"$T/fakebin/frama-c"
+chmod +x "$T/fakebin/frama-c"
+PATH="$T/fakebin:$PATH" "$CTESTGEN" run "$D" --max-execs 200 --seed 1 --prove-time 1 -o "$T/hang" \
+  >"$T/hang.out" 2>&1 || fail "run with a hanging prover: $(tail -3 "$T/hang.out")"
+check "a hanging prover is stopped and claims nothing" \
+  grep -q "claims nothing: the analysis did not finish within its time" "$T/hang.out"
+check "no prover process is left" bash -c "! pgrep -f '^sleep 617$' >/dev/null"
+
 "$CTESTGEN" run "$D" --max-execs 500 --seed 1 --prove none -o "$T/none" >"$T/none.out" 2>&1
 check "--prove none: no proof" [ "$(jq .final.unreachable "$T/none/stats.json")" = 0 ]
 "$CTESTGEN" run "$D" --prove sometimes -o "$T/bad" >"$T/bad.out" 2>&1

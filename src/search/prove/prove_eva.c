@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../base/ctype.h"
@@ -21,6 +22,8 @@
 
 #define PROVE_MAX_ARGS 64
 #define PROVE_MAX_UNREACHED 4096
+#define PROVE_WALL_FACTOR 2.0  /* wall-time guard: times the CPU limit ... */
+#define PROVE_WALL_SLACK_S 10.0 /* ... plus this                          */
 
 /* Eva's precisions, tried in turn while the last proved no error call
  * unreachable and CPU time is left: most programs take well under a
@@ -381,11 +384,30 @@ static bool read_log(prove_job *j)
     return !killed && !failed && !error_unreached(j);
 }
 
+/* waitpid on the running stage; with wait, until it ends or the wall-time
+ * guard (PROVE_WALL_FACTOR times its CPU limit, plus PROVE_WALL_SLACK_S:
+ * a process blocked off the CPU would never reach its limit) kills it. */
+static pid_t wait_stage(prove_job *j, bool wait, int *st)
+{
+    double deadline = j->t0 + PROVE_WALL_FACTOR * j->in.cpu_s + PROVE_WALL_SLACK_S;
+    for (;;) {
+        pid_t w = waitpid(j->pid, st, WNOHANG);
+        if (w != 0 || !wait)
+            return w;
+        if (fs_now() > deadline) {
+            kill(-j->pid, SIGKILL);
+            kill(j->pid, SIGKILL);
+        }
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 bool prove_poll(prove_job *j, bool wait)
 {
     while (j && !j->ended) {
         int st = 0;
-        pid_t w = waitpid(j->pid, &st, wait ? 0 : WNOHANG);
+        pid_t w = wait_stage(j, wait, &st);
         if (w == 0)
             return false;
         j->status = w == j->pid ? st : -1; /* -1: reaped by a clean-up elsewhere */
