@@ -65,9 +65,10 @@ static const opt_desc common_options[] = {
      "goal not covered (stats.json final.goals: closest_test, distance); for a program whose "
      "every run leaves a trace"},
     {"prove-time", 0, OPT_STR, OFF(search.prove_time), "SEC|auto", "auto",
-     "CPU seconds the prover may take (auto, 0: a quarter of --time, between 2 and 30 s; "
-     "30 s with --time 0, when the result is waited for at the end); with --time, a result "
-     "that comes after the search ended is not waited for"},
+     "CPU seconds the prover may take (auto: a quarter of --time, between 2 and 30 s, "
+     "precision 1 then 4; with --time 0, when the run waits for the result at its end, 5 s "
+     "and precision 1 only); with --time, a result that comes after the search ended is not "
+     "waited for"},
     {"crash-min-execs", 0, OPT_U64, OFF(search.crash_min_execs), "N", "256",
      "runs spent minimising each new crash (part of --max-execs; 0: none)"},
     {"function", 0, OPT_STR, OFF(build.function), "NAME", NULL,

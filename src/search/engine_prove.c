@@ -24,6 +24,7 @@
 #define PROVE_POLL_S 0.05
 #define PROVE_AUTO_MIN_S 2.0
 #define PROVE_AUTO_MAX_S 30.0
+#define PROVE_AUTO_WAIT_S 5.0 /* --time 0: the run ends when the prover does */
 #define PROVE_METHOD "abstract interpretation (Frama-C Eva), every input"
 #define PROVE_NO_CALL "no call of an error function in the program, nor its address taken"
 
@@ -55,14 +56,14 @@ static void no_error_call(search_ctx *c)
 
 /* The prover's CPU seconds: --prove-time, or (auto) a quarter of --time
  * between PROVE_AUTO_MIN_S and PROVE_AUTO_MAX_S, so that on a program too
- * large to prove it takes at most a quarter of the second core; the most
- * with --time 0, when the run waits for it. */
+ * large to prove it takes at most a quarter of the second core; with
+ * --time 0, when the run waits for it, PROVE_AUTO_WAIT_S. */
 static double prove_cpu_s(const ctg_options *o)
 {
     if (o->search.prove_s > 0)
         return o->search.prove_s;
     if (o->search.time_s <= 0)
-        return PROVE_AUTO_MAX_S;
+        return PROVE_AUTO_WAIT_S;
     double s = o->search.time_s / 4;
     return s < PROVE_AUTO_MIN_S ? PROVE_AUTO_MIN_S : s > PROVE_AUTO_MAX_S ? PROVE_AUTO_MAX_S : s;
 }
@@ -74,8 +75,9 @@ void eng_prove_start(search_ctx *c)
         return;
     const build_opts *bo = c->build->opts;
     char *dir = fs_join(c->opts->out.out_dir, "prove");
+    /* with --time 0 the run waits for the result: one analysis, briefly */
     prove_input in = {bo->sources, bo->n_sources, bo->cflags, bo->n_cflags, bo->arch_bits, dir,
-                      prove_cpu_s(c->opts)};
+                      prove_cpu_s(c->opts), c->opts->search.time_s > 0};
     ctg_err e = {{0}};
     c->prv.edge = ctg_calloc(c->db->n_edges / 64 + 1, sizeof *c->prv.edge);
     c->prv.error = ctg_calloc(c->db->n_errors + 1, sizeof *c->prv.error);
@@ -220,9 +222,9 @@ static void apply(search_ctx *c)
     const char *why;
     int n;
     c->prv.done = true;
-    double secs = prove_seconds(c->prv.job);
+    double secs = prove_cpu_seconds(c->prv.job);
     if (!prove_result(c->prv.job, &names, &n, &why)) {
-        snprintf(c->prv.note, sizeof c->prv.note, "Frama-C Eva (%.1fs) claims nothing: %s", secs,
+        snprintf(c->prv.note, sizeof c->prv.note, "Frama-C Eva (%.1fs CPU) claims nothing: %s", secs,
                  why);
         return;
     }
@@ -231,7 +233,7 @@ static void apply(search_ctx *c)
         drop_claims(c, "Frama-C Eva's claims were contradicted by a test and dropped");
         return;
     }
-    snprintf(c->prv.note, sizeof c->prv.note, "Frama-C Eva (%.1fs): %u edge%s and %u error "
+    snprintf(c->prv.note, sizeof c->prv.note, "Frama-C Eva (%.1fs CPU): %u edge%s and %u error "
              "call%s unreachable for every input", secs, c->prv.n_edges,
              c->prv.n_edges == 1 ? "" : "s", c->prv.n_errors, c->prv.n_errors == 1 ? "" : "s");
     if (c->prv.n_edges || c->prv.n_errors)
@@ -416,7 +418,7 @@ void eng_prove_finish(search_ctx *c)
     stats_set(c->out.stats, "prove.edges", c->prv.n_edges);
     stats_set(c->out.stats, "prove.errors", c->prv.n_errors);
     if (c->prv.job)
-        stats_set(c->out.stats, "prove.seconds", prove_seconds(c->prv.job));
+        stats_set(c->out.stats, "prove.cpu_s", prove_cpu_seconds(c->prv.job));
     if (c->prv.note[0])
         stats_set_info(c->out.stats, "prove", c->prv.note);
     record_goals(c);

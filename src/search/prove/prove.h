@@ -30,13 +30,16 @@ typedef struct prove_input {
     int arch_bits;              /* 32: ILP32 (x86_32), else LP64 (x86_64)     */
     const char *dir;            /* where the stub file and the log go         */
     double cpu_s;               /* the analyser's CPU time limit              */
+    bool escalate;              /* a second, more precise analysis when the
+                                   first proves no error call unreachable  */
 } prove_input;
 
 typedef struct prove_job prove_job;
 
 /* Whether the analyser is installed (frama-c on PATH). */
 bool prove_available(void);
-/* Starts the analysis in the background (nice 10, its own process group;
+/* Starts the analysis in the background (its own process group; nice 10
+ * with escalate, the mode of a run that does not wait for it;
  * in's sources and flags must outlive the job, the rest is copied);
  * NULL with e set when it cannot start. */
 prove_job *prove_start(const prove_input *in, ctg_err *e);
@@ -47,8 +50,10 @@ bool prove_poll(prove_job *j, bool wait);
  * functions no execution reaches (owned by j, n of them); why: the reason
  * when it proved nothing ("3 alarms", "parse error", ...). */
 bool prove_result(const prove_job *j, const char *const **unreached, int *n, const char **why);
-/* The analysis' wall time in seconds (so far, while it runs). */
+/* Seconds from its start to the poll that saw it end (or so far). */
 double prove_seconds(const prove_job *j);
+/* The CPU seconds of its analyses that ended (its own, whatever the load). */
+double prove_cpu_seconds(const prove_job *j);
 /* The log's path (Eva's own output). */
 const char *prove_log(const prove_job *j);
 /* Stops the analysis if it still runs and frees j (NULL: nothing). */
