@@ -234,6 +234,8 @@ static void goal_words(const stats_t *st, const char *path, unsigned n_line, cha
 {
     const json_object *goals = stats_goals(st);
     char *real = fs_realpath(path, NULL);
+    const char *seen = NULL; /* the goals' files repeat: resolve each run of them once */
+    bool same = false;
     for (size_t i = 0; goals && real && i < json_object_array_length(goals); i++) {
         json_object *g = json_object_array_get_idx(goals, i), *v;
         const char *status = json_object_object_get_ex(g, "status", &v) ? json_object_get_string(v) : "";
@@ -241,9 +243,12 @@ static void goal_words(const stats_t *st, const char *path, unsigned n_line, cha
         int line = json_object_object_get_ex(g, "line", &v) ? json_object_get_int(v) : 0;
         if (!strcmp(status, "covered") || line <= 0 || (unsigned)line >= n_line)
             continue;
-        char *gr = fs_realpath(file, NULL);
-        bool same = gr && !strcmp(gr, real);
-        ctg_free(gr);
+        if (!seen || strcmp(seen, file)) {
+            char *gr = fs_realpath(file, NULL);
+            same = gr && !strcmp(gr, real);
+            ctg_free(gr);
+            seen = file;
+        }
         if (!same)
             continue;
         bool unreach = !strcmp(status, "unreachable");

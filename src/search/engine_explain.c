@@ -64,12 +64,10 @@ eng_miss *eng_explain_misses(search_ctx *c)
     for (size_t k = from; k < c->n_kept; k++)
         if (!measure(c, c->kept[k], m, ran))
             break;
-    for (uint32_t i = 0; i < db->n_edges; i++) {
-        uint32_t b = db->edges[i].branch;
-        for (uint32_t s = 0; s < db->branches[b].n_edges; s++)
-            ran[b] |= archive_edge_covered(c->archive, db->branches[b].first_edge + s);
-        m[i].branch_ran = ran[b];
-    }
+    for (uint32_t i = 0; i < db->n_edges; i++) /* a covered side: its branch ran */
+        ran[db->edges[i].branch] |= archive_edge_covered(c->archive, i);
+    for (uint32_t i = 0; i < db->n_edges; i++)
+        m[i].branch_ran = ran[db->edges[i].branch];
     ctg_free(ran);
     return m;
 }

@@ -68,6 +68,17 @@ static double prove_cpu_s(const ctg_options *o)
     return s < PROVE_AUTO_MIN_S ? PROVE_AUTO_MIN_S : s > PROVE_AUTO_MAX_S ? PROVE_AUTO_MAX_S : s;
 }
 
+/* Words of the edge bitmap. */
+static size_t edge_words(const progdb *db) { return db->n_edges / 64 + 1; }
+
+/* The marks of proven goals, all clear; false on oom. */
+static bool alloc_marks(search_ctx *c)
+{
+    c->prv.edge = ctg_calloc(edge_words(c->db), sizeof *c->prv.edge);
+    c->prv.error = ctg_calloc(c->db->n_errors + 1, sizeof *c->prv.error);
+    return c->prv.edge && c->prv.error;
+}
+
 void eng_prove_start(search_ctx *c)
 {
     no_error_call(c);
@@ -79,14 +90,21 @@ void eng_prove_start(search_ctx *c)
     prove_input in = {bo->sources, bo->n_sources, bo->cflags, bo->n_cflags, bo->arch_bits, dir,
                       prove_cpu_s(c->opts), c->opts->search.time_s > 0};
     ctg_err e = {{0}};
-    c->prv.edge = ctg_calloc(c->db->n_edges / 64 + 1, sizeof *c->prv.edge);
-    c->prv.error = ctg_calloc(c->db->n_errors + 1, sizeof *c->prv.error);
-    if (dir && c->prv.edge && c->prv.error)
+    if (alloc_marks(c) && dir)
         c->prv.job = prove_start(&in, &e);
     if (!c->prv.job)
         ctx_summary_line(c, "  proofs            none: %s", e.msg[0] ? e.msg : "out of memory");
     c->prv.polling = c->opts->search.time_s > 0;
     ctg_free(dir);
+}
+
+/* Whether name (NULL: none) is among names[0 .. n). */
+static bool in_names(const char *name, const char *const *names, int n)
+{
+    for (int i = 0; name && i < n; i++)
+        if (!strcmp(names[i], name))
+            return true;
+    return false;
 }
 
 /* Whether function f's name is in names[0 .. n) and no other function of
@@ -97,26 +115,23 @@ static bool named(const progdb *db, uint32_t f, const char *const *names, int n)
     for (uint32_t g = 0; g < db->n_funcs; g++)
         if (g != f && !strcmp(db->funcs[g].name, name))
             return false;
-    for (int i = 0; i < n; i++)
-        if (!strcmp(names[i], name))
-            return true;
-    return false;
-}
-
-static bool error_callee_named(const char *callee, const char *const *names, int n)
-{
-    for (int i = 0; callee && i < n; i++)
-        if (!strcmp(names[i], callee))
-            return true;
-    return false;
+    return in_names(name, names, n);
 }
 
 static void mark_edge(search_ctx *c, uint32_t edge)
 {
-    if (c->prv.edge[edge / 64] >> (edge % 64) & 1)
+    if (eng_edge_unreachable(c, edge))
         return;
     c->prv.edge[edge / 64] |= 1ull << (edge % 64);
     c->prv.n_edges++;
+}
+
+static void mark_error(search_ctx *c, uint32_t site)
+{
+    if (c->prv.error[site])
+        return;
+    c->prv.error[site] = true;
+    c->prv.n_errors++;
 }
 
 /* Every edge into block `block` of function `func` (an execution taking
@@ -164,9 +179,8 @@ static void mark(search_ctx *c, const char *const *names, int n)
     }
     for (uint32_t s = 0; s < db->n_errors; s++)
         if (named(db, db->errors[s].func, names, n) ||
-            error_callee_named(db->errors[s].callee, names, n)) {
-            c->prv.error[s] = true;
-            c->prv.n_errors++;
+            in_names(db->errors[s].callee, names, n)) {
+            mark_error(c, s);
             mark_into(c, &db->errors[s]);
         }
 }
@@ -209,7 +223,7 @@ static bool contradicted(search_ctx *c)
 /* Voids every claim, noting why. */
 static void drop_claims(search_ctx *c, const char *why)
 {
-    memset(c->prv.edge, 0, (c->db->n_edges / 64 + 1) * sizeof *c->prv.edge);
+    memset(c->prv.edge, 0, edge_words(c->db) * sizeof *c->prv.edge);
     memset(c->prv.error, 0, (c->db->n_errors + 1) * sizeof *c->prv.error);
     c->prv.n_edges = c->prv.n_errors = 0;
     snprintf(c->prv.note, sizeof c->prv.note, "%s", why);
@@ -266,8 +280,7 @@ void eng_prove_import(search_ctx *c, const char *stats_path)
     ctg_err e = {{0}};
     stats_t *w = stats_load(stats_path, &e);
     const json_object *goals = w ? stats_goals(w) : NULL;
-    if (!goals || !(c->prv.edge = ctg_calloc(c->db->n_edges / 64 + 1, sizeof *c->prv.edge)) ||
-        !(c->prv.error = ctg_calloc(c->db->n_errors + 1, sizeof *c->prv.error))) {
+    if (!goals || !alloc_marks(c)) {
         stats_free(w);
         return;
     }
@@ -278,10 +291,8 @@ void eng_prove_import(search_ctx *c, const char *stats_path)
                           ? goal_of(c->db, g) : UINT32_MAX;
         if (id < c->db->n_edges)
             mark_edge(c, id);
-        else if (id != UINT32_MAX && !c->prv.error[id - c->db->n_edges]) {
-            c->prv.error[id - c->db->n_edges] = true;
-            c->prv.n_errors++;
-        }
+        else if (id != UINT32_MAX)
+            mark_error(c, id - c->db->n_edges);
     }
     const char *note = stats_get_info(w, "prove");
     if (note)
