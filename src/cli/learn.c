@@ -9,7 +9,7 @@
  * so it is the same after a restart: finished evaluations are read back
  * from the log (<weights>.work/learn.log, one "eval ROUND PHASE INDEX SEED
  * COVERAGE" line each) and not run again.  The first vectors of round 1
- * are given (start_vectors: --weights FILE or the shipped weights, then
+ * are given (start_vectors: --weights FILE or the built-in learned vector, then
  * the vectors that make the heuristic DFS, CFDS-like, shallow-first,
  * BFS and CFDS; --weights none draws them all): a small sample rarely
  * lands near them.
@@ -74,6 +74,8 @@ typedef struct learn {
     char *work, *log_path, *exe;
     unsigned samples, top, checks, rounds, jobs;
     bool as_seed;       /* --learn-as-seed: seed 004's stop rule and trials */
+    bool paper;         /* --features paper: cfds_rank (41) held at 0      */
+    double t0;          /* when the command started (provenance)         */
     unsigned nprog;       /* --each: the programs (1: the sources of one) */
     uint64_t execs;
     double eval_secs;     /* safety cap of one evaluation (--time)       */
@@ -124,7 +126,8 @@ static char *setup_line(const learn *L)
                 "setup scope %s, restart %s, %d features, %d start vectors, %llu executions, "
                 "%g s, arch %d, %s:",
                 L->scope_learned ? "learned" : cc_scope_name((cc_scope)L->scopes.v[0]), rs,
-                CC_N_FEATURES, LEARN_N_START, (unsigned long long)L->execs,
+                L->paper ? CC_N_FEATURES - 1 : CC_N_FEATURES, LEARN_N_START,
+                (unsigned long long)L->execs,
                 L->eval_secs, o->build.arch_bits, L->nprog > 1 ? "each" : "one program");
     for (int i = 0; i < o->positional.n; i++)
         sbuf_printf(&b, " %s", o->positional.items[i]);
@@ -659,7 +662,7 @@ static bool one_round(learn *L, unsigned r, cc_range *R, best_vec *best, ctg_err
 }
 
 /* The vectors round 1 evaluates before its drawn ones: the given (or
- * shipped) one, then points of the weight space that make the parametric
+ * built-in) one, then points of the weight space that make the parametric
  * heuristic a fixed order - 0 everywhere on the last path (every score
  * ties and the deepest entry wins: DFS), "the other side is uncovered or
  * one branch from it" (CFDS with two distances), "among the first tenth of
@@ -700,6 +703,8 @@ static void start_vectors(learn *L, const double *given, long given_restart, cc_
     L->start_sc[6] = CC_SCOPE_GEN;
     L->n_start = LEARN_N_START;
     for (unsigned k = 0; k < L->n_start; k++) {
+        if (L->paper) /* the CFDS vector becomes all 0 with CREST's restart */
+            L->start_w[CC_CFDS_RANK][k] = 0;
         if (!L->restart_learned)
             L->start_rs[k] = L->restarts.v[0];
         if (!L->scope_learned)
@@ -720,6 +725,10 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     L->nprog = opt_get_flag(o, "each") ? (unsigned)o->positional.n : 1;
     L->rounds = (unsigned)v[3], L->jobs = (unsigned)v[4];
     L->as_seed = opt_get_flag(o, "learn-as-seed");
+    const char *feat = opt_get_str(o, "features");
+    if (strcmp(feat, "all") && strcmp(feat, "paper"))
+        return err_set(e, "--features: unknown set '%s'; use paper (the paper's 40) or all", feat);
+    L->paper = !strcmp(feat, "paper");
     if (L->as_seed && !opt_given(o, "checks"))
         L->checks = LEARN_SEED_TRIALS;
     if (L->as_seed && !opt_given(o, "rounds"))
@@ -750,15 +759,17 @@ static bool learn_opts(learn *L, const ctg_options *o, ctg_err *e)
     const char *start = opt_get_str(o, "weights");
     if (start && !strcmp(start, "none"))
         return true;
+    const cc_builtin *b = start ? cc_builtin_find(start) : cc_builtin_default(false);
+    if (b) {
+        start_vectors(L, b->w, b->restart, b->scope);
+        return true;
+    }
     double w[CC_N_FEATURES];
     cc_scope file_scope = CC_SCOPE_UNSET;
     long file_restart = -1;
-    if (start && !cc_weights_load(start, w, &file_scope, &file_restart, e))
+    if (!cc_weights_load(start, w, &file_scope, &file_restart, e))
         return false;
-    if (start)
-        start_vectors(L, w, file_restart, file_scope);
-    else
-        start_vectors(L, cc_default_weights, cc_default_restart, cc_default_scope);
+    start_vectors(L, w, file_restart, file_scope);
     return true;
 }
 
@@ -833,25 +844,55 @@ static bool learn_open(learn *L, ctg_err *e)
     return ok;
 }
 
+/* The command that reproduces this learn, from the values in effect. */
+static void reproduce_line(const learn *L, sbuf *b)
+{
+    const ctg_options *o = L->o;
+    sbuf_printf(b, "reproduce: ctestgen learn%s", L->nprog > 1 ? " --each" : "");
+    for (int i = 0; i < o->positional.n; i++)
+        sbuf_printf(b, " %s", o->positional.items[i]);
+    if (o->build.arch_bits == 32)
+        sbuf_printf(b, " --arch 32");
+    sbuf_printf(b, " --max-execs %llu --time %g --samples %u --top %u --checks %u --rounds %u "
+                   "--seed %llu --features %s --search-scope %s --search-restart %s --weights %s%s",
+                (unsigned long long)L->execs, L->eval_secs, L->samples, L->top, L->checks,
+                L->rounds, (unsigned long long)o->search.seed, L->paper ? "paper" : "all",
+                opt_get_str(o, "search-scope"), opt_get_str(o, "search-restart"),
+                opt_get_str(o, "weights") ? opt_get_str(o, "weights") : "learned",
+                L->as_seed ? " --learn-as-seed" : "");
+}
+
 /* Writes the best vector with its provenance and says where. */
 static bool learn_save(learn *L, const best_vec *best, unsigned rounds, ctg_err *e)
 {
     const ctg_options *o = L->o;
-    char note[1024], on[512] = "";
+    sbuf b = SBUF_INIT;
+    sbuf_printf(&b, "learned by ctestgen learn on");
     for (int i = 0; i < o->positional.n && (L->nprog > 1 || i == 0); i++) {
         const char *base = strrchr(o->positional.items[i], '/');
-        snprintf(on + strlen(on), sizeof on - strlen(on), "%s%s", i ? " " : "",
-                 base ? base + 1 : o->positional.items[i]);
+        sbuf_printf(&b, " %s", base ? base + 1 : o->positional.items[i]);
     }
-    snprintf(note, sizeof note, "learned by ctestgen learn on %s: average coverage %.2f %s "
-                                "over %u seeds, %u rounds, %llu executions a run",
-             on, best->avg, L->nprog > 1 ? "% of branches (--each)" : "branches", L->checks,
-             rounds, (unsigned long long)L->execs);
-    if (!cc_weights_save(L->weights_out, best->w, note, best->scope, best->restart, e))
+    sbuf_printf(&b, ": average coverage %.2f %s over %u seeds, %u rounds, %llu executions a run\n# "
+                    "features: %s; %.0f s of this command\n# ",
+                best->avg, L->nprog > 1 ? "% of branches (--each)" : "branches", L->checks, rounds,
+                (unsigned long long)L->execs,
+                L->paper ? "the paper's 40 (cfds_rank held at 0)" : "all 41",
+                fs_now() - L->t0);
+    reproduce_line(L, &b);
+    if (!sbuf_ok(&b)) {
+        sbuf_release(&b);
+        return err_set(e, "learn: out of memory");
+    }
+    char *note = sbuf_take(&b);
+    bool saved = cc_weights_save(L->weights_out, best->w, note, best->scope, best->restart, e);
+    if (!saved) {
+        ctg_free(note);
         return false;
+    }
     if (!o->ui.quiet)
-        printf("ctestgen: learn: %s\n  weights           %s\n  log               %s\n", note,
-               L->weights_out, L->log_path);
+        printf("ctestgen: learn: %.*s\n  weights           %s\n  log               %s\n",
+               (int)strcspn(note, "\n"), note, L->weights_out, L->log_path);
+    ctg_free(note);
     if (!o->ui.quiet && L->ranks > 1)
         printf("  ranks             %d (%u evaluations on ranks 1..%d)\n", L->ranks,
                L->remote_done, L->ranks - 1);
@@ -864,6 +905,8 @@ static bool learn_rounds(learn *L, best_vec *best, unsigned *rounds, ctg_err *e)
 {
     cc_range R[CC_N_FEATURES];
     cc_learn_init(R);
+    if (L->paper)
+        R[CC_CFDS_RANK] = (cc_range){0, 0};
     unsigned r = 1;
     ctg_err re = {{0}};
     while (r <= L->rounds && one_round(L, r, R, best, &re))
@@ -881,7 +924,7 @@ int cmd_learn(const ctg_options *o, ctg_err *e)
                    "[-o weights.txt]");
         return EXIT_USAGE;
     }
-    learn L = {.o = o, .tty = isatty(2) != 0, .ranks = 1};
+    learn L = {.o = o, .tty = isatty(2) != 0, .ranks = 1, .t0 = fs_now()};
     L.weights_out = strcmp(o->out.out_dir, "ctestgen-out") ? o->out.out_dir : "weights.txt";
     bool served;
     if (!learn_opts(&L, o, e))

@@ -31,6 +31,13 @@ static int check_error_test(void *arg, const test_t *t, char *how, size_t cap, c
     return rt.reached_error ? 1 : 0;
 }
 
+/* The strategy's option values, checked before any work (a usage error). */
+static bool strategy_options_ok(const ctg_options *o, ctg_err *e)
+{
+    const strategy *st = strategy_find(o->search.strategy);
+    return !st || !st->check || st->check(o, e);
+}
+
 /* The prepare phase: a strategy's generated harness, --function's driver. */
 static bool run_prepare(run_session *S, ctg_err *e)
 {
@@ -123,7 +130,7 @@ run_status run_main(const ctg_options *o, ctg_err *e)
         err_set(e, "run: no program given; usage: ctestgen run PROG.c [MORE.c ...] [options]");
         return RUN_USAGE;
     }
-    if (!run_sanitize_ok(o, e))
+    if (!run_sanitize_ok(o, e) || !strategy_options_ok(o, e))
         return RUN_USAGE;
     run_session S = {.o = o, .root = true, .t_start = fs_now()};
     bool ok = run_prepare(&S, e) && run_build(&S, e);

@@ -206,6 +206,20 @@ static bool seconds_option(const ctg_options *o, const char *name, double share,
     return true;
 }
 
+/* strategy.check: auto's own options and every other strategy's (a
+ * member, or one --auto-arms adds, reads them). */
+static bool auto_check(const ctg_options *o, ctg_err *e)
+{
+    double secs;
+    if (!seconds_option(o, "auto-stall-s", 0.05, 1.0, INFINITY, true, &secs, e) ||
+        !seconds_option(o, "auto-slice-s", 0.01, 0.05, 0.25, false, &secs, e))
+        return false;
+    for (const strategy *const *st = ctg_strategies; *st; st++)
+        if (strcmp((*st)->name, "auto") && (*st)->check && !(*st)->check(o, e))
+            return false;
+    return true;
+}
+
 static void *auto_init(search_ctx *ctx, ctg_err *e)
 {
     auto_state *s = ctg_calloc(1, sizeof *s);
@@ -381,6 +395,7 @@ const strategy strategy_auto = {
     .summary = "portfolio: runs the strategies side by side, gives the budget to the one that pays",
     .options = auto_options,
     .init = auto_init,
+    .check = auto_check,
     .step = auto_step,
     .finish = auto_finish,
     .wants_sym = true,

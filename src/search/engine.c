@@ -733,6 +733,7 @@ static void ctx_release(search_ctx *c)
     ctg_free(c->bat.known);
     eng_errcheck_free(c);
     eng_prove_free(c);
+    ctg_free(c->flips);
 }
 
 const char *eng_runs_counter(char *buf, size_t size, int k)

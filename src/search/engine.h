@@ -99,6 +99,11 @@ void ctx_summary_line(search_ctx *c, const char *fmt, ...) __attribute__((format
 /* Whether a goal (an edge id, or n_edges + an error site) is proven
  * unreachable (the prover, engine_prove.c): strategies leave it out. */
 bool ctx_goal_unreachable(const search_ctx *c, uint32_t goal);
+/* The solver's answer to a query for a path into edge (concolic's
+ * negations): CTX_FLIP_SAT, _UNSAT or _UNKNOWN (timeout, unknown, too
+ * large); a goal not reached says what the solver answered for it. */
+enum { CTX_FLIP_SAT, CTX_FLIP_UNSAT, CTX_FLIP_UNKNOWN };
+void ctx_note_flip(search_ctx *c, uint32_t edge, int answer);
 
 bool ctx_budget_left(const search_ctx *c);
 bool ctx_failed(const search_ctx *c);

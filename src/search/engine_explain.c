@@ -5,7 +5,9 @@
  * closest to taking it and its distance (the SBST fitness's branch
  * distance: 0 would have taken it), or the fact that its branch never ran
  * or ran without a comparison to measure.  These runs are not searched:
- * they change no coverage, count in no budget and write nothing.
+ * they change no coverage, count in no budget and write nothing.  What
+ * the solver answered when concolic asked for a path into the edge (sat,
+ * unsat, unknown) is counted as the search goes (ctx_note_flip).
  */
 #include <math.h>
 #include <string.h>
@@ -45,6 +47,16 @@ static bool measure(search_ctx *c, const test_t *t, eng_miss *m, bool *ran)
     return true;
 }
 
+void ctx_note_flip(search_ctx *c, uint32_t edge, int answer)
+{
+    if (edge >= c->db->n_edges || answer < CTX_FLIP_SAT || answer > CTX_FLIP_UNKNOWN)
+        return;
+    if (!c->flips && !(c->flips = ctg_calloc(c->db->n_edges, sizeof *c->flips)))
+        return; /* out of memory: the explanation goes without */
+    if (c->flips[edge][answer] < UINT32_MAX)
+        c->flips[edge][answer]++;
+}
+
 eng_miss *eng_explain_misses(search_ctx *c)
 {
     const progdb *db = c->db;
@@ -66,8 +78,11 @@ eng_miss *eng_explain_misses(search_ctx *c)
             break;
     for (uint32_t i = 0; i < db->n_edges; i++) /* a covered side: its branch ran */
         ran[db->edges[i].branch] |= archive_edge_covered(c->archive, i);
-    for (uint32_t i = 0; i < db->n_edges; i++)
+    for (uint32_t i = 0; i < db->n_edges; i++) {
         m[i].branch_ran = ran[db->edges[i].branch];
+        if (c->flips)
+            memcpy(m[i].flips, c->flips[i], sizeof m[i].flips);
+    }
     ctg_free(ran);
     return m;
 }
@@ -75,12 +90,25 @@ eng_miss *eng_explain_misses(search_ctx *c)
 /* The words of an uncovered goal's "why" (stats.json, report). */
 void eng_miss_why(const eng_miss *m, char *buf, size_t cap)
 {
+    int n;
     if (m->test >= 0)
-        snprintf(buf, cap, "closest: test-%05d.xml, branch distance %.4g", m->test, m->dist);
+        n = snprintf(buf, cap, "closest: test-%05d.xml, branch distance %.4g", m->test, m->dist);
     else if (m->branch_ran)
-        snprintf(buf, cap, "its branch ran, always the other way (no comparison to measure)");
+        n = snprintf(buf, cap, "its branch ran, always the other way (no comparison to measure)");
     else
-        snprintf(buf, cap, "its branch never ran");
+        n = snprintf(buf, cap, "its branch never ran");
+    const uint32_t *f = m->flips;
+    if (n < 0 || (size_t)n >= cap || !(f[0] + f[1] + f[2]))
+        return;
+    static const char *const words[] = {"sat %u (the run went elsewhere)", "unsat %u", "unknown %u"};
+    size_t at = (size_t)n;
+    at += (size_t)snprintf(buf + at, cap - at, "; the solver, asked for a path into it:");
+    for (int k = 0; k < 3 && at < cap; k++)
+        if (f[k]) {
+            at += (size_t)snprintf(buf + at, cap - at, " ");
+            if (at < cap)
+                at += (size_t)snprintf(buf + at, cap - at, words[k], f[k]);
+        }
 }
 
 /* What may have stopped the engines, from their counters: into b. */
@@ -106,11 +134,13 @@ static void stoppers(search_ctx *c, sbuf *b)
 
 void eng_miss_summary(search_ctx *c, const eng_miss *m)
 {
-    uint32_t closest = 0, other = 0, never = 0;
+    uint32_t closest = 0, other = 0, never = 0, unsat = 0;
     double lo = 0, hi = 0;
     for (uint32_t i = 0; m && i < c->db->n_edges; i++) {
         if (archive_edge_covered(c->archive, i) || ctx_goal_unreachable(c, i))
             continue;
+        unsat += m[i].flips[CTX_FLIP_UNSAT] && !m[i].flips[CTX_FLIP_SAT] &&
+                 !m[i].flips[CTX_FLIP_UNKNOWN];
         if (m[i].test >= 0) {
             lo = closest++ == 0 || m[i].dist < lo ? m[i].dist : lo;
             hi = m[i].dist > hi ? m[i].dist : hi;
@@ -123,6 +153,7 @@ void eng_miss_summary(search_ctx *c, const eng_miss *m)
     stats_set(c->out.stats, "goals.not_reached.closest", closest);
     stats_set(c->out.stats, "goals.not_reached.other_way", other);
     stats_set(c->out.stats, "goals.not_reached.never_ran", never);
+    stats_set(c->out.stats, "goals.not_reached.solver_unsat", unsat);
     if (!closest && !other && !never)
         return;
     sbuf b = SBUF_INIT, e = SBUF_INIT;
@@ -134,6 +165,8 @@ void eng_miss_summary(search_ctx *c, const eng_miss *m)
         sbuf_printf(&b, "%s%u whose branch always went the other way", b.len ? ", " : "", other);
     if (never)
         sbuf_printf(&b, "%s%u whose branch never ran", b.len ? ", " : "", never);
+    if (unsat)
+        sbuf_printf(&b, "; %u the solver found unsat on every path it was asked for", unsat);
     stoppers(c, &e);
     ctx_summary_line(c, "  not reached       %u edge%s: %s%s%s", closest + other + never,
                      closest + other + never == 1 ? "" : "s", sbuf_str(&b),

@@ -108,6 +108,8 @@ struct search_ctx {
                                function (nor takes one's address)      */
         char note[320];  /* what it proved, or why nothing                */
     } prv;
+    uint32_t (*flips)[3]; /* per edge: the solver's answers for a path into
+                             it (ctx_note_flip; NULL until the first)    */
 };
 
 /* Proofs (engine_prove.c): eng_prove_start starts the prover with the
@@ -134,6 +136,7 @@ typedef struct eng_miss {
     double dist;
     int32_t test;
     bool branch_ran;
+    uint32_t flips[3]; /* the solver's answers for a path into it (CTX_FLIP_*) */
 } eng_miss;
 eng_miss *eng_explain_misses(search_ctx *c);
 void eng_miss_why(const eng_miss *m, char *buf, size_t cap);

@@ -345,9 +345,15 @@ static json_object *goal_json(const char *kind, const pdb_loc *loc, const char *
         json_object_object_add(g, "method", json_object_new_string(PROVE_METHOD));
         json_object_object_add(g, "bound", NULL); /* for every input */
     } else if (!covered && m) {
-        char why[160];
+        char why[320];
         eng_miss_why(m, why, sizeof why);
         json_object_object_add(g, "why", json_object_new_string(why));
+        static const char *const answers[] = {"sat", "unsat", "unknown"}; /* CTX_FLIP_* */
+        json_object *sv = m->flips[0] + m->flips[1] + m->flips[2] ? json_object_new_object() : NULL;
+        for (int k = 0; sv && k < 3; k++)
+            json_object_object_add(sv, answers[k], json_object_new_int64(m->flips[k]));
+        if (sv)
+            json_object_object_add(g, "solver", sv);
         if (m->test >= 0) {
             json_object_object_add(g, "closest_test", json_object_new_int(m->test));
             json_object_object_add(g, "distance", json_object_new_double(m->dist));
@@ -362,13 +368,15 @@ static bool error_miss(const progdb *db, const eng_miss *m, uint32_t s, eng_miss
 {
     const pdb_error *er = &db->errors[s];
     bool any = false;
-    *out = (eng_miss){0, -1, false};
+    *out = (eng_miss){.test = -1};
     for (uint32_t i = 0; m && i < db->n_edges; i++) {
         const pdb_branch *br = &db->branches[db->edges[i].branch];
         if (br->func != er->func || db->edges[i].target != er->block)
             continue;
         any = true;
         out->branch_ran |= m[i].branch_ran;
+        for (int k = 0; k < 3; k++)
+            out->flips[k] += m[i].flips[k];
         if (m[i].test >= 0 && (out->test < 0 || m[i].dist < out->dist)) {
             out->test = m[i].test;
             out->dist = m[i].dist;

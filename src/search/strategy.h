@@ -41,6 +41,10 @@ typedef struct strategy {
      * the caller ctg_frees each and the array after the run), the strategy's
      * harness handles --function itself.  False with e set on failure. */
     bool (*prepare)(const ctg_options *o, char ***sources, int *n_sources, ctg_err *e);
+    /* Optional (NULL: none).  Called by `run` before the build: checks the
+     * values of the strategy's options, so that a bad one is a usage error
+     * before any work.  False with e set. */
+    bool (*check)(const ctg_options *o, ctg_err *e);
     /* The strategy runs prog.sym (ctx_exec_sym): the command line builds it. */
     bool needs_sym;
     /* Like needs_sym, but optional: prog.sym is built when the symbolic pass

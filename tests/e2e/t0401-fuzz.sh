@@ -145,7 +145,15 @@ check "assume: the whole budget was used" [ "$(stat execs "$T/assume")" = 20000 
 "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --max-execs 3000 --seed 7 -o "$T/r2" -q
 check "reproducible with --seed" cmp -s <(cat "$T/r1"/corpus/*) <(cat "$T/r2"/corpus/*)
 
-# bad options: one line naming the problem, non-zero exit
+# bad options: one line naming the problem, non-zero exit; a strategy
+# option's bad value is a usage error (2) found before the build, also when
+# it is a member's option under auto
+for a in "--strategy fuzz --mcts-rare nosuch" "--mcts-policy nosuch" "--search nosuch" "--auto-slice-s 0" \
+         "--strategy mio --avm 2" "--crossover nosuch"; do
+    # shellcheck disable=SC2086
+    "$CTESTGEN" run "$EX/triangle.c" $a -o "$T/pre" 2>"$T/pre.err" >/dev/null
+    check "$a: exit 2 before the build" bash -c "[ $? = 2 ] && [ ! -e '$T/pre' ] && [ \$(wc -l <'$T/pre.err') = 1 ]"
+done
 if "$CTESTGEN" run "$EX/triangle.c" --strategy fuzz --schedule lifo -o "$T/bad" 2>"$T/err1"; then
     fail "an unknown schedule is refused"
 else

@@ -64,11 +64,12 @@ check "param run: a 'restart 0' file never restarts" [ "$(jq -r .info.restart "$
 "$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/w0.txt" --search-restart 5 --max-execs 50 \
   -q -o "$T/p5" || fail "run with --search-restart 5 failed"
 check "param run: --search-restart overrides the file's" [ "$(jq -r .info.restart "$T/p5/stats.json")" = 5 ]
-"$CTESTGEN" run "$P" --strategy concolic --search param --max-execs 20 -q -o "$T/pd" || fail "param run failed"
-check "param run, shipped weights: scope mix hands over after 5" [ "$(jq -r .info.restart "$T/pd/stats.json")" = 5 ]
-"$CTESTGEN" run "$P" --strategy concolic --search param --search-scope last --max-execs 20 -q -o "$T/pdl" \
-  || fail "param --search-scope last run failed"
-check "param run, shipped weights, scope last: restarts after 10" [ "$(jq -r .info.restart "$T/pdl/stats.json")" = 10 ]
+"$CTESTGEN" run "$P" --strategy concolic --search param --weights cfds-mix --max-execs 20 -q -o "$T/pd" ||
+  fail "param run failed"
+check "param run, built-in cfds-mix: scope mix hands over after 5" [ "$(jq -r .info.restart "$T/pd/stats.json")" = 5 ]
+"$CTESTGEN" run "$P" --strategy concolic --search param --weights cfds-mix --search-scope last --max-execs 20 -q \
+  -o "$T/pdl" || fail "param --search-scope last run failed"
+check "param run, built-in cfds-mix, scope last: restarts after 10" [ "$(jq -r .info.restart "$T/pdl/stats.json")" = 10 ]
 "$CTESTGEN" learn "$P" --max-execs 40 --samples 3 --top 1 --checks 1 --rounds 1 --search-restart 20 -o "$T/w20.txt" -q \
   >/dev/null 2>&1 || fail "learn --search-restart 20 failed"
 check "learn --search-restart N: every run restarts after N, and the file says so" \
@@ -142,6 +143,20 @@ check "--weights none: a drawn vector (no weight is 0)" [ "$(grep -cE '^[a-z0-9_
 "$CTESTGEN" learn "$P" --max-execs 40 --samples 1 --rounds 1 --weights "$T/nosuch" -q -o "$T/wx.txt" 2>"$T/err"
 check "learn with a missing start vector: one-line error" grep -q "nosuch" "$T/err"
 
+# --features paper: the paper's 40 features; cfds_rank stays 0 in every
+# vector, the log and the file say so, and the file says how to reproduce it
+"$CTESTGEN" learn "$P" --max-execs 40 --samples 3 --top 1 --checks 1 --rounds 2 --weights none --features paper \
+  -q -o "$T/wp.txt" || fail "learn --features paper failed"
+check "learn --features paper: cfds_rank 0 in the file" grep -qE '^cfds_rank +[-+]0\.0000$' "$T/wp.txt"
+check "learn --features paper: the log's setup says 40 features" grep -q '^setup .*, 40 features,' "$T/wp.txt.work/learn.log"
+check "learn: the file's provenance has the time and the command" \
+  bash -c "grep -q '^# features: the paper.s 40 (cfds_rank held at 0); [0-9]* s of this command' '$T/wp.txt' && grep -q '^# reproduce: ctestgen learn .*calc.c .*--features paper .*--weights none' '$T/wp.txt'"
+"$CTESTGEN" run "$P" --strategy concolic --search param --weights "$T/wp.txt" --max-execs 30 -q -o "$T/pp" ||
+  fail "run with paper weights failed"
+"$CTESTGEN" learn "$P" --max-execs 40 --features most -q -o "$T/wf.txt" 2>"$T/errf"
+check "learn --features most: exit 2" [ $? = 2 ]
+check "learn --features most: one line naming the option" bash -c "[ \$(wc -l <'$T/errf') = 1 ] && grep -q -- '--features' '$T/errf'"
+
 # --each: two programs, every vector evaluated on both, scored in percent
 F="$CTG_SOURCE_DIR/bench/fuzz-programs/fsm.c"
 "$CTESTGEN" learn --each "$P" "$F" --max-execs 60 --samples 2 --top 1 --checks 1 --rounds 1 -j 2 \
@@ -156,9 +171,11 @@ check "learn --each: both programs in the log" \
 check "learn --each: values are percentages" \
   awk '/^eval /{if ($6 < 0 || $6 > 100) exit 1; if ($6 != int($6)) f = 1} END {exit !f}' "$T/each.txt.work/learn.log"
 
+# param here with the built-in cfds-mix vector (the auto portfolio's)
 for o in cfds cgs param; do
-  "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search $o --max-execs 300 --seed 1 -q -o "$T/$o" \
-    || fail "$o: run failed"
+  w=(); [ $o = param ] && w=(--weights cfds-mix)
+  "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search $o "${w[@]}" --max-execs 300 --seed 1 -q \
+    -o "$T/$o" || fail "$o: run failed"
   check "$o: reaches cgi_decode's error" [ "$(stat errors.reached "$T/$o")" = 1 ]
   check "$o: recorded as the search order" [ "$(jq -r .info.search "$T/$o/stats.json")" = $o ]
 done
@@ -192,9 +209,17 @@ check "every strategy option in info (opt.mcts-policy, opt.search)" \
 "$CTESTGEN" compare "$T/cfds" "$T/cgs" "$T/param" --by opt.search >"$T/cmp2" || fail "compare --by opt.search failed"
 check "compare --by opt.search groups as --by search" [ "$(grep -cE '^(cfds|cgs|param) +1 ' "$T/cmp2")" = 3 ]
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --weights "$T/nosuch" -o "$T/x" 2>"$T/err" >/dev/null
-check "param with a missing weights file: one-line error" grep -q "nosuch" "$T/err"
-"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --search-scope tree --max-execs 300 \
-  --seed 1 -q -o "$T/tree" || fail "param --search-scope tree: run failed"
+check "param with a missing weights file: one line naming it and the built-in vectors" \
+  bash -c "[ \$(wc -l <'$T/err') = 1 ] && grep -q 'nosuch.*learned, cfds-mix' '$T/err'"
+# --search param without --weights: the built-in learned vector, over the
+# paper's 40 features (cfds_rank 0), with the scope it was learned with
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --max-execs 100 --seed 1 -q -o "$T/pdef" ||
+  fail "param, default weights: run failed"
+check "param: the learned vector by default" [ "$(jq -r .info.weights "$T/pdef/stats.json")" = learned ]
+check "param: the learned vector weighs cfds_rank 0" \
+  bash -c "jq -r .info.weights_values '$T/pdef/stats.json' | grep -q 'cfds_rank=0\$'"
+"$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search param --weights cfds-mix --search-scope tree \
+  --max-execs 300 --seed 1 -q -o "$T/tree" || fail "param --search-scope tree: run failed"
 check "param, scope tree: reaches cgi_decode's error" [ "$(stat errors.reached "$T/tree")" = 1 ]
 check "param, scope tree: recorded" [ "$(jq -r .info.scope "$T/tree/stats.json")" = tree ]
 # scope mix: generational search and last-path dives in one run, handing
@@ -207,7 +232,7 @@ check "param, scope mix: hands over and the last-path arm runs" \
   bash -c "[ $(stat concolic.mix_handovers "$T/mix") -ge 1 ] && [ $(stat concolic.mix_last_runs "$T/mix") -ge 1 ]"
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --search cfds --search-scope mix -o "$T/cm" 2>"$T/err4" >/dev/null
 check "cfds with scope mix: one-line error" bash -c "[ \$(wc -l <'$T/err4') = 1 ] && grep -q 'only --search param' '$T/err4'"
-check "param: the shipped weights' scope (mix) by default" [ "$(jq -r .info.scope "$T/param/stats.json")" = mix ]
+check "param --weights cfds-mix: scope mix" [ "$(jq -r .info.scope "$T/param/stats.json")" = mix ]
 # the shipped weights are feature 41 alone with scope mix, handing over
 # after 5 fruitless runs: the same runs
 printf 'cfds_rank 1\nscope mix\nrestart 5\n' >"$T/shipped.txt"
@@ -219,8 +244,8 @@ check "an unknown scope: one-line error" bash -c "[ \$(wc -l <'$T/err2') = 1 ] &
 "$CTESTGEN" run "$EX/cgi_decode.c" --max-execs 3000 --seed 1 -q -o "$T/auto" || fail "auto: run failed"
 "$CTESTGEN" run "$EX/cgi_decode.c" --max-execs 3000 --seed 1 -q --search generational -o "$T/autog" ||
   fail "auto --search generational: run failed"
-check "auto: its concolic member runs param, scope mix" \
-  bash -c "[ \"\$(jq -r '.info.search + \" \" + .info.scope' '$T/auto/stats.json')\" = 'param mix' ]"
+check "auto: its concolic member runs param, cfds-mix, scope mix" \
+  bash -c "[ \"\$(jq -r '.info.search + \" \" + .info.weights + \" \" + .info.scope' '$T/auto/stats.json')\" = 'param cfds-mix mix' ]"
 check "auto: the param member ran" [ "$(stat auto.execs.concolic "$T/auto")" -ge 1 ]
 check "auto --search generational: as given" [ "$(jq -r .info.search "$T/autog/stats.json")" = generational ]
 "$CTESTGEN" run "$EX/cgi_decode.c" --strategy concolic --max-execs 50 --seed 1 -q -o "$T/cdef" ||

@@ -684,6 +684,32 @@ static void test_feature_index(void **state)
     assert_int_equal(cc_feature_index("nosuch"), -1);
 }
 
+/* The built-in vectors: each found by its name, listed in the names the
+ * messages give; "learned" is over the paper's 40 features (cfds_rank 0)
+ * and weighs some of them, "cfds-mix" is cfds_rank alone with scope mix;
+ * --search param takes learned, the auto portfolio's member cfds-mix. */
+static void test_builtin_weights(void **state)
+{
+    (void)state;
+    const cc_builtin *l = cc_builtin_find("learned"), *c = cc_builtin_find("cfds-mix");
+    assert_non_null(l);
+    assert_non_null(c);
+    assert_null(cc_builtin_find("nosuch"));
+    assert_non_null(strstr(cc_builtin_names(), "learned"));
+    assert_non_null(strstr(cc_builtin_names(), "cfds-mix"));
+    assert_true(l->w[CC_CFDS_RANK] == 0.0);
+    int weighed = 0;
+    for (int i = 0; i < CC_CFDS_RANK; i++)
+        weighed += l->w[i] != 0.0;
+    assert_true(weighed > 0);
+    assert_true(c->w[CC_CFDS_RANK] == 1.0);
+    for (int i = 0; i < CC_CFDS_RANK; i++)
+        assert_true(c->w[i] == 0.0);
+    assert_int_equal(c->scope, CC_SCOPE_MIX);
+    assert_ptr_equal(cc_builtin_default(false), l);
+    assert_ptr_equal(cc_builtin_default(true), c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -694,7 +720,7 @@ int main(void)
         cmocka_unit_test(test_feature_index),
         cmocka_unit_test(test_last_path_follows_scores), cmocka_unit_test(test_cgs_contexts),
         cmocka_unit_test(test_stall_restart),
-        cmocka_unit_test(test_learn_refine),
+        cmocka_unit_test(test_learn_refine),      cmocka_unit_test(test_builtin_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

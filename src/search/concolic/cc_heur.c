@@ -11,7 +11,7 @@
  * path entry) how often it was negated, failed, and when last, the
  * contexts of executed decisions for k = 1..5, the uncovered edges per
  * function and the function most recently reached.  The feature names,
- * the shipped weights and weight files are in cc_weights.c.
+ * the built-in weight vectors and weight files are in cc_weights.c.
  */
 #include "cc_heur.h"
 

@@ -53,14 +53,24 @@ const char *cc_feature_name(unsigned i);
 /* Index of the feature of that name, -1 when there is none. */
 int cc_feature_index(const char *name);
 
-/* The weights --search param uses without --weights (learned by `ctestgen
- * learn` on the project's benchmark programs; see docs/concolic.md), and
- * the scope they ship with. */
-extern const double cc_default_weights[CC_N_FEATURES];
-extern const cc_scope cc_default_scope;
-/* The restart they ship with, with their scope (mix: the hand-over after
- * a stall); another scope restarts as param's default. */
-extern const uint32_t cc_default_restart;
+/* A weight vector built into ctestgen: the name --weights takes, the
+ * weights, the scope and the restart (with that scope; another scope
+ * restarts as param's default) it runs with, and where it comes from. */
+typedef struct cc_builtin {
+    const char *name;
+    const double *w; /* CC_N_FEATURES */
+    cc_scope scope;
+    uint32_t restart;
+    const char *origin;
+} cc_builtin;
+/* The built-in vector of that name, NULL when there is none. */
+const cc_builtin *cc_builtin_find(const char *name);
+/* --search param without --weights: the learned vector ("learned"); the
+ * auto portfolio's concolic member (auto_member) runs the one that
+ * measured best inside the portfolio (docs/concolic.md, "In auto"). */
+const cc_builtin *cc_builtin_default(bool auto_member);
+/* The names of the built-in vectors, ", "-separated (for messages). */
+const char *cc_builtin_names(void);
 
 /* "last" / "tree" / "gen" / "level" (NULL for CC_SCOPE_UNSET) and back
  * (CC_SCOPE_UNSET for anything else). */

@@ -447,6 +447,8 @@ static neg_result negate(cc_search *s, cc_node *n, uint32_t j, cc_node **child, 
     count_answer(s, r);
     if (r == SOLVER_FAIL)
         return NEG_FAIL;
+    if (s->cfg.asked)
+        s->cfg.asked(s->cfg.asked_user, en, r);
     if (s->cfg.heur.negated)
         s->cfg.heur.negated(s->cfg.heur.user, &n->pc, j,
                             r == SOLVER_SAT ? CC_NEG_SAT : CC_NEG_UNSAT);

@@ -187,6 +187,10 @@ typedef struct cc_config {
                                1.5 GB, with this 0.4 GB)                     */
     uint32_t max_work;      /* tests / pending negations kept in the work list;
                                beyond, the worst are dropped (default 65536)  */
+    /* Optional: the solver answered r for a path that takes entry en's
+     * other side (every query a negation asks). */
+    void (*asked)(void *user, const expr_pc_entry *en, solver_result r);
+    void *asked_user;
     uint32_t max_seen;      /* path prefixes remembered to skip known targets;
                                beyond, the solver's caches catch repeats
                                (default 4M)                                    */

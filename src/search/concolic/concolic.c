@@ -43,10 +43,12 @@ static const opt_desc concolic_options[] = {
     {"search", 0, OPT_STR, OPT_KV, "ORDER", "generational",
      "concolic: generational|dfs|bfs|random-branch|cfds|cgs|param (seed 004); the auto "
      "portfolio's concolic member: param unless given"},
-    {"weights", 0, OPT_STR, OPT_KV, "FILE", NULL,
-     "concolic --search param: feature weights ('NAME WEIGHT' lines, as 'ctestgen learn' "
-     "writes them); default: the shipped weights. learn: the vector evaluated first "
-     "(default: the shipped weights; 'none': a pure sample)"},
+    {"weights", 0, OPT_STR, OPT_KV, "NAME|FILE", NULL,
+     "concolic --search param: feature weights, built in (learned: seed 004's algorithm 2 "
+     "on bench/paradyse's training set; cfds-mix: cfds_rank alone with scope mix, set by "
+     "hand, the auto portfolio's) or a file ('NAME WEIGHT' lines, as 'ctestgen learn' "
+     "writes them); default: learned. learn: the vector evaluated first (default: learned; "
+     "'none': a pure sample)"},
     {"samples", 0, OPT_INT, OPT_KV, "N", "16",
      "learn: weight vectors sampled per round (find)"},
     {"top", 0, OPT_INT, OPT_KV, "K", "4", "learn: best samples re-evaluated per round (check)"},
@@ -57,6 +59,9 @@ static const opt_desc concolic_options[] = {
      "trials (--checks 10), and it stops only when a round's best average is lower than the "
      "best before (an equal one replaces it and goes on); --rounds stays a cap, 1000 unless "
      "given"},
+    {"features", 0, OPT_STR, OPT_KV, "SET", "all",
+     "learn: the features the weights are drawn for: all (the paper's 40 and cfds_rank, "
+     "feature 41) | paper (the paper's 40: cfds_rank held at 0)"},
     {"each", 0, OPT_FLAG, OPT_KV, NULL, NULL,
      "learn: every PROG.c is a program of its own; an evaluation runs each and scores the mean "
      "of their branch coverage in percent (weights for several programs)"},
@@ -68,16 +73,16 @@ static const opt_desc concolic_options[] = {
      "ties between children) | level (as tree, ties to the oldest path and its shallowest "
      "branch: with 0 weights, BFS) | mix (param only: gen and last in one run, the one at "
      "work handing over after --search-restart runs without a new edge) | auto (param: the "
-     "scope of its weights: mix for the shipped ones, a file's 'scope' line, last for a "
+     "scope of its weights: a built-in vector's, a file's 'scope' line, last for a "
      "file without one; cfds: "
      "last; learn: learned with the weights, from last, tree, gen, level and mix)"},
     {"search-restart", 0, OPT_STR, OPT_KV, "N", "auto",
      "concolic --search cfds|param: after N runs in a row without a new edge, the oldest "
      "kept path becomes the last one, as CREST's CFDS restarts (0: never; scope gen never "
      "restarts; scope mix hands over to the other arm instead, after 10 with 0; auto: 30 for "
-     "cfds, CREST's; for param the weights file's restart line, else 5 with the shipped "
-     "weights and their scope (mix), else 10; learn: learned with the weights, from 0, 5, "
-     "10 and 30)"},
+     "cfds, CREST's; for param the weights file's restart line, or a built-in vector's with "
+     "the scope it ships with, else 10; learn: learned with the weights, from 0, 5, 10 and "
+     "30)"},
     {"cgs-k", 0, OPT_INT, OPT_KV, "K", "1",
      "concolic --search cgs: decisions before a branch that make its context at the start"},
     {"sym-arrays", 0, OPT_STR, OPT_KV, "MODEL", "concretize",
@@ -106,6 +111,7 @@ typedef struct concolic {
     search_ctx *ctx;
     cc_search *cc;
     cc_heur *heur;       /* cfds / param                                   */
+    const char *weights; /* param's: a built-in vector's name or a file    */
     uint32_t flags;      /* CTG_FL_* of every run                          */
     bool sized;          /* the length is the named variable LEN           */
     bool stopped;        /* the engine refused a run (budget, failure)     */
@@ -277,21 +283,24 @@ static bool run_one(void *user, const cc_input *in, expr_ctx *ctx, cc_run_out *o
 
 /* ==== the strategy ================================================================ */
 
+/* The auto portfolio's concolic member without --search: it searches with
+ * param and the built-in vector that measured best inside auto (cfds-mix):
+ * against generational search inside auto (docs/concolic.md, "In auto") it
+ * beats it on 4 of 26 programs and loses none (10 seeds), and on the
+ * Test-Comp dev set covers more on 10 tasks, less on 2, the same on 87
+ * (one run each). */
+static bool auto_member(const ctg_options *o)
+{
+    return !opt_given(o, "search") && o->search.strategy && !strcmp(o->search.strategy, "auto");
+}
+
 /* Solver and search settings from the options; false with e set on a bad
  * value. */
-static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err *e)
+static bool configure(const ctg_options *o, cc_config *cfg, uint32_t *flags, ctg_err *e)
 {
-    const ctg_options *o = ctx_opts(ctx);
     cc_config_default(cfg);
     cfg->seed = o->search.seed;
-    const char *order = opt_get_str(o, "search");
-    /* the auto portfolio's concolic member searches with the shipped
-     * weights unless --search says otherwise: measured against generational
-     * search inside auto (docs/concolic.md, "In auto"), it beats it on 4 of
-     * 26 programs and loses none (10 seeds), and on the Test-Comp dev set
-     * covers more on 10 tasks, less on 2, the same on 87 (one run each) */
-    if (!opt_given(o, "search") && o->search.strategy && !strcmp(o->search.strategy, "auto"))
-        order = "param";
+    const char *order = auto_member(o) ? "param" : opt_get_str(o, "search");
     if (!cc_order_parse(order, &cfg->order))
         return err_set(e, "--search: unknown order '%s'; use generational, dfs, bfs, "
                           "random-branch, cfds, cgs or param", order);
@@ -323,6 +332,17 @@ static bool configure(search_ctx *ctx, cc_config *cfg, uint32_t *flags, ctg_err 
 
 static void concolic_finish(void *state, search_ctx *ctx);
 
+/* cc_config.asked: the solver's answer for a path into the other side of
+ * a two-way branch, for the explanation of goals not reached. */
+static void note_asked(void *user, const expr_pc_entry *en, solver_result r)
+{
+    if (en->kind != CTG_SPC_BRANCH || en->site == CTG_SYM_NONE)
+        return;
+    ctx_note_flip(user, en->site + (en->taken ? 1u : 0u),
+                  r == SOLVER_SAT ? CTX_FLIP_SAT : r == SOLVER_UNSAT ? CTX_FLIP_UNSAT
+                                                                     : CTX_FLIP_UNKNOWN);
+}
+
 /* info "weights_values": the weights in use, "feature=weight" by feature,
  * separated by ", " (a weight of 0 too). */
 static void record_weights(search_ctx *ctx, const double w[CC_N_FEATURES])
@@ -335,41 +355,88 @@ static void record_weights(search_ctx *ctx, const double w[CC_N_FEATURES])
     sbuf_release(&b);
 }
 
-/* The heuristic of --search cfds / param (with --weights or the shipped
- * weights) into cfg->heur.  False with e set on a bad weights file. */
-static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
+/* The weights of --search cfds / param: a built-in vector (*b) or a
+ * --weights file, into w, with the scope and restart it names (UNSET, -1:
+ * none).  False with e set on a bad --weights. */
+static bool pick_weights(const ctg_options *o, cc_order order, double w[CC_N_FEATURES],
+                         const cc_builtin **b, cc_scope *learned, long *restart, ctg_err *e)
 {
-    const char *file = opt_get_str(ctx_opts(S->ctx), "weights");
-    if (file && cfg->order != CC_PARAM)
+    const char *file = opt_get_str(o, "weights");
+    if (file && order != CC_PARAM)
         return err_set(e, "--weights: only --search param reads weights");
-    if (cfg->order != CC_CFDS && cfg->order != CC_PARAM)
-        return true;
-    double w[CC_N_FEATURES];
-    cc_scope learned = cc_default_scope;
-    long restart = -1;
-    memcpy(w, cc_default_weights, sizeof w);
-    if (file && !cc_weights_load(file, w, &learned, &restart, e))
-        return false;
+    *learned = CC_SCOPE_UNSET, *restart = -1;
+    *b = file ? cc_builtin_find(file) : cc_builtin_default(auto_member(o));
+    if (!*b && !fs_exists(file))
+        return err_set(e, "--weights %s: no such file and no built-in vector of that name; give "
+                          "a weights file (ctestgen learn writes one) or one of %s",
+                       file, cc_builtin_names());
+    if (!*b)
+        return cc_weights_load(file, w, learned, restart, e);
+    memcpy(w, (*b)->w, sizeof(double) * CC_N_FEATURES);
+    *learned = (*b)->scope;
+    return true;
+}
+
+/* cfg's scope and restart: --search-scope, else the weights' own (param),
+ * and --search-restart auto: as the weights say.  False with e set when
+ * the scope is param's alone. */
+static bool pick_scope(const ctg_options *o, cc_config *cfg, const cc_builtin *b,
+                       cc_scope learned, long restart, ctg_err *e)
+{
     /* --search-restart auto (configure gave the order's default): param
      * restarts as its weights were learned to */
-    bool restart_auto = !strcmp(opt_get_str(ctx_opts(S->ctx), "search-restart"), "auto");
+    bool restart_auto = !strcmp(opt_get_str(o, "search-restart"), "auto");
     if (cfg->order == CC_PARAM && restart >= 0 && restart_auto)
         cfg->restart = (uint32_t)restart;
     /* --search-scope (checked by configure), else (auto) the weights' own */
-    cc_scope given = cc_scope_parse(opt_get_str(ctx_opts(S->ctx), "search-scope"));
+    cc_scope given = cc_scope_parse(opt_get_str(o, "search-scope"));
     cc_scope scope = given != CC_SCOPE_UNSET ? given
                      : cfg->order == CC_PARAM && learned != CC_SCOPE_UNSET ? learned
                                                                         : CC_SCOPE_LAST;
     if ((scope == CC_SCOPE_GEN || scope == CC_SCOPE_MIX) && cfg->order != CC_PARAM)
         return err_set(e, "--search-scope %s: only --search param has it; use last, tree or "
                           "level", cc_scope_name(scope));
-    /* the shipped weights hand over as they ship, with the scope they ship with */
-    if (cfg->order == CC_PARAM && !file && scope == cc_default_scope && restart_auto)
-        cfg->restart = cc_default_restart;
+    /* a built-in vector restarts as it ships, with the scope it ships with */
+    if (cfg->order == CC_PARAM && b && scope == b->scope && restart_auto)
+        cfg->restart = b->restart;
     cfg->scope = scope;
     cfg->restart = cc_scope_restart(scope, cfg->restart);
+    return true;
+}
+
+/* strategy.check: the options, as init reads them, before the build. */
+static bool concolic_check(const ctg_options *o, ctg_err *e)
+{
+    cc_config cfg;
+    uint32_t flags;
+    double w[CC_N_FEATURES];
+    const cc_builtin *b;
+    cc_scope learned;
+    long restart;
+    if (!configure(o, &cfg, &flags, e) || !pick_weights(o, cfg.order, w, &b, &learned, &restart, e))
+        return false;
+    bool heur = cfg.order == CC_CFDS || cfg.order == CC_PARAM;
+    return !heur || pick_scope(o, &cfg, b, learned, restart, e);
+}
+
+/* The heuristic of --search cfds / param (with --weights or a built-in
+ * vector) into cfg->heur.  False with e set on a bad weights file. */
+static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
+{
+    const ctg_options *o = ctx_opts(S->ctx);
+    double w[CC_N_FEATURES];
+    const cc_builtin *b;
+    cc_scope learned;
+    long restart;
+    if (!pick_weights(o, cfg->order, w, &b, &learned, &restart, e))
+        return false;
+    if (cfg->order != CC_CFDS && cfg->order != CC_PARAM)
+        return true;
+    if (!pick_scope(o, cfg, b, learned, restart, e))
+        return false;
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
+    S->weights = b ? b->name : opt_get_str(o, "weights");
     if (cfg->order == CC_PARAM)
         record_weights(S->ctx, w);
     cc_heur_set_seed(S->heur, cfg->seed);
@@ -479,11 +546,12 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
     }
     S->random_seeds = opt_get_long(ctx_opts(ctx), "random-seeds");
     cc_input empty = {NULL, 0, NULL, NULL, 0};
-    bool ok = configure(ctx, &cfg, &S->flags, e) && make_heuristic(S, &cfg, e);
+    bool ok = configure(ctx_opts(ctx), &cfg, &S->flags, e) && make_heuristic(S, &cfg, e);
+    cfg.asked = note_asked;
+    cfg.asked_user = ctx;
     if (ok) {
         ctx_stat_info(ctx, "search", cc_order_name(cfg.order));
-        const char *wf = opt_get_str(ctx_opts(ctx), "weights");
-        ctx_stat_info(ctx, "weights", cfg.order != CC_PARAM ? "-" : wf ? wf : "default");
+        ctx_stat_info(ctx, "weights", cfg.order != CC_PARAM ? "-" : S->weights);
         bool heur = cfg.order == CC_PARAM || cfg.order == CC_CFDS; /* scope and restart */
         ctx_stat_info(ctx, "scope", heur ? cc_scope_name(cfg.scope) : "-");
         char rs[16];
@@ -595,6 +663,7 @@ const strategy strategy_concolic = {
                "vectors and aggregates are concretised (noted in stats.json)",
     .options = concolic_options,
     .init = concolic_init,
+    .check = concolic_check,
     .step = concolic_step,
     .finish = concolic_finish,
     .needs_sym = true,

@@ -597,6 +597,14 @@ static bool read_options(fuzz *F, const ctg_options *o, ctg_err *e)
     return true;
 }
 
+/* strategy.check: the options, read into a scratch state. */
+static bool fuzz_check(const ctg_options *o, ctg_err *e)
+{
+    fuzz F;
+    memset(&F, 0, sizeof F);
+    return read_options(&F, o, e);
+}
+
 static void *fuzz_init(search_ctx *ctx, ctg_err *e)
 {
     fuzz *F = ctg_calloc(1, sizeof *F);
@@ -706,6 +714,7 @@ const strategy strategy_fuzz = {
     .summary = "greybox fuzzing, AlphaFuzz MCTS seed scheduling (or an AFL-like queue)",
     .options = fuzz_options,
     .init = fuzz_init,
+    .check = fuzz_check,
     .step = fuzz_step,
     .finish = fuzz_finish,
 };

@@ -183,70 +183,106 @@ static double env_progress(void *ud)
 
 /* ==== lifecycle ======================================================== */
 
-static void *algo_new(sbst_state *st, ctg_err *e)
+/* The parameters of an algorithm, read from the options and checked. */
+typedef union algo_params {
+    mio_params mio;
+    wts_params wts;
+    mosa_params mosa;
+} algo_params;
+
+static bool read_mio(const ctg_options *o, mio_params *p, ctg_err *e)
 {
-    const ctg_options *o = ctx_opts(st->ctx);
-    if (st->kind == ALGO_MIO) {
-        mio_params p;
-        mio_params_default(&p);
-        p.p_sample_first = opt_get_double(o, "p-sample");
-        p.p_sample_focused = opt_get_double(o, "p-sample-focused");
-        p.archive_first = (int)opt_get_long(o, "archive-size");
-        p.archive_focused = (int)opt_get_long(o, "archive-size-focused");
-        p.mutations_first = (int)opt_get_long(o, "mutations");
-        p.mutations_focused = (int)opt_get_long(o, "mutations-focused");
-        p.F = opt_get_double(o, "focus-at");
-        p.p_avm = opt_get_double(o, "avm");
-        long ae = opt_get_long(o, "avm-evals");
-        if (p.p_avm < 0 || p.p_avm > 1 || ae < 1 || ae > 100000000) {
-            err_set(e, "--avm must be in 0 .. 1 and --avm-evals in 1 .. 100000000 (given %g and %ld)",
-                    p.p_avm, ae);
-            return NULL;
-        }
-        p.avm_evals = (unsigned)ae;
-        if (opt_get_flag(o, "sbst-as-seed")) {
-            p.p_avm = 0;
-            p.seed_current = true;
-        }
-        return mio_new(st->s, &p, e);
+    mio_params_default(p);
+    p->p_sample_first = opt_get_double(o, "p-sample");
+    p->p_sample_focused = opt_get_double(o, "p-sample-focused");
+    p->archive_first = (int)opt_get_long(o, "archive-size");
+    p->archive_focused = (int)opt_get_long(o, "archive-size-focused");
+    p->mutations_first = (int)opt_get_long(o, "mutations");
+    p->mutations_focused = (int)opt_get_long(o, "mutations-focused");
+    p->F = opt_get_double(o, "focus-at");
+    p->p_avm = opt_get_double(o, "avm");
+    long ae = opt_get_long(o, "avm-evals");
+    if (p->p_avm < 0 || p->p_avm > 1 || ae < 1 || ae > 100000000)
+        return err_set(e, "--avm must be in 0 .. 1 and --avm-evals in 1 .. 100000000 (given %g "
+                          "and %ld)", p->p_avm, ae);
+    p->avm_evals = (unsigned)ae;
+    if (opt_get_flag(o, "sbst-as-seed")) {
+        p->p_avm = 0;
+        p->seed_current = true;
     }
-    if (st->kind == ALGO_WTS) {
-        static const char *const cross[] = {"relative", "variable", NULL};
-        static const char *const lp[] = {"length", "plain", NULL};
-        static const char *const mut[] = {"bounded", "set", NULL};
-        wts_params p;
-        wts_params_default(&p);
-        p.pop = (int)opt_get_long(o, "population");
-        p.p_xover = opt_get_double(o, "p-xover");
-        p.tournament = (int)opt_get_long(o, "tournament");
-        p.elite = (int)opt_get_long(o, "elite");
-        p.max_tests = (int)opt_get_long(o, "max-tests");
-        p.alpha = opt_get_double(o, "suite-alpha");
-        int c = pick("suite-crossover", opt_get_str(o, "suite-crossover"), cross, e);
-        int s = pick("selection", opt_get_str(o, "selection"), lp, e);
-        int l = pick("elitism", opt_get_str(o, "elitism"), lp, e);
-        int m = pick("suite-mutation", opt_get_str(o, "suite-mutation"), mut, e);
-        if (c < 0 || s < 0 || l < 0 || m < 0)
-            return NULL;
-        p.cross = c == 0 ? TC_CROSS_RELATIVE : TC_CROSS_VARIABLE;
-        p.len_select = s == 0;
-        p.len_elite = l == 0;
-        p.bounded = m == 0;
-        return wts_new(st->s, &p, e);
-    }
+    return true;
+}
+
+static bool read_wts(const ctg_options *o, wts_params *p, ctg_err *e)
+{
+    static const char *const cross[] = {"relative", "variable", NULL};
+    static const char *const lp[] = {"length", "plain", NULL};
+    static const char *const mut[] = {"bounded", "set", NULL};
+    wts_params_default(p);
+    p->pop = (int)opt_get_long(o, "population");
+    p->p_xover = opt_get_double(o, "p-xover");
+    p->tournament = (int)opt_get_long(o, "tournament");
+    p->elite = (int)opt_get_long(o, "elite");
+    p->max_tests = (int)opt_get_long(o, "max-tests");
+    p->alpha = opt_get_double(o, "suite-alpha");
+    int c = pick("suite-crossover", opt_get_str(o, "suite-crossover"), cross, e);
+    int s = c < 0 ? -1 : pick("selection", opt_get_str(o, "selection"), lp, e);
+    int l = s < 0 ? -1 : pick("elitism", opt_get_str(o, "elitism"), lp, e);
+    int m = l < 0 ? -1 : pick("suite-mutation", opt_get_str(o, "suite-mutation"), mut, e);
+    if (m < 0)
+        return false;
+    p->cross = c == 0 ? TC_CROSS_RELATIVE : TC_CROSS_VARIABLE;
+    p->len_select = s == 0;
+    p->len_elite = l == 0;
+    p->bounded = m == 0;
+    return true;
+}
+
+static bool read_mosa(const ctg_options *o, bool dynamic, mosa_params *p, ctg_err *e)
+{
     static const char *const cross[] = {"single", "relative", "variable", "auto", NULL};
     static const int kinds[] = {TC_CROSS_SINGLE, TC_CROSS_RELATIVE, TC_CROSS_VARIABLE, -1};
-    mosa_params p;
-    mosa_params_default(&p);
-    p.pop = (int)opt_get_long(o, "population");
-    p.p_xover = opt_get_double(o, "p-xover");
+    mosa_params_default(p);
+    p->pop = (int)opt_get_long(o, "population");
+    p->p_xover = opt_get_double(o, "p-xover");
     int c = pick("crossover", opt_get_str(o, "crossover"), cross, e);
     if (c < 0)
-        return NULL;
-    p.cross = kinds[c];
-    p.dynamic = st->kind == ALGO_DYNAMOSA;
-    return mosa_new(st->s, &p, e);
+        return false;
+    p->cross = kinds[c];
+    p->dynamic = dynamic;
+    return true;
 }
+
+static bool read_params(algo kind, const ctg_options *o, algo_params *p, ctg_err *e)
+{
+    switch (kind) {
+    case ALGO_MIO: return read_mio(o, &p->mio, e);
+    case ALGO_WTS: return read_wts(o, &p->wts, e);
+    default: return read_mosa(o, kind == ALGO_DYNAMOSA, &p->mosa, e);
+    }
+}
+
+static void *algo_new(sbst_state *st, ctg_err *e)
+{
+    algo_params p;
+    if (!read_params(st->kind, ctx_opts(st->ctx), &p, e))
+        return NULL;
+    switch (st->kind) {
+    case ALGO_MIO: return mio_new(st->s, &p.mio, e);
+    case ALGO_WTS: return wts_new(st->s, &p.wts, e);
+    default: return mosa_new(st->s, &p.mosa, e);
+    }
+}
+
+/* strategy.check of each algorithm: its parameters, read and dropped. */
+static bool check_kind(algo kind, const ctg_options *o, ctg_err *e)
+{
+    algo_params p;
+    return read_params(kind, o, &p, e);
+}
+static bool mio_check(const ctg_options *o, ctg_err *e) { return check_kind(ALGO_MIO, o, e); }
+static bool mosa_check(const ctg_options *o, ctg_err *e) { return check_kind(ALGO_MOSA, o, e); }
+static bool wts_check(const ctg_options *o, ctg_err *e) { return check_kind(ALGO_WTS, o, e); }
 
 static void algo_free(sbst_state *st)
 {
@@ -369,6 +405,7 @@ const strategy strategy_mio = {
                "               its test options (--int-range ... --p-pool) apply to mosa, dynamosa, wts",
     .options = mio_options,
     .init = mio_init,
+    .check = mio_check,
     .step = sbst_step,
     .finish = sbst_finish,
 };
@@ -378,6 +415,7 @@ const strategy strategy_mosa = {
     .summary = "MOSA: many-objective GA with preference sorting and an archive (seed 001)",
     .options = mosa_options,
     .init = mosa_init,
+    .check = mosa_check,
     .step = sbst_step,
     .finish = sbst_finish,
 };
@@ -387,6 +425,7 @@ const strategy strategy_dynamosa = {
     .summary = "DynaMOSA: MOSA optimising goals as their control dependences are covered",
     .options = dynamosa_options,
     .init = dynamosa_init,
+    .check = mosa_check,
     .step = sbst_step,
     .finish = sbst_finish,
 };
@@ -396,6 +435,7 @@ const strategy strategy_wts = {
     .summary = "whole test suite GA with bloat control (seed 001)",
     .options = wts_options,
     .init = wts_init,
+    .check = wts_check,
     .step = sbst_step,
     .finish = sbst_finish,
 };
