@@ -70,7 +70,8 @@ check "cover-branches (default): covers past the error" [ "$(stat edges.covered 
 
 # ---- hangs: no kept test runs past the replay limit -----------------------
 "$CTESTGEN" run "$PROGS/gcc_hang.c" --max-execs 3000 --replay-timeout 0.5 -o "$T/h" >"$T/h.out" 2>"$T/h.err"
-check "hang: the run succeeds" [ $? = 0 ]
+rc=$? # (a failure shows stderr's last line: once seen failing on a loaded host, cause unknown)
+check "hang: the run succeeds (exit $rc; $(grep -v "gcc's replay covers" "$T/h.err" | tail -1))" [ $rc = 0 ]
 check "hang: tests that hang under gcc left the suite" bash -c "ls '$T/h/crashes' | grep -q '^replay-timeout-.*\.xml\$'"
 check "hang: the summary says so" grep -q "replay timeouts .* moved to crashes/" "$T/h.out"
 "$CTESTGEN" replay "$T/h" "$PROGS/gcc_hang.c" --replay-timeout 0.5 >"$T/h.rep"
