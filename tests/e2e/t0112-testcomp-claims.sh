@@ -70,7 +70,17 @@ check "cover-branches (default): covers past the error" [ "$(stat edges.covered 
 
 # ---- hangs: no kept test runs past the replay limit -----------------------
 "$CTESTGEN" run "$PROGS/gcc_hang.c" --max-execs 3000 --replay-timeout 0.5 -o "$T/h" >"$T/h.out" 2>"$T/h.err"
-rc=$? # (a failure shows stderr's last line: once seen failing on a loaded host, cause unknown)
+rc=$?
+# In the ASan/UBSan build, LeakSanitizer's own exit check has failed here
+# on fresh CI clones (its last line "HINT: LeakSanitizer does not work under ptrace": its
+# thread-stopping step, exit 1) after the run had done its work; it did
+# not come back in 14 reruns (stop 64's note).  That failure of the
+# sanitizer, with no line of ctestgen's own, is reported, not failed on.
+lsan_only() { grep -q "HINT: LeakSanitizer does not work under ptrace" "$T/h.err" && ! grep -q "^ctestgen: [^w]" "$T/h.err"; }
+if [ $rc != 0 ] && [ "${CTG_SANITIZE:-OFF}" = ON ] && lsan_only; then
+  echo "note: hang run: LeakSanitizer's exit check failed (exit $rc), not ctestgen: $(grep -m1 -i "sanitizer" "$T/h.err")"
+  rc=0
+fi
 check "hang: the run succeeds (exit $rc; $(grep -v "gcc's replay covers" "$T/h.err" | tail -1))" [ $rc = 0 ]
 check "hang: tests that hang under gcc left the suite" bash -c "ls '$T/h/crashes' | grep -q '^replay-timeout-.*\.xml\$'"
 check "hang: the summary says so" grep -q "replay timeouts .* moved to crashes/" "$T/h.out"
