@@ -74,7 +74,8 @@ rc=$?
 # In the ASan/UBSan build, LeakSanitizer's own exit check has failed here
 # on fresh CI clones (its last line "HINT: LeakSanitizer does not work under ptrace": its
 # thread-stopping step, exit 1) after the run had done its work; it did
-# not come back in 14 reruns (stop 64's note).  That failure of the
+# not come back in 11 reruns of this test and 7 of the command (stop
+# 64's note).  That failure of the
 # sanitizer, with no line of ctestgen's own, is reported, not failed on.
 lsan_only() { grep -q "HINT: LeakSanitizer does not work under ptrace" "$T/h.err" && ! grep -q "^ctestgen: [^w]" "$T/h.err"; }
 if [ $rc != 0 ] && [ "${CTG_SANITIZE:-OFF}" = ON ] && lsan_only; then
