@@ -404,6 +404,21 @@ static bool pick_scope(const ctg_options *o, cc_config *cfg, const cc_builtin *b
     return true;
 }
 
+/* Whether the order ranks by weights (and has a scope and a restart). */
+static bool weighed(cc_order order) { return order == CC_CFDS || order == CC_PARAM; }
+
+/* The weights (*b: the built-in vector, or NULL for a file) and, for a
+ * weighed order, cfg's scope and restart.  False with e set. */
+static bool pick_search(const ctg_options *o, cc_config *cfg, double w[CC_N_FEATURES],
+                        const cc_builtin **b, ctg_err *e)
+{
+    cc_scope learned;
+    long restart;
+    if (!pick_weights(o, cfg->order, w, b, &learned, &restart, e))
+        return false;
+    return !weighed(cfg->order) || pick_scope(o, cfg, *b, learned, restart, e);
+}
+
 /* strategy.check: the options, as init reads them, before the build. */
 static bool concolic_check(const ctg_options *o, ctg_err *e)
 {
@@ -411,12 +426,7 @@ static bool concolic_check(const ctg_options *o, ctg_err *e)
     uint32_t flags;
     double w[CC_N_FEATURES];
     const cc_builtin *b;
-    cc_scope learned;
-    long restart;
-    if (!configure(o, &cfg, &flags, e) || !pick_weights(o, cfg.order, w, &b, &learned, &restart, e))
-        return false;
-    bool heur = cfg.order == CC_CFDS || cfg.order == CC_PARAM;
-    return !heur || pick_scope(o, &cfg, b, learned, restart, e);
+    return configure(o, &cfg, &flags, e) && pick_search(o, &cfg, w, &b, e);
 }
 
 /* The heuristic of --search cfds / param (with --weights or a built-in
@@ -426,14 +436,10 @@ static bool make_heuristic(concolic *S, cc_config *cfg, ctg_err *e)
     const ctg_options *o = ctx_opts(S->ctx);
     double w[CC_N_FEATURES];
     const cc_builtin *b;
-    cc_scope learned;
-    long restart;
-    if (!pick_weights(o, cfg->order, w, &b, &learned, &restart, e))
+    if (!pick_search(o, cfg, w, &b, e))
         return false;
-    if (cfg->order != CC_CFDS && cfg->order != CC_PARAM)
+    if (!weighed(cfg->order))
         return true;
-    if (!pick_scope(o, cfg, b, learned, restart, e))
-        return false;
     if (!(S->heur = cc_heur_new(ctx_db(S->ctx), cfg->order, w, e)))
         return false;
     S->weights = b ? b->name : opt_get_str(o, "weights");
@@ -552,7 +558,7 @@ static void *concolic_init(search_ctx *ctx, ctg_err *e)
     if (ok) {
         ctx_stat_info(ctx, "search", cc_order_name(cfg.order));
         ctx_stat_info(ctx, "weights", cfg.order != CC_PARAM ? "-" : S->weights);
-        bool heur = cfg.order == CC_PARAM || cfg.order == CC_CFDS; /* scope and restart */
+        bool heur = weighed(cfg.order); /* scope and restart */
         ctx_stat_info(ctx, "scope", heur ? cc_scope_name(cfg.scope) : "-");
         char rs[16];
         snprintf(rs, sizeof rs, "%u", (unsigned)cfg.restart);
