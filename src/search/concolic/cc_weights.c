@@ -92,8 +92,9 @@ static const double learned_w[CC_N_FEATURES] = {
  * nearest to uncovered code first.  With scope mix (generational search
  * and last-path dives in one run, handing over after 5 fruitless runs) it
  * won 9 and tied 17 against generational search on the 26 programs of
- * bench/learned it was not trained on (docs/concolic.md, "The shipped
- * default"); the auto portfolio's concolic member runs it. */
+ * bench/learned it was not trained on (docs/concolic.md, "cfds-mix: CFDS's
+ * rank, in generational search and dives"); the auto portfolio's concolic
+ * member runs it. */
 static const double cfds_mix_w[CC_N_FEATURES] = {
     [CC_CFDS_RANK] = 1.0,
 };
@@ -118,7 +119,15 @@ const cc_builtin *cc_builtin_default(bool auto_member)
     return cc_builtin_find(auto_member ? "cfds-mix" : "learned");
 }
 
-const char *cc_builtin_names(void) { return "learned, cfds-mix"; }
+const char *cc_builtin_names(void)
+{
+    static char names[128]; /* from the table, once */
+    if (!names[0])
+        for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     builtins[i].name);
+    return names;
+}
 
 const char *cc_scope_name(cc_scope s)
 {
