@@ -48,6 +48,17 @@ bool inst_prepare(LLVMModuleRef m, int *harness, ctg_err *e);
  * module and records them (with CFGs and debug locations) in db. */
 bool inst_number(LLVMModuleRef m, progdb *db, ctg_err *e);
 
+/* Metadata kind of the tags inst_tag_sites() puts on a prepared module. */
+#define INST_SITE_MD "ctg.site"
+
+/* Tags every numbered site of a prepared module (inst_tag.c): a
+ * conditional br or a switch with its first edge id, an error call with
+ * the number of edges plus its error site id.  A copy transformed further
+ * (inlined) keeps the tag on each clone, so it still names its goals. */
+bool inst_tag_sites(LLVMModuleRef m, ctg_err *e);
+/* The tag of inst into *id; false when it has none. */
+bool inst_site_tag(LLVMValueRef inst, uint32_t *id);
+
 /* Inserts coverage, distance, string-compare, error and fork/malloc hooks into
  * a prepared module (ids as inst_number assigns them) and defines the
  * __ctg_n_* constants.  Warnings (inline assembly) go to *st. */

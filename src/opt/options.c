@@ -54,12 +54,15 @@ static const opt_desc common_options[] = {
      ".yml, one the task lists (default: branches when listed)"},
     {"suite-zip", 0, OPT_FLAG, OFF(out.suite_zip), NULL, NULL,
      "also write OUT/test-suite.zip as Test-Comp collects it (always with a task .yml)"},
-    {"prove", 0, OPT_STR, OFF(search.prove), "auto|eva|none", "auto",
-     "prove goals unreachable beside the search (Frama-C's Eva, an abstract interpreter): "
-     "an uncovered branch or error call it rules out for every input is reported as "
-     "unreachable, the run stops once every other goal is covered, and with "
-     "coverage-error-call at once.  auto: eva on a Test-Comp harness when frama-c is "
-     "installed (`make deps` installs it)"},
+    {"prove", 0, OPT_STR, OFF(search.prove), "auto|eva|bmc|none", "auto",
+     "prove goals unreachable beside the search: eva (Frama-C's Eva, an abstract "
+     "interpreter) and bmc (bounded symbolic reachability: every path up to a bound, each "
+     "goal asked of the solver; a model becomes a test, and when no execution runs beyond "
+     "the bound an unsat goal is unreachable).  An uncovered branch or error call ruled out "
+     "for every input is reported as unreachable, the run stops once every other goal is "
+     "covered, and with coverage-error-call at once.  auto: on a Test-Comp harness, eva "
+     "(when frama-c is installed: `make deps` installs it), and bmc with a time budget (with "
+     "--time 0 the execution budget is the whole budget: bmc only when asked for)"},
     {"no-explain", 0, OPT_FLAG, OFF(search.no_explain), NULL, NULL,
      "do not run the suite's tests once more at the end to say how close they came to each "
      "goal not covered (stats.json final.goals: closest_test, distance); for a program whose "
@@ -431,8 +434,8 @@ static bool validate(ctg_options *o, ctg_err *e)
         return err_set(e, "--sanitize-mode: must be all, new or a number of inputs, not '%s'",
                        o->exec.san_mode);
     if (strcmp(o->search.prove, "auto") && strcmp(o->search.prove, "eva") &&
-        strcmp(o->search.prove, "none"))
-        return err_set(e, "--prove: must be auto, eva or none, not '%s'", o->search.prove);
+        strcmp(o->search.prove, "bmc") && strcmp(o->search.prove, "none"))
+        return err_set(e, "--prove: must be auto, eva, bmc or none, not '%s'", o->search.prove);
     char *end = NULL;
     o->search.prove_s = strcmp(o->search.prove_time, "auto") ? strtod(o->search.prove_time, &end) : 0;
     if (end && (*end || end == o->search.prove_time || !(o->search.prove_s > 0)))

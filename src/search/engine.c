@@ -69,6 +69,8 @@ static const char *budget_spent(const search_ctx *c)
 static bool check_stop(search_ctx *c)
 {
     const ctg_options *o = c->opts;
+    if (c->prv.draining) /* the bounded checker's inputs at the end */
+        return interrupt_requested();
     if (c->stop)
         return true;
     eng_prove_poll(c);
@@ -437,7 +439,7 @@ bool eng_run_on(search_ctx *c, exec_t *x, const uint8_t *in, size_t len, uint32_
     if (check_stop(c))
         return false;
     uint8_t *copy = NULL;
-    if (!minimise_before_run(c, x, &in, len, &copy) || check_stop(c)) {
+    if (!minimise_before_run(c, x, &in, len, &copy) || !eng_bmc_before_run(c, x) || check_stop(c)) {
         ctg_free(copy);
         return false;
     }

@@ -107,6 +107,18 @@ struct search_ctx {
         bool no_error_call; /* a Test-Comp program that calls no error
                                function (nor takes one's address)      */
         char note[320];  /* what it proved, or why nothing                */
+        uint8_t *by;     /* per goal (edges, then error sites): the
+                            method that proved it (PRV_BY_*)            */
+        uint8_t marking; /* the method whose claims are being marked      */
+        struct bmc_job *bmc; /* the bounded checker (engine_bmc.c)        */
+        bool bmc_done, draining;
+        uint8_t **pend;  /* its inputs not run yet                        */
+        size_t *pend_len, n_pend, next_pend;
+        uint8_t *bmc_ans; /* per goal: the checker's answer (bmc_answer) */
+        unsigned bmc_steps;
+        bool bmc_exhaustive; /* no execution runs beyond bmc_steps   */
+        uint32_t bmc_ran, bmc_new; /* its inputs run, goals they covered */
+        char bmc_note[320];
     } prv;
     uint32_t (*flips)[3]; /* per edge: the solver's answers for a path into
                              it (ctx_note_flip; NULL until the first)    */
@@ -123,6 +135,28 @@ void eng_prove_poll(search_ctx *c);
 const char *eng_prove_stop(const search_ctx *c);
 void eng_prove_finish(search_ctx *c);
 void eng_prove_free(search_ctx *c);
+/* Proof methods of eprv.by. */
+enum { PRV_BY_NONE = 0, PRV_BY_EVA, PRV_BY_BMC };
+/* Marks a goal proven unreachable by eprv.marking (engine_prove.c). */
+void eng_prove_mark_edge(search_ctx *c, uint32_t edge);
+void eng_prove_mark_error(search_ctx *c, uint32_t site);
+bool eng_prove_alloc(search_ctx *c);
+/* A prover's seconds: --prove-time, or a quarter of --time (2 to 30 s);
+ * with --time 0, wait_s. */
+double eng_prove_budget(const ctg_options *o, double wait_s);
+/* A claim a test contradicts (engine_prove.c). */
+bool eng_prove_contradicted(search_ctx *c);
+/* The bounded checker (engine_bmc.c): started with the prover, polled
+ * with it; its inputs run before the next run of the search (or at the
+ * end), then its claims are marked. */
+void eng_bmc_start(search_ctx *c, const char *dir);
+void eng_bmc_poll(search_ctx *c);
+bool eng_bmc_before_run(search_ctx *c, exec_t *x);
+void eng_bmc_finish(search_ctx *c);
+void eng_bmc_free(search_ctx *c);
+/* The bounded checker's answer for goal (bmc_answer; 0: none) and its
+ * bound into *steps. */
+int eng_bmc_answer(const search_ctx *c, uint32_t goal, unsigned *steps);
 /* The merge of --jobs: the statuses worker 0 proved (its stats.json). */
 void eng_prove_import(search_ctx *c, const char *stats_path);
 bool eng_edge_unreachable(const search_ctx *c, uint32_t edge);

@@ -19,6 +19,7 @@
 #include "../base/mem.h"
 #include "../compile/build.h"
 #include "engine_int.h"
+#include "prove/bmc.h"
 #include "prove/prove.h"
 
 #define PROVE_POLL_S 0.05
@@ -27,14 +28,23 @@
 #define PROVE_AUTO_WAIT_S 5.0 /* --time 0: the run ends when the prover does */
 #define PROVE_METHOD "abstract interpretation (Frama-C Eva), every input"
 #define PROVE_NO_CALL "no call of an error function in the program, nor its address taken"
+#define PROVE_BMC "bounded symbolic reachability: every execution ends within the bound, and no " \
+                  "path reaches it; every input"
 
-/* Whether the run asks for proofs and can have them. */
+/* Whether the run asks for proofs of some kind and can have them. */
+static bool any_wanted(search_ctx *c)
+{
+    const ctg_options *o = c->opts;
+    return strcmp(o->search.prove, "none") && !o->search.merge_dir &&
+           !(o->search.sync_dir && o->search.worker != 0) && /* --jobs: worker 0 proves */
+           c->db->harness == CTG_HARNESS_TESTCOMP && c->build && c->build->opts;
+}
+
+/* Whether the run asks for Eva's proofs and can have them. */
 static bool wanted(search_ctx *c)
 {
     const ctg_options *o = c->opts;
-    if (!strcmp(o->search.prove, "none") || o->search.merge_dir ||
-        (o->search.sync_dir && o->search.worker != 0) || /* --jobs: worker 0 proves */
-        c->db->harness != CTG_HARNESS_TESTCOMP || !c->build || !c->build->opts)
+    if (!any_wanted(c) || !strcmp(o->search.prove, "bmc"))
         return false;
     if (prove_available())
         return true;
@@ -54,16 +64,16 @@ static void no_error_call(search_ctx *c)
         c->prv.no_error_call = true;
 }
 
-/* The prover's CPU seconds: --prove-time, or (auto) a quarter of --time
+/* A prover's CPU seconds: --prove-time, or (auto) a quarter of --time
  * between PROVE_AUTO_MIN_S and PROVE_AUTO_MAX_S, so that on a program too
  * large to prove it takes at most a quarter of the second core; with
- * --time 0, when the run waits for it, PROVE_AUTO_WAIT_S. */
-static double prove_cpu_s(const ctg_options *o)
+ * --time 0, when the run waits for it, wait_s. */
+double eng_prove_budget(const ctg_options *o, double wait_s)
 {
     if (o->search.prove_s > 0)
         return o->search.prove_s;
     if (o->search.time_s <= 0)
-        return PROVE_AUTO_WAIT_S;
+        return wait_s;
     double s = o->search.time_s / 4;
     return s < PROVE_AUTO_MIN_S ? PROVE_AUTO_MIN_S : s > PROVE_AUTO_MAX_S ? PROVE_AUTO_MAX_S : s;
 }
@@ -71,30 +81,37 @@ static double prove_cpu_s(const ctg_options *o)
 /* Words of the edge bitmap. */
 static size_t edge_words(const progdb *db) { return db->n_edges / 64 + 1; }
 
-/* The marks of proven goals, all clear; false on oom. */
-static bool alloc_marks(search_ctx *c)
+/* The marks of proven goals, all clear (once); false on oom. */
+bool eng_prove_alloc(search_ctx *c)
 {
+    if (c->prv.edge)
+        return true;
     c->prv.edge = ctg_calloc(edge_words(c->db), sizeof *c->prv.edge);
     c->prv.error = ctg_calloc(c->db->n_errors + 1, sizeof *c->prv.error);
-    return c->prv.edge && c->prv.error;
+    c->prv.by = ctg_calloc(c->db->n_edges + c->db->n_errors + 1, 1);
+    return c->prv.edge && c->prv.error && c->prv.by;
 }
 
 void eng_prove_start(search_ctx *c)
 {
     no_error_call(c);
-    if (!wanted(c))
+    c->prv.polling = c->opts->search.time_s > 0;
+    char *dir = any_wanted(c) ? fs_join(c->opts->out.out_dir, "prove") : NULL;
+    if (dir)
+        eng_bmc_start(c, dir);
+    if (!wanted(c)) {
+        ctg_free(dir);
         return;
+    }
     const build_opts *bo = c->build->opts;
-    char *dir = fs_join(c->opts->out.out_dir, "prove");
     /* with --time 0 the run waits for the result: one analysis, briefly */
     prove_input in = {bo->sources, bo->n_sources, bo->cflags, bo->n_cflags, bo->arch_bits, dir,
-                      prove_cpu_s(c->opts), c->opts->search.time_s > 0};
+                      eng_prove_budget(c->opts, PROVE_AUTO_WAIT_S), c->opts->search.time_s > 0};
     ctg_err e = {{0}};
-    if (alloc_marks(c) && dir)
+    if (eng_prove_alloc(c) && dir)
         c->prv.job = prove_start(&in, &e);
     if (!c->prv.job)
         ctx_summary_line(c, "  proofs            none: %s", e.msg[0] ? e.msg : "out of memory");
-    c->prv.polling = c->opts->search.time_s > 0;
     ctg_free(dir);
 }
 
@@ -118,19 +135,21 @@ static bool named(const progdb *db, uint32_t f, const char *const *names, int n)
     return in_names(name, names, n);
 }
 
-static void mark_edge(search_ctx *c, uint32_t edge)
+void eng_prove_mark_edge(search_ctx *c, uint32_t edge)
 {
     if (eng_edge_unreachable(c, edge))
         return;
     c->prv.edge[edge / 64] |= 1ull << (edge % 64);
+    c->prv.by[edge] = c->prv.marking;
     c->prv.n_edges++;
 }
 
-static void mark_error(search_ctx *c, uint32_t site)
+void eng_prove_mark_error(search_ctx *c, uint32_t site)
 {
     if (c->prv.error[site])
         return;
     c->prv.error[site] = true;
+    c->prv.by[c->db->n_edges + site] = c->prv.marking;
     c->prv.n_errors++;
 }
 
@@ -141,7 +160,7 @@ static void mark_into_block(search_ctx *c, uint32_t func, uint32_t block)
     const progdb *db = c->db;
     for (uint32_t i = 0; i < db->n_edges; i++)
         if (db->edges[i].target == block && db->branches[db->edges[i].branch].func == func)
-            mark_edge(c, i);
+            eng_prove_mark_edge(c, i);
 }
 
 /* An unreachable error call that leads its block. */
@@ -175,12 +194,12 @@ static void mark(search_ctx *c, const char *const *names, int n)
         if (!named(db, br->func, names, n))
             continue;
         for (uint32_t k = 0; k < br->n_edges; k++)
-            mark_edge(c, br->first_edge + k);
+            eng_prove_mark_edge(c, br->first_edge + k);
     }
     for (uint32_t s = 0; s < db->n_errors; s++)
         if (named(db, db->errors[s].func, names, n) ||
             in_names(db->errors[s].callee, names, n)) {
-            mark_error(c, s);
+            eng_prove_mark_error(c, s);
             mark_into(c, &db->errors[s]);
         }
 }
@@ -202,7 +221,7 @@ bool ctx_goal_unreachable(const search_ctx *c, uint32_t goal)
 }
 
 /* A goal claimed unreachable that a test covers: every claim is void. */
-static bool contradicted(search_ctx *c)
+bool eng_prove_contradicted(search_ctx *c)
 {
     for (uint32_t i = 0; i < c->db->n_edges; i++)
         if (eng_edge_unreachable(c, i) && archive_edge_covered(c->archive, i)) {
@@ -225,6 +244,7 @@ static void drop_claims(search_ctx *c, const char *why)
 {
     memset(c->prv.edge, 0, edge_words(c->db) * sizeof *c->prv.edge);
     memset(c->prv.error, 0, (c->db->n_errors + 1) * sizeof *c->prv.error);
+    memset(c->prv.by, 0, c->db->n_edges + c->db->n_errors + 1);
     c->prv.n_edges = c->prv.n_errors = 0;
     snprintf(c->prv.note, sizeof c->prv.note, "%s", why);
 }
@@ -242,8 +262,9 @@ static void apply(search_ctx *c)
                  why);
         return;
     }
+    c->prv.marking = PRV_BY_EVA;
     mark(c, names, n);
-    if (contradicted(c)) {
+    if (eng_prove_contradicted(c)) {
         drop_claims(c, "Frama-C Eva's claims were contradicted by a test and dropped");
         return;
     }
@@ -280,7 +301,7 @@ void eng_prove_import(search_ctx *c, const char *stats_path)
     ctg_err e = {{0}};
     stats_t *w = stats_load(stats_path, &e);
     const json_object *goals = w ? stats_goals(w) : NULL;
-    if (!goals || !alloc_marks(c)) {
+    if (!goals || !eng_prove_alloc(c)) {
         stats_free(w);
         return;
     }
@@ -289,10 +310,13 @@ void eng_prove_import(search_ctx *c, const char *stats_path)
         uint32_t id = json_object_object_get_ex(g, "status", &v) &&
                               !strcmp(json_object_get_string(v), "unreachable")
                           ? goal_of(c->db, g) : UINT32_MAX;
+        c->prv.marking = json_object_object_get_ex(g, "method", &v) &&
+                                 !strncmp(json_object_get_string(v), "bounded", 7)
+                             ? PRV_BY_BMC : PRV_BY_EVA;
         if (id < c->db->n_edges)
-            mark_edge(c, id);
+            eng_prove_mark_edge(c, id);
         else if (id != UINT32_MAX)
-            mark_error(c, id - c->db->n_edges);
+            eng_prove_mark_error(c, id - c->db->n_edges);
     }
     const char *note = stats_get_info(w, "prove");
     if (note)
@@ -303,6 +327,7 @@ void eng_prove_import(search_ctx *c, const char *stats_path)
 
 void eng_prove_poll(search_ctx *c)
 {
+    eng_bmc_poll(c);
     if (!c->prv.job || c->prv.done || !c->prv.polling || fs_now() < c->prv.next_poll)
         return;
     c->prv.next_poll = fs_now() + PROVE_POLL_S;
@@ -316,7 +341,8 @@ const char *eng_prove_stop(const search_ctx *c)
     bool error_prop = o->search.property && !strcmp(o->search.property, PROP_ERROR_CALL);
     if (error_prop && c->prv.no_error_call && !o->search.keep_going)
         return "the program calls no error function (coverage-error-call)";
-    if (!c->prv.done || o->search.keep_going || (!c->prv.n_edges && !c->prv.n_errors))
+    if ((!c->prv.done && !c->prv.bmc_done) || o->search.keep_going ||
+        (!c->prv.n_edges && !c->prv.n_errors))
         return NULL;
     if (error_prop && c->db->n_errors && c->prv.n_errors == c->db->n_errors)
         return "the error call is proven unreachable (coverage-error-call)";
@@ -329,8 +355,9 @@ const char *eng_prove_stop(const search_ctx *c)
 
 /* One goal of final.goals; m: why it was not reached (NULL: unknown). */
 static json_object *goal_json(const char *kind, const pdb_loc *loc, const char *name,
-                              bool covered, bool unreachable, const eng_miss *m)
+                              bool covered, const char *method, const eng_miss *m)
 {
+    bool unreachable = method != NULL;
     json_object *g = json_object_new_object();
     if (!g)
         return NULL;
@@ -342,7 +369,7 @@ static json_object *goal_json(const char *kind, const pdb_loc *loc, const char *
                                             covered ? "covered" : unreachable ? "unreachable"
                                                                               : "not-reached"));
     if (unreachable) {
-        json_object_object_add(g, "method", json_object_new_string(PROVE_METHOD));
+        json_object_object_add(g, "method", json_object_new_string(method));
         json_object_object_add(g, "bound", NULL); /* for every input */
     } else if (!covered && m) {
         char why[320];
@@ -385,6 +412,41 @@ static bool error_miss(const progdb *db, const eng_miss *m, uint32_t s, eng_miss
     return any;
 }
 
+/* The method that proved goal g unreachable, NULL when none did. */
+static const char *method_of(const search_ctx *c, uint32_t g)
+{
+    if (!ctx_goal_unreachable(c, g))
+        return NULL;
+    return c->prv.by && c->prv.by[g] == PRV_BY_BMC ? PROVE_BMC : PROVE_METHOD;
+}
+
+/* A goal not reached that the bounded checker answered: what it said, in
+ * its entry g (why, and bound when no path within it reaches the goal). */
+static void note_bmc(const search_ctx *c, uint32_t goal, json_object *g)
+{
+    unsigned steps;
+    int a = eng_bmc_answer(c, goal, &steps);
+    json_object *st, *why;
+    if (!g || a == BMC_NONE || !json_object_object_get_ex(g, "status", &st) ||
+        strcmp(json_object_get_string(st), "not-reached"))
+        return;
+    char said[160];
+    if (a == BMC_UNSAT)
+        snprintf(said, sizeof said, "no path of at most %u blocks reaches it", steps);
+    else if (a == BMC_UNKNOWN)
+        snprintf(said, sizeof said, "the solver gave no answer for paths of at most %u blocks",
+                 steps);
+    else
+        snprintf(said, sizeof said, "its input for a path into it did not take it on replay");
+    if (a == BMC_UNSAT)
+        json_object_object_add(g, "bound", json_object_new_int((int)steps));
+    bool had = json_object_object_get_ex(g, "why", &why);
+    char buf[480];
+    snprintf(buf, sizeof buf, "%s%sbounded symbolic reachability: %s", had ?
+             json_object_get_string(why) : "", had ? "; " : "", said);
+    json_object_object_add(g, "why", json_object_new_string(buf));
+}
+
 /* final.goals and final.unreachable of stats.json. */
 static void record_goals(search_ctx *c)
 {
@@ -393,20 +455,24 @@ static void record_goals(search_ctx *c)
     json_object *goals = json_object_new_array();
     for (uint32_t i = 0; goals && i < db->n_edges; i++) {
         const pdb_branch *br = &db->branches[db->edges[i].branch];
-        json_object_array_add(goals, goal_json("branch", &br->loc, progdb_edge_name(db, i),
-                                               archive_edge_covered(c->archive, i),
-                                               eng_edge_unreachable(c, i), m ? &m[i] : NULL));
+        json_object *g = goal_json("branch", &br->loc, progdb_edge_name(db, i),
+                                   archive_edge_covered(c->archive, i), method_of(c, i),
+                                   m ? &m[i] : NULL);
+        note_bmc(c, i, g);
+        json_object_array_add(goals, g);
     }
     for (uint32_t s = 0; goals && s < db->n_errors; s++) {
         char name[96];
         snprintf(name, sizeof name, "%s()", db->errors[s].callee ? db->errors[s].callee : "error");
         bool known = error_miss(db, m, s, &em);
-        json_object_array_add(goals, goal_json("error", &db->errors[s].loc, name,
-                                               archive_error_reached(c->archive, s),
-                                               error_unreachable(c, s), known ? &em : NULL));
+        json_object *g = goal_json("error", &db->errors[s].loc, name,
+                                   archive_error_reached(c->archive, s),
+                                   method_of(c, db->n_edges + s), known ? &em : NULL);
+        note_bmc(c, db->n_edges + s, g);
+        json_object_array_add(goals, g);
     }
     if (goals && c->prv.no_error_call) { /* Test-Comp's error goal, with no call site */
-        json_object *g = goal_json("error", &(pdb_loc){"", 0, 0}, "reach_error()", false, true, NULL);
+        json_object *g = goal_json("error", &(pdb_loc){"", 0, 0}, "reach_error()", false, PROVE_NO_CALL, NULL);
         json_object_object_add(g, "method", json_object_new_string(PROVE_NO_CALL));
         json_object_array_add(goals, g);
     }
@@ -418,6 +484,7 @@ static void record_goals(search_ctx *c)
 
 void eng_prove_finish(search_ctx *c)
 {
+    eng_bmc_finish(c);
     if (c->prv.job && !c->prv.done) {
         bool wait = !c->prv.polling && !interrupt_requested();
         if (prove_poll(c->prv.job, wait))
@@ -425,13 +492,15 @@ void eng_prove_finish(search_ctx *c)
         else
             snprintf(c->prv.note, sizeof c->prv.note, "Frama-C Eva had not finished when the "
                      "search ended (%.1fs; --prove-time, --time)", prove_seconds(c->prv.job));
-    } else if (c->prv.done && contradicted(c)) { /* a later test covered a claimed goal */
+    } else if (c->prv.done && eng_prove_contradicted(c)) { /* a later test covered a claimed goal */
         drop_claims(c, "Frama-C Eva's claims were contradicted by a test and dropped");
     }
     if (c->prv.note[0] && c->prv.job)
         ctx_summary_line(c, "  proofs            %s (log: %s)", c->prv.note, prove_log(c->prv.job));
     else if (c->prv.note[0])
         ctx_summary_line(c, "  proofs            %s", c->prv.note);
+    if (c->prv.bmc_note[0])
+        ctx_summary_line(c, "  proofs            %s", c->prv.bmc_note);
     if (c->prv.no_error_call)
         ctx_summary_line(c, "  proofs            reach_error() is unreachable: %s", PROVE_NO_CALL);
     stats_set(c->out.stats, "prove.edges", c->prv.n_edges);
@@ -445,6 +514,9 @@ void eng_prove_finish(search_ctx *c)
 
 void eng_prove_free(search_ctx *c)
 {
+    eng_bmc_free(c);
+    ctg_free(c->prv.by);
+    c->prv.by = NULL;
     prove_free(c->prv.job);
     c->prv.job = NULL;
     ctg_free(c->prv.edge);

@@ -97,5 +97,5 @@ check "--prove none: no proof" [ "$(jq .final.unreachable "$T/none/stats.json")"
 "$CTESTGEN" run "$D" --prove sometimes -o "$T/bad" >"$T/bad.out" 2>&1
 rc=$?
 check "bad --prove: exit 2 ($rc)" [ "$rc" = 2 ]
-check "bad --prove: one line naming the option" grep -q -- "--prove: must be auto, eva or none" "$T/bad.out"
+check "bad --prove: one line naming the option" grep -q -- "--prove: must be auto, eva, bmc or none" "$T/bad.out"
 finish

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# t0129-bmc: the bounded checker (issue 58, part 2: bounded symbolic
+# reachability).  bmc_find.c: its model reaches an error that 100 random
+# inputs miss, the test replays, and 2 * x == 7 (no 32-bit solution) with
+# the error call behind it is proven unreachable for every input, every
+# execution ending within the bound.  bmc_bound.c: a loop bounded by an
+# input: the error is not reached within the bound, and not claimed
+# unreachable.  bmc_array.c: memory it does not model: it claims nothing.
+# LABELS: asan
+. "$(dirname "$0")/lib.sh"
+export CTESTGEN_CACHE="$T/cache"
+run() { # NAME PROGRAM ARGS...
+  local n=$1 p=$2
+  shift 2
+  "$CTESTGEN" run "$PROGS/$p" --strategy random --max-execs 100 --seed 1 -o "$T/$n" "$@" \
+    >"$T/$n.out" 2>&1 || fail "run $n on $p: $(tail -3 "$T/$n.out")"
+}
+goal() { jq -r "[.final.goals[] | select($2)] | length" "$T/$1/stats.json"; }
+
+run none bmc_find.c --prove none
+run find bmc_find.c --prove bmc
+check "without it, 100 random inputs miss the error" [ "$(goal none '.kind=="error" and .status=="covered"')" = 0 ]
+check "with it, the error is reached" [ "$(goal find '.kind=="error" and .status=="covered"')" = 1 ]
+check "its inputs ran and covered edges" [ "$(stat bmc.edges_new "$T/find")" -ge 1 ]
+"$CTESTGEN" replay "$T/find" "$PROGS/bmc_find.c" >"$T/replay" 2>&1
+check "the error replays under gcc" grep -q "^reach_error: reached by test-" "$T/replay"
+check "2*x == 7 and its error call: proven unreachable, for every input" \
+  [ "$(goal find '.status=="unreachable" and (.method|startswith("bounded symbolic reachability")) and .bound==null')" = 2 ]
+check "the summary says every execution ends within the bound" \
+  grep -q "proofs .*bounded checker .*every execution ends within them" "$T/find.out"
+check "the summary counts the proof" grep -q "errors reached *1/2 (1 proven unreachable)" "$T/find.out"
+check "without it nothing is claimed" [ "$(goal none '.status=="unreachable"')" = 0 ]
+
+run bound bmc_bound.c --prove bmc
+check "an input-bounded loop: nothing claimed unreachable" [ "$(goal bound '.status=="unreachable"')" = 0 ]
+check "the error: not reached within the bound, which it names" \
+  [ "$(goal bound '.kind=="error" and .status=="not-reached" and .bound > 0 and (.why|test("no path of at most [0-9]+ blocks reaches it"))')" = 1 ]
+
+run array bmc_array.c --prove bmc
+check "memory it does not model: it says so" grep -q "bounded checker claims nothing: cannot model" "$T/array.out"
+check "and claims nothing, runs nothing" \
+  [ "$(goal array '.status=="unreachable"')" = 0 -a "$(stat bmc.inputs_run "$T/array")" = 0 ]
+
+"$CTESTGEN" run "$PROGS/bmc_find.c" --prove nope -o "$T/bad" >"$T/bad.out" 2>&1
+rc=$?
+check "a bad --prove value: exit 2, naming bmc" [ $rc = 2 ]
+check "its message lists the values" grep -q "auto, eva, bmc or none" "$T/bad.out"
+finish
