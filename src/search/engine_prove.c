@@ -492,9 +492,10 @@ void eng_prove_finish(search_ctx *c)
         else
             snprintf(c->prv.note, sizeof c->prv.note, "Frama-C Eva had not finished when the "
                      "search ended (%.1fs; --prove-time, --time)", prove_seconds(c->prv.job));
-    } else if (c->prv.done && eng_prove_contradicted(c)) { /* a later test covered a claimed goal */
-        drop_claims(c, "Frama-C Eva's claims were contradicted by a test and dropped");
     }
+    if ((c->prv.n_edges || c->prv.n_errors) && eng_prove_contradicted(c)) /* a later test
+                                                       covered a claimed goal */
+        drop_claims(c, "the provers' claims were contradicted by a test and dropped");
     if (c->prv.note[0] && c->prv.job)
         ctx_summary_line(c, "  proofs            %s (log: %s)", c->prv.note, prove_log(c->prv.job));
     else if (c->prv.note[0])

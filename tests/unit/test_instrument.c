@@ -23,60 +23,7 @@
 #include "instrument/instrument.h"
 #include "runtime/rt_protocol.h"
 
-static char tmpdir[256];
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/ctg-inst-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    return fs_rm_rf(tmpdir, NULL) ? 0 : -1;
-}
-
-/* Compiles C text (file name `name`) as build_program does and parses the
- * bitcode into a module of ctx. */
-static LLVMModuleRef compile(LLVMContextRef ctx, const char *name, const char *text, int bits)
-{
-    char src[512], bc[512];
-    snprintf(src, sizeof src, "%s/%s", tmpdir, name);
-    snprintf(bc, sizeof bc, "%s/%s.bc", tmpdir, name);
-    ctg_err e = {{0}};
-    assert_true(fs_write_atomic(src, text, strlen(text), &e));
-    char *argv[] = {CTG_CLANG, "-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone",
-                    bits == 32 ? "-m32" : "-m64", "-w", "-o", bc, src, NULL};
-    proc_result r;
-    sbuf err = SBUF_INIT;
-    proc_opts po = {.err = &err};
-    assert_true(proc_run(argv, &po, &r, &e));
-    if (!r.exited || r.code != 0)
-        fail_msg("clang failed: %s", sbuf_str(&err));
-    sbuf_release(&err);
-    LLVMMemoryBufferRef buf;
-    char *msg = NULL;
-    assert_false(LLVMCreateMemoryBufferWithContentsOfFile(bc, &buf, &msg));
-    LLVMModuleRef m = NULL;
-    assert_false(LLVMParseBitcodeInContext2(ctx, buf, &m));
-    LLVMDisposeMemoryBuffer(buf);
-    LLVMSetModuleIdentifier(m, name, strlen(name));
-    return m;
-}
-
-/* Prepares and numbers a module; returns the db. */
-static progdb *number(LLVMModuleRef m, int *harness)
-{
-    ctg_err e = {{0}};
-    if (!inst_prepare(m, harness, &e))
-        fail_msg("inst_prepare: %s", e.msg);
-    progdb *db = progdb_new();
-    if (!inst_number(m, db, &e))
-        fail_msg("inst_number: %s", e.msg);
-    return db;
-}
+#include "llvm_fixture.h"
 
 /* Index of the function called name in db, or -1. */
 static int func_index(const progdb *db, const char *name)

@@ -131,18 +131,14 @@ static bool mem(bmc *B, bstate *s, LLVMValueRef I, LLVMOpcode op)
  * little endian; a bool is the low bit of one byte). */
 static expr *input(bmc *B, bstate *s, unsigned w)
 {
-    if (w == 1) {
-        expr *b = expr_input(B->x, s->pos++);
-        return expr_extract(B->x, b, 0, 1);
-    }
     expr *t = NULL;
-    for (unsigned i = 0; i < w / 8; i++) {
+    for (unsigned i = 0; i < (w == 1 ? 1 : w / 8); i++) {
         expr *b = expr_input(B->x, s->pos++);
         t = t ? expr_binop(B->x, EXPR_CONCAT, b, t) : b;
     }
     if (s->pos > B->max_pos)
         B->max_pos = s->pos;
-    return t;
+    return w == 1 ? expr_extract(B->x, t, 0, 1) : t;
 }
 
 /* A call: 1 the path goes on, 0 it ends here, -1 gave up. */
@@ -268,7 +264,7 @@ static void run_term(bmc *B, bstate *s, LLVMValueRef T)
 /* Cases in order, then the default (the ids of inst_sites.h). */
 void bmc_switch(bmc *B, bstate *s, LLVMValueRef T, uint32_t first)
 {
-    expr *v = val(B, s, LLVMGetCondition(T)), *none = expr_bool(B->x, true);
+    expr *v = val(B, s, LLVMGetOperand(T, 0)), *none = expr_bool(B->x, true);
     if (!v)
         return;
     unsigned ncases = LLVMGetNumSuccessors(T) - 1;

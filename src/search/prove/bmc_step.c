@@ -82,8 +82,12 @@ static expr *incoming(bmc *B, const bstate *s, LLVMValueRef phi, LLVMBasicBlockR
 void bmc_goto(bmc *B, const bstate *s, LLVMBasicBlockRef to, expr *g)
 {
     uint64_t t;
-    if (B->failed || !g || expr_is_false(g) || !hmap_get(&B->bidx, (uint64_t)(uintptr_t)to, &t))
+    if (B->failed || !g || expr_is_false(g))
         return;
+    if (!hmap_get(&B->bidx, (uint64_t)(uintptr_t)to, &t)) {
+        bmc_fail(B, "%s", "a branch out of main");
+        return;
+    }
     expr **v = ctg_malloc((B->n_slots + 1) * sizeof *v);
     if (!v) {
         bmc_fail(B, "%s", "out of memory");
