@@ -4,7 +4,8 @@
  * per goal (an input that reaches a reachable error, checked by running
  * the program's logic on it; unsat for a dead error), whether every
  * execution ends within the bound, a loop bounded by an input (not
- * exhaustive), a program it cannot model (gives up, claims nothing), and
+ * exhaustive), a local whose address an inlined function takes, a
+ * program it cannot model (gives up, claims nothing), and
  * the result file read back as written.
  */
 #include <setjmp.h>
@@ -129,6 +130,30 @@ static void test_input_bound(void **state)
     bmc_result_release(&r);
 }
 
+/* A local whose address only an inlined function takes is a register
+ * after inlining: the program is modelled. */
+static void test_address_of_local(void **state)
+{
+    (void)state;
+    bmc_result r;
+    uint32_t ne = check("extern int __VERIFIER_nondet_int(void);\n"
+                        "extern void reach_error(void);\n"
+                        "static void bump(int *p) { *p += 3; }\n"
+                        "int main(void) {\n"
+                        "  int x = __VERIFIER_nondet_int();\n"
+                        "  bump(&x);\n"
+                        "  if (x == 10) reach_error();\n"
+                        "  return 0;\n"
+                        "}\n", 100, &r);
+    assert_true(r.ok);
+    assert_true(r.exhaustive);
+    assert_int_equal(r.goals[ne].answer, BMC_SAT);
+    int32_t x;
+    memcpy(&x, r.goals[ne].bytes, 4);
+    assert_int_equal(x, 7);
+    bmc_result_release(&r);
+}
+
 static void test_gives_up(void **state)
 {
     (void)state;
@@ -153,6 +178,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_bound, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_address_of_local, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gives_up, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

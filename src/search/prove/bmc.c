@@ -333,7 +333,8 @@ static void init_globals(bmc *B, bstate *s)
 
 /* Every defined function but main and the error functions is always
  * inlined (a recursive one stays a call, which gives up); the result is
- * main alone. */
+ * main alone, whose locals that only an inlined call took the address
+ * of are promoted to registers once more. */
 static bool inline_all(bmc *B)
 {
     unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
@@ -351,7 +352,7 @@ static bool inline_all(bmc *B)
                                     LLVMCreateEnumAttribute(cx, kind, 0));
     }
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef err = LLVMRunPasses(B->mod, "always-inline", NULL, po);
+    LLVMErrorRef err = LLVMRunPasses(B->mod, "always-inline,function(mem2reg)", NULL, po);
     LLVMDisposePassBuilderOptions(po);
     if (err) {
         char *m = LLVMGetErrorMessage(err);
