@@ -15,6 +15,7 @@
 #include "../base/interrupt.h"
 #include "../base/mem.h"
 #include "engine_int.h"
+#include "prove/bmc.h"
 
 #define EXPLAIN_MAX_TESTS 512 /* the suite's last tests, when it has more */
 
@@ -134,13 +135,15 @@ static void stoppers(search_ctx *c, sbuf *b)
 
 void eng_miss_summary(search_ctx *c, const eng_miss *m)
 {
-    uint32_t closest = 0, other = 0, never = 0, unsat = 0;
+    uint32_t closest = 0, other = 0, never = 0, unsat = 0, bounded = 0;
+    unsigned steps = 0;
     double lo = 0, hi = 0;
     for (uint32_t i = 0; m && i < c->db->n_edges; i++) {
         if (archive_edge_covered(c->archive, i) || ctx_goal_unreachable(c, i))
             continue;
         unsat += m[i].flips[CTX_FLIP_UNSAT] && !m[i].flips[CTX_FLIP_SAT] &&
                  !m[i].flips[CTX_FLIP_UNKNOWN];
+        bounded += eng_bmc_answer(c, i, &steps) == BMC_UNSAT;
         if (m[i].test >= 0) {
             lo = closest++ == 0 || m[i].dist < lo ? m[i].dist : lo;
             hi = m[i].dist > hi ? m[i].dist : hi;
@@ -154,6 +157,7 @@ void eng_miss_summary(search_ctx *c, const eng_miss *m)
     stats_set(c->out.stats, "goals.not_reached.other_way", other);
     stats_set(c->out.stats, "goals.not_reached.never_ran", never);
     stats_set(c->out.stats, "goals.not_reached.solver_unsat", unsat);
+    stats_set(c->out.stats, "goals.not_reached.bmc_bound", bounded);
     if (!closest && !other && !never)
         return;
     sbuf b = SBUF_INIT, e = SBUF_INIT;
@@ -167,6 +171,9 @@ void eng_miss_summary(search_ctx *c, const eng_miss *m)
         sbuf_printf(&b, "%s%u whose branch never ran", b.len ? ", " : "", never);
     if (unsat)
         sbuf_printf(&b, "; %u the solver found unsat on every path it was asked for", unsat);
+    if (bounded)
+        sbuf_printf(&b, "; %u no path of at most %u blocks reaches (bounded checker)", bounded,
+                    steps);
     stoppers(c, &e);
     ctx_summary_line(c, "  not reached       %u edge%s: %s%s%s", closest + other + never,
                      closest + other + never == 1 ? "" : "s", sbuf_str(&b),

@@ -36,6 +36,9 @@ check "an input-bounded loop: nothing claimed unreachable" [ "$(goal bound '.sta
 check "the error: not reached within the bound, which it names" \
   [ "$(goal bound '.kind=="error" and .status=="not-reached" and .bound > 0 and (.why|test("no path of at most [0-9]+ blocks reaches it"))')" = 1 ]
 
+check "the summary counts it" grep -q "not reached .*; 1 no path of at most [0-9]* blocks reaches (bounded checker)" "$T/bound.out"
+check "stats.json counts it" [ "$(stat goals.not_reached.bmc_bound "$T/bound")" = 1 ]
+
 run array bmc_array.c --prove bmc
 check "memory it does not model: it says so" grep -q "bounded checker claims nothing: cannot model" "$T/array.out"
 check "and claims nothing, runs nothing" \
