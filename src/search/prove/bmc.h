@@ -77,7 +77,9 @@ bool bmc_result_read(const char *path, uint32_t n_goals, bmc_result *r, ctg_err 
 typedef struct bmc_job bmc_job;
 /* Starts bmc_check in a child process; NULL with e set when it cannot. */
 bmc_job *bmc_start(const bmc_input *in, ctg_err *e);
-/* Whether the child has ended (wait: blocks until it has). */
+/* Whether the child has ended (wait: blocks until it has, or until an
+ * interrupt, or until twice its seconds plus 10 have passed: then it is
+ * killed and has failed). */
 bool bmc_poll(bmc_job *j, bool wait);
 /* After the end: its result (owned by j); NULL when the child failed (why). */
 const bmc_result *bmc_job_result(const bmc_job *j, const char **why);

@@ -12,13 +12,17 @@
 #include <unistd.h>
 
 #include "../../base/fsutil.h"
+#include "../../base/interrupt.h"
 #include "../../base/mem.h"
 #include "bmc.h"
 
 #define BMC_CPU_SLACK_S 5.0 /* the hard CPU limit: the soft one plus this */
+#define BMC_WALL_FACTOR 2.0 /* a wait gives up after this times cpu_s ... */
+#define BMC_WALL_SLACK_S 10.0 /* ... plus this (a child that sleeps)      */
 
 struct bmc_job {
     pid_t pid;
+    double t0, wall_s; /* its start; how long a wait may take       */
     uint32_t n_goals;
     bool ended;
     char *path;
@@ -110,6 +114,8 @@ bmc_job *bmc_start(const bmc_input *in, ctg_err *e)
         return err_set(e, "out of memory"), NULL;
     }
     j->n_goals = in->n_edges + in->n_errors;
+    j->t0 = fs_now();
+    j->wall_s = in->cpu_s > 0 ? in->cpu_s * BMC_WALL_FACTOR + BMC_WALL_SLACK_S : 1e12;
     unlink(j->path);
     fflush(NULL);
     j->pid = fork();
@@ -128,7 +134,18 @@ bool bmc_poll(bmc_job *j, bool wait)
     if (j->ended)
         return true;
     int st = 0;
-    pid_t p = waitpid(j->pid, &st, wait ? 0 : WNOHANG);
+    pid_t p;
+    while ((p = waitpid(j->pid, &st, WNOHANG)) == 0 && wait && !interrupt_requested()) {
+        if (fs_now() - j->t0 > j->wall_s) { /* it sleeps: stop it */
+            kill(j->pid, SIGKILL);
+            waitpid(j->pid, NULL, 0);
+            j->pid = 0;
+            j->ended = true;
+            snprintf(j->why, sizeof j->why, "the bounded checker took too long");
+            return true;
+        }
+        usleep(20000);
+    }
     if (p == 0)
         return false;
     j->ended = true;
