@@ -92,17 +92,9 @@ bool eng_prove_alloc(search_ctx *c)
     return c->prv.edge && c->prv.error && c->prv.by;
 }
 
-void eng_prove_start(search_ctx *c)
+/* Starts Eva (it clears dir of an earlier run's files first). */
+static void eva_start(search_ctx *c, const char *dir)
 {
-    no_error_call(c);
-    c->prv.polling = c->opts->search.time_s > 0;
-    char *dir = any_wanted(c) ? fs_join(c->opts->out.out_dir, "prove") : NULL;
-    if (dir)
-        eng_bmc_start(c, dir);
-    if (!wanted(c)) {
-        ctg_free(dir);
-        return;
-    }
     const build_opts *bo = c->build->opts;
     /* with --time 0 the run waits for the result: one analysis, briefly */
     prove_input in = {bo->sources, bo->n_sources, bo->cflags, bo->n_cflags, bo->arch_bits, dir,
@@ -112,6 +104,17 @@ void eng_prove_start(search_ctx *c)
         c->prv.job = prove_start(&in, &e);
     if (!c->prv.job)
         ctx_summary_line(c, "  proofs            none: %s", e.msg[0] ? e.msg : "out of memory");
+}
+
+void eng_prove_start(search_ctx *c)
+{
+    no_error_call(c);
+    c->prv.polling = c->opts->search.time_s > 0;
+    char *dir = any_wanted(c) ? fs_join(c->opts->out.out_dir, "prove") : NULL;
+    if (wanted(c))
+        eva_start(c, dir);
+    if (dir) /* after Eva's start, which clears the directory */
+        eng_bmc_start(c, dir);
     ctg_free(dir);
 }
 

@@ -6,6 +6,7 @@
 # execution ending within the bound.  bmc_bound.c: a loop bounded by an
 # input: the error is not reached within the bound, and not claimed
 # unreachable.  bmc_array.c: memory it does not model: it claims nothing.
+# --prove auto with a time budget runs it beside Eva.
 # LABELS: asan
 . "$(dirname "$0")/lib.sh"
 export CTESTGEN_CACHE="$T/cache"
@@ -43,6 +44,15 @@ run array bmc_array.c --prove bmc
 check "memory it does not model: it says so" grep -q "bounded checker claims nothing: cannot model" "$T/array.out"
 check "and claims nothing, runs nothing" \
   [ "$(goal array '.status=="unreachable"')" = 0 -a "$(stat bmc.inputs_run "$T/array")" = 0 ]
+
+# with a time budget, auto runs Eva and the checker side by side in one
+# directory; the run stops once every goal is covered or proven
+"$CTESTGEN" run "$PROGS/bmc_find.c" --strategy random --time 30 --seed 1 -o "$T/auto" \
+  >"$T/auto.out" 2>&1 || fail "auto run: $(tail -3 "$T/auto.out")"
+check "auto with a time budget: both provers, the checker's result read" \
+  grep -q "proofs .*bounded checker (.*every execution ends within them" "$T/auto.out"
+check "auto: the run stops when every goal is covered or proven" \
+  grep -q "stopped: every reachable goal covered" "$T/auto.out"
 
 "$CTESTGEN" run "$PROGS/bmc_find.c" --prove nope -o "$T/bad" >"$T/bad.out" 2>&1
 rc=$?
