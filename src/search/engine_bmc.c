@@ -113,11 +113,15 @@ static void take(search_ctx *c)
     }
     queue(c, r);
     note_answers(c, r);
+    unsigned asked = r->sat + r->unsat + r->unknown;
+    char rest[64] = "";
+    if (asked < r->n_goals)
+        snprintf(rest, sizeof rest, ", %u not asked (out of time)", r->n_goals - asked);
     snprintf(c->prv.bmc_note, sizeof c->prv.bmc_note,
              "bounded checker (%.1fs, %u blocks a path%s): %u goals reachable, %u not within the "
-             "bound, %u unknown", r->secs, r->steps,
+             "bound, %u unknown%s", r->secs, r->steps,
              r->exhaustive ? ", every execution ends within them" : "", r->sat, r->unsat,
-             r->unknown);
+             r->unknown, rest);
     c->prv.bmc_exhaustive = r->exhaustive;
     mark_proofs(c); /* a test that covers one voids every claim (engine_prove.c) */
 }
