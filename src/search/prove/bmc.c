@@ -65,8 +65,8 @@ static void set(bmc *B, bstate *s, LLVMValueRef I, expr *t)
     uint64_t slot;
     if (t && hmap_get(&B->slot, (uint64_t)(uintptr_t)I, &slot))
         s->v[slot] = t;
-    else if (!t)
-        bmc_fail(B, "%s", "out of memory or an invalid term");
+    else if (!t && !B->failed)
+        fail_inst(B, I, expr_ctx_status(B->x) == EXPR_ENOMEM ? "(out of memory)" : "a term");
 }
 
 /* Integer binary operators; shifts take x86's count (mod the width) at 32
@@ -169,7 +169,7 @@ static int call(bmc *B, bstate *s, LLVMValueRef I)
         return 1;
     }
     unsigned w = width_of(LLVMTypeOf(I));
-    if (!strncmp(name, "__VERIFIER_nondet_", 18) && (w == 1 || (w % 8 == 0 && w <= 64) )) {
+    if (!strncmp(name, "__VERIFIER_nondet_", 18) && w && (w == 1 || (w % 8 == 0 && w <= 64))) {
         set(B, s, I, input(B, s, w));
         return B->failed ? -1 : 1;
     }
