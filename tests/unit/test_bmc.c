@@ -171,6 +171,15 @@ static void test_gives_up(void **state)
     for (uint32_t g = 0; g < r.n_goals; g++)
         assert_int_equal(r.goals[g].answer, BMC_NONE);
     bmc_result_release(&r);
+    /* a constructor changes g before main: main alone would "prove" the
+     * error unreachable */
+    check("extern void reach_error(void);\n"
+          "int g;\n"
+          "__attribute__((constructor)) static void init(void) { g = 1; }\n"
+          "int main(void) { if (g) reach_error(); return 0; }\n", 100, &r);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.why, "constructors"));
+    bmc_result_release(&r);
 }
 
 int main(void)

@@ -386,6 +386,8 @@ bool bmc_load(bmc *B, const char *bitcode, ctg_err *e)
         return err_set(e, "%s: unreadable bitcode", bitcode), false;
     if (!inst_tag_sites(B->mod, e))
         return false;
+    if (LLVMGetNamedGlobal(B->mod, "llvm.global_ctors")) /* code before main */
+        return bmc_fail(B, "%s", "constructors that run before main");
     if (!inline_all(B))
         return false;
     if (!number_slots(B))
