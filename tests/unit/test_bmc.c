@@ -180,6 +180,18 @@ static void test_gives_up(void **state)
     assert_false(r.ok);
     assert_non_null(strstr(r.why, "constructors"));
     bmc_result_release(&r);
+    /* a path ends at the error call, but the error function's own branch
+     * runs: it is not claimed unreachable */
+    check("extern int __VERIFIER_nondet_int(void);\n"
+          "int flag;\n"
+          "void reach_error(void) { if (flag) flag = 2; }\n"
+          "int main(void) {\n"
+          "  if (__VERIFIER_nondet_int() == 3) { flag = 1; reach_error(); }\n"
+          "  return 0;\n"
+          "}\n", 100, &r);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.why, "error function"));
+    bmc_result_release(&r);
 }
 
 int main(void)

@@ -331,6 +331,25 @@ static void init_globals(bmc *B, bstate *s)
     }
 }
 
+/* Whether error function f (not inlined: a path ends at its call) runs
+ * nothing the checker would then miss: no goal and no call of a function
+ * with code in its body. */
+static bool plain_error_fn(LLVMValueRef f)
+{
+    uint32_t id;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
+            if (inst_site_tag(I, &id))
+                return false;
+            LLVMValueRef g = LLVMIsACallInst(I) ? LLVMGetCalledValue(I) : NULL;
+            if (g && LLVMIsAConstantExpr(g) && LLVMGetConstOpcode(g) == LLVMBitCast)
+                g = LLVMGetOperand(g, 0);
+            if (g && (!LLVMIsAFunction(g) || LLVMCountBasicBlocks(g)))
+                return false;
+        }
+    return true;
+}
+
 /* Every defined function but main and the error functions is always
  * inlined (a recursive one stays a call, which gives up); the result is
  * main alone, whose locals that only an inlined call took the address
@@ -346,8 +365,10 @@ static bool inline_all(bmc *B)
         LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optn);
         size_t n;
         const char *name = LLVMGetValueName2(f, &n);
-        if (LLVMCountBasicBlocks(f) && strcmp(name, CTG_SYM_USER_MAIN) &&
-            strcmp(name, "reach_error") && strcmp(name, "__VERIFIER_error"))
+        bool error_fn = !strcmp(name, "reach_error") || !strcmp(name, "__VERIFIER_error");
+        if (error_fn && !plain_error_fn(f))
+            return bmc_fail(B, "%s", "an error function whose body has branches or calls");
+        if (LLVMCountBasicBlocks(f) && strcmp(name, CTG_SYM_USER_MAIN) && !error_fn)
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                                     LLVMCreateEnumAttribute(cx, kind, 0));
     }
