@@ -111,6 +111,9 @@ void eng_prove_start(search_ctx *c)
     no_error_call(c);
     c->prv.polling = c->opts->search.time_s > 0;
     char *dir = any_wanted(c) ? fs_join(c->opts->out.out_dir, "prove") : NULL;
+    if (!strcmp(c->opts->search.prove, "bmc") && c->db->harness != CTG_HARNESS_TESTCOMP)
+        snprintf(c->prv.bmc_note, sizeof c->prv.bmc_note, "bounded checker: none, it needs a "
+                 "Test-Comp harness (__VERIFIER_nondet_*)");
     if (wanted(c))
         eva_start(c, dir);
     if (dir) /* after Eva's start, which clears the directory */

@@ -54,6 +54,11 @@ check "auto with a time budget: both provers, the checker's result read" \
 check "auto: the run stops when every goal is covered or proven" \
   grep -q "stopped: every reachable goal covered" "$T/auto.out"
 
+"$CTESTGEN" run "$EX/tree_parse.c" --prove bmc --max-execs 50 --seed 1 -o "$T/tp" >"$T/tp.out" 2>&1 ||
+  fail "run on tree_parse.c: $(tail -3 "$T/tp.out")"
+check "--prove bmc on a program that is not a Test-Comp harness: it says why not" \
+  grep -q "bounded checker: none, it needs a Test-Comp harness" "$T/tp.out"
+
 "$CTESTGEN" run "$PROGS/bmc_find.c" --prove nope -o "$T/bad" >"$T/bad.out" 2>&1
 rc=$?
 check "a bad --prove value: exit 2, naming bmc" [ $rc = 2 ]
