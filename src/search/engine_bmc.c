@@ -42,7 +42,7 @@ void eng_bmc_start(search_ctx *c, const char *dir)
         return;
     }
     bmc_input in = {c->build->bitcode, c->db->n_edges, c->db->n_errors, BMC_STEPS, BMC_NODES,
-                    BMC_QUERY_MS, eng_prove_budget(c->opts, BMC_WAIT_CPU_S), dir};
+                    BMC_QUERY_MS, eng_prove_budget(c->opts, BMC_WAIT_CPU_S), dir, NULL};
     c->prv.bmc = bmc_start(&in, &e);
     if (!c->prv.bmc)
         snprintf(c->prv.bmc_note, sizeof c->prv.bmc_note, "bounded checker: %.280s", e.msg);

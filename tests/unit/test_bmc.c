@@ -33,7 +33,7 @@ static uint32_t check(const char *text, unsigned steps, bmc_result *r)
     snprintf(bc, sizeof bc, "%s/prog.bc", tmpdir);
     assert_int_equal(LLVMWriteBitcodeToFile(m, bc), 0);
     uint32_t n_edges = db->n_edges;
-    bmc_input in = {bc, db->n_edges, db->n_errors, steps, 1000000, 10000, 0, tmpdir};
+    bmc_input in = {bc, db->n_edges, db->n_errors, steps, 1000000, 10000, 0, tmpdir, NULL};
     ctg_err e = {{0}};
     assert_true(bmc_check(&in, r, &e));
     progdb_free(db);

@@ -38,6 +38,9 @@ typedef struct bmc_input {
     uint32_t query_ms;   /* per solver query                                 */
     double cpu_s;        /* limit (0: none): it stops at 0.9 of it, in time  */
     const char *dir;     /* where the child's result file goes               */
+    const char *result_path; /* bmc_check writes what it has there as it goes
+                                (NULL: not): a child stopped at its CPU limit
+                                leaves its answers                          */
 } bmc_input;
 
 typedef enum bmc_answer {

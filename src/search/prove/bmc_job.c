@@ -99,7 +99,9 @@ static void child(const bmc_input *in, const char *path)
     }
     bmc_result r;
     ctg_err e = {{0}};
-    bool ok = bmc_check(in, &r, &e);
+    bmc_input own = *in;
+    own.result_path = path;
+    bool ok = bmc_check(&own, &r, &e);
     if (!ok)
         snprintf(r.why, sizeof r.why, "%.180s", e.msg);
     ok = bmc_result_write(&r, path, &e);
@@ -151,10 +153,12 @@ bool bmc_poll(bmc_job *j, bool wait)
     j->ended = true;
     j->pid = 0;
     ctg_err e = {{0}};
+    bool cpu = p > 0 && WIFSIGNALED(st) && (WTERMSIG(st) == SIGXCPU || WTERMSIG(st) == SIGKILL);
+    if (cpu && bmc_result_read(j->path, j->n_goals, &j->r, &e)) /* its last checkpoint */
+        return true;
     if (p < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
         snprintf(j->why, sizeof j->why, "the bounded checker %s",
-                 p > 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU ? "ran out of CPU time"
-                                                                     : "failed");
+                 cpu ? "ran out of CPU time" : "failed");
     else if (!bmc_result_read(j->path, j->n_goals, &j->r, &e))
         snprintf(j->why, sizeof j->why, "%.180s", e.msg);
     return true;

@@ -14,6 +14,8 @@
 #include "../../solver/solver.h"
 #include "bmc_int.h"
 
+#define BMC_CHECKPOINT_S 0.5
+
 /* The input of model m: max_pos bytes, the unassigned ones 0. */
 static bool model_bytes(const bmc *B, const solver_model *m, bmc_goal *g)
 {
@@ -104,6 +106,19 @@ static bool none_left(bmc *B, solver *sv, ctg_err *e)
     return a == SOLVER_UNSAT;
 }
 
+/* Writes what r holds so far to in->result_path (if any), at most every
+ * BMC_CHECKPOINT_S: a child stopped at its CPU limit leaves its answers. */
+static void checkpoint(const bmc_input *in, bmc_result *r, double *last)
+{
+    if (!in->result_path || fs_now() - *last < BMC_CHECKPOINT_S)
+        return;
+    ctg_err e = {{0}};
+    r->ok = true; /* what is there is sound: unset answers are not asked */
+    bmc_result_write(r, in->result_path, &e);
+    r->ok = false;
+    *last = fs_now();
+}
+
 static bool queries(bmc *B, const bmc_input *in, bmc_result *r, double deadline, ctg_err *e)
 {
     solver_opts so;
@@ -114,13 +129,16 @@ static bool queries(bmc *B, const bmc_input *in, bmc_result *r, double deadline,
     if (!sv)
         return false;
     bool ok = true;
-    if (!r->exhaustive)
+    double last = 0;
+    checkpoint(in, r, &last);
+    if (!r->exhaustive && fs_now() < deadline)
         r->exhaustive = none_left(B, sv, e);
     /* error calls first: they matter most */
     for (uint32_t k = 0; ok && k < B->n_goals && fs_now() < deadline; k++) {
         uint32_t g = (k + B->n_edges) % B->n_goals;
         if (r->goals[g].answer == BMC_NONE)
             ok = ask(B, sv, r, g, e);
+        checkpoint(in, r, &last);
     }
     solver_free(sv);
     return ok;
@@ -155,7 +173,9 @@ bool bmc_check(const bmc_input *in, bmc_result *r, ctg_err *e)
         err_set(e, "out of memory");
     ok = ok && bmc_load(&B, in->bitcode, e) && bmc_first(&B);
     if (ok)
-        r->exhaustive = bmc_unroll(&B, in->max_steps, in->max_nodes, deadline, &r->steps);
+        r->exhaustive = bmc_unroll(&B, in->max_steps, in->max_nodes, t0 + (deadline - t0) / 2,
+                                   &r->steps); /* half the time at most: the queries get the rest */
+    r->secs = fs_now() - t0;
     ok = ok && !B.failed && queries(&B, in, r, deadline, e);
     r->ok = ok && !B.failed;
     if (B.failed)
