@@ -91,9 +91,6 @@ int32_t inst_block_index(const inst_fn *f, LLVMBasicBlockRef bb);
 bool inst_name_is(LLVMValueRef v, const char *s);
 /* True when the name of v starts with prefix. */
 bool inst_name_starts(LLVMValueRef v, const char *prefix);
-/* The function a call instruction calls, looking through pointer casts;
- * NULL for indirect calls and inline assembly. */
-LLVMValueRef inst_callee(LLVMValueRef call);
 
 /* The predicate p with its operands swapped (sgt <-> slt, ...). */
 LLVMIntPredicate inst_swap_pred(LLVMIntPredicate p);

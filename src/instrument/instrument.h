@@ -58,6 +58,9 @@ bool inst_number(LLVMModuleRef m, progdb *db, ctg_err *e);
 bool inst_tag_sites(LLVMModuleRef m, ctg_err *e);
 /* The tag of inst into *id; false when it has none. */
 bool inst_site_tag(LLVMValueRef inst, uint32_t *id);
+/* The function a call instruction calls, looking through pointer casts;
+ * NULL for indirect calls and inline assembly (inst_sites.c). */
+LLVMValueRef inst_callee(LLVMValueRef call);
 
 /* Inserts coverage, distance, string-compare, error and fork/malloc hooks into
  * a prepared module (ids as inst_number assigns them) and defines the

@@ -44,8 +44,7 @@ static unsigned width_of(LLVMTypeRef t)
     return LLVMGetTypeKind(t) == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(t) : 0;
 }
 
-/* The term of operand v in state s; NULL after bmc_fail. */
-static expr *val(bmc *B, bstate *s, LLVMValueRef v)
+expr *bmc_val(bmc *B, const bstate *s, LLVMValueRef v)
 {
     unsigned w = width_of(LLVMTypeOf(v));
     uint64_t slot;
@@ -79,7 +78,7 @@ static expr *binop(bmc *B, bstate *s, LLVMValueRef I, LLVMOpcode op)
         {LLVMSRem, EXPR_SREM}, {LLVMShl, EXPR_SHL},   {LLVMLShr, EXPR_LSHR},
         {LLVMAShr, EXPR_ASHR}, {LLVMAnd, EXPR_AND},   {LLVMOr, EXPR_OR},
         {LLVMXor, EXPR_XOR}};
-    expr *a = val(B, s, LLVMGetOperand(I, 0)), *b = val(B, s, LLVMGetOperand(I, 1));
+    expr *a = bmc_val(B, s, LLVMGetOperand(I, 0)), *b = bmc_val(B, s, LLVMGetOperand(I, 1));
     if (!a || !b)
         return NULL;
     bool shift = op == LLVMShl || op == LLVMLShr || op == LLVMAShr;
@@ -93,7 +92,7 @@ static expr *binop(bmc *B, bstate *s, LLVMValueRef I, LLVMOpcode op)
 
 static expr *cast(bmc *B, bstate *s, LLVMValueRef I, LLVMOpcode op)
 {
-    expr *a = val(B, s, LLVMGetOperand(I, 0));
+    expr *a = bmc_val(B, s, LLVMGetOperand(I, 0));
     unsigned w = width_of(LLVMTypeOf(I));
     if (!a || !w || w > 64)
         return a ? (fail_inst(B, I, "a cast"), NULL) : NULL;
@@ -122,7 +121,7 @@ static bool mem(bmc *B, bstate *s, LLVMValueRef I, LLVMOpcode op)
     LLVMValueRef v = LLVMGetOperand(I, 0);
     if (!global_slot(B, LLVMGetOperand(I, 1), LLVMTypeOf(v), &slot))
         return fail_inst(B, I, "memory");
-    expr *t = val(B, s, v);
+    expr *t = bmc_val(B, s, v);
     s->v[slot] = t;
     return t != NULL;
 }
@@ -149,11 +148,9 @@ static int call(bmc *B, bstate *s, LLVMValueRef I)
         bmc_reach(B, id, s->guard);
         return 0; /* an error call ends the run */
     }
-    LLVMValueRef f = LLVMGetCalledValue(I);
-    if (f && LLVMIsAConstantExpr(f) && LLVMGetConstOpcode(f) == LLVMBitCast)
-        f = LLVMGetOperand(f, 0); /* a call through an unprototyped declaration */
+    LLVMValueRef f = inst_callee(I); /* through an unprototyped declaration's cast */
     size_t n = 0;
-    const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : "";
+    const char *name = f ? LLVMGetValueName2(f, &n) : "";
     if (!strncmp(name, "llvm.dbg.", 9) || !strncmp(name, "llvm.lifetime.", 14))
         return 1;
     if (!strcmp(name, "abort") || !strcmp(name, "exit") || !strcmp(name, "_exit") ||
@@ -161,7 +158,7 @@ static int call(bmc *B, bstate *s, LLVMValueRef I)
         !strcmp(name, "__VERIFIER_error"))
         return 0;
     if (!strcmp(name, "__VERIFIER_assume")) {
-        expr *c = val(B, s, LLVMGetOperand(I, 0));
+        expr *c = bmc_val(B, s, LLVMGetOperand(I, 0));
         if (!c)
             return -1;
         s->guard = expr_and(B->x, s->guard, expr_not(B->x, expr_icmp(B->x, LLVMIntEQ, c,
@@ -173,8 +170,8 @@ static int call(bmc *B, bstate *s, LLVMValueRef I)
         set(B, s, I, input(B, s, w));
         return B->failed ? -1 : 1;
     }
-    fail_inst(B, I, LLVMIsAFunction(f) && LLVMCountBasicBlocks(f) ? "a call left after inlining "
-                                                                    "(recursion)" : "a call");
+    fail_inst(B, I, f && LLVMCountBasicBlocks(f) ? "a call left after inlining (recursion)"
+                                                 : "a call");
     return -1;
 }
 
@@ -192,13 +189,13 @@ static int step_inst(bmc *B, bstate *s, LLVMValueRef I)
         set(B, s, I, binop(B, s, I, op));
         break;
     case LLVMICmp: {
-        expr *a = val(B, s, LLVMGetOperand(I, 0)), *b = val(B, s, LLVMGetOperand(I, 1));
+        expr *a = bmc_val(B, s, LLVMGetOperand(I, 0)), *b = bmc_val(B, s, LLVMGetOperand(I, 1));
         set(B, s, I, a && b ? expr_icmp(B->x, LLVMGetICmpPredicate(I), a, b) : NULL);
         break;
     }
     case LLVMSelect: {
-        expr *c = val(B, s, LLVMGetOperand(I, 0)), *a = val(B, s, LLVMGetOperand(I, 1)),
-             *b = val(B, s, LLVMGetOperand(I, 2));
+        expr *c = bmc_val(B, s, LLVMGetOperand(I, 0)), *a = bmc_val(B, s, LLVMGetOperand(I, 1)),
+             *b = bmc_val(B, s, LLVMGetOperand(I, 2));
         set(B, s, I, c && a && b ? expr_ite(B->x, c, a, b) : NULL);
         break;
     }
@@ -210,7 +207,7 @@ static int step_inst(bmc *B, bstate *s, LLVMValueRef I)
     case LLVMCall:
         return call(B, s, I);
     case LLVMFreeze:
-        set(B, s, I, val(B, s, LLVMGetOperand(I, 0)));
+        set(B, s, I, bmc_val(B, s, LLVMGetOperand(I, 0)));
         break;
     default:
         return fail_inst(B, I, "an instruction"), -1;
@@ -244,7 +241,7 @@ static void run_term(bmc *B, bstate *s, LLVMValueRef T)
     if (op == LLVMBr && !LLVMIsConditional(T)) {
         bmc_goto(B, s, LLVMGetSuccessor(T, 0), s->guard);
     } else if (op == LLVMBr) {
-        expr *c = val(B, s, LLVMGetCondition(T));
+        expr *c = bmc_val(B, s, LLVMGetCondition(T));
         if (!c)
             return;
         expr *g0 = expr_and(B->x, s->guard, c), *g1 = expr_and(B->x, s->guard, expr_not(B->x, c));
@@ -264,12 +261,12 @@ static void run_term(bmc *B, bstate *s, LLVMValueRef T)
 /* Cases in order, then the default (the ids of inst_sites.h). */
 void bmc_switch(bmc *B, bstate *s, LLVMValueRef T, uint32_t first)
 {
-    expr *v = val(B, s, LLVMGetOperand(T, 0)), *none = expr_bool(B->x, true);
+    expr *v = bmc_val(B, s, LLVMGetOperand(T, 0)), *none = expr_bool(B->x, true);
     if (!v)
         return;
     unsigned ncases = LLVMGetNumSuccessors(T) - 1;
     for (unsigned k = 0; k < ncases; k++) {
-        expr *cv = val(B, s, LLVMGetOperand(T, 2 + 2 * k));
+        expr *cv = bmc_val(B, s, LLVMGetOperand(T, 2 + 2 * k));
         if (!cv)
             return;
         expr *eq = expr_icmp(B->x, LLVMIntEQ, v, cv), *g = expr_and(B->x, s->guard, eq);
@@ -341,10 +338,10 @@ static bool plain_error_fn(LLVMValueRef f)
         for (LLVMValueRef I = LLVMGetFirstInstruction(bb); I; I = LLVMGetNextInstruction(I)) {
             if (inst_site_tag(I, &id))
                 return false;
-            LLVMValueRef g = LLVMIsACallInst(I) ? LLVMGetCalledValue(I) : NULL;
-            if (g && LLVMIsAConstantExpr(g) && LLVMGetConstOpcode(g) == LLVMBitCast)
-                g = LLVMGetOperand(g, 0);
-            if (g && (!LLVMIsAFunction(g) || LLVMCountBasicBlocks(g)))
+            if (!LLVMIsACallInst(I))
+                continue;
+            LLVMValueRef g = inst_callee(I); /* NULL: indirect, or assembly */
+            if (!g || LLVMCountBasicBlocks(g))
                 return false;
         }
     return true;

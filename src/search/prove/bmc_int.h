@@ -46,6 +46,9 @@ typedef struct bmc {
 } bmc;
 
 bool bmc_fail(bmc *B, const char *fmt, const char *arg);
+/* The term of operand v in state s (an undefined value: any value); NULL
+ * after bmc_fail. */
+expr *bmc_val(bmc *B, const bstate *s, LLVMValueRef v);
 bool bmc_load(bmc *B, const char *bitcode, ctg_err *e);
 bool bmc_first(bmc *B);
 void bmc_run_state(bmc *B, bstate *s);

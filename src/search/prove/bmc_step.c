@@ -56,25 +56,13 @@ bool bmc_add_state(bmc *B, const bstate *s)
     return true;
 }
 
-/* The value of phi for an arrival from block `from` in state s (an
- * undefined value: any value). */
+/* The value of phi for an arrival from block `from` in state s. */
 static expr *incoming(bmc *B, const bstate *s, LLVMValueRef phi, LLVMBasicBlockRef from)
 {
-    unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(phi));
-    for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
-        if (LLVMGetIncomingBlock(phi, i) != from)
-            continue;
-        LLVMValueRef v = LLVMGetIncomingValue(phi, i);
-        uint64_t slot;
-        if (hmap_get(&B->slot, (uint64_t)(uintptr_t)v, &slot) && !LLVMIsAGlobalVariable(v))
-            return s->v[slot] ? s->v[slot] : expr_var(B->x, B->n_havoc++, w);
-        if (LLVMIsUndef(v) || LLVMIsPoison(v))
-            return expr_var(B->x, B->n_havoc++, w);
-        if (LLVMIsAConstantInt(v))
-            return expr_const(B->x, w, LLVMConstIntGetZExtValue(v));
-        break;
-    }
-    bmc_fail(B, "%s", "cannot model a phi's incoming value");
+    for (unsigned i = 0; i < LLVMCountIncoming(phi); i++)
+        if (LLVMGetIncomingBlock(phi, i) == from)
+            return bmc_val(B, s, LLVMGetIncomingValue(phi, i));
+    bmc_fail(B, "%s", "cannot model a phi without a value for its predecessor");
     return NULL;
 }
 
