@@ -1,9 +1,7 @@
 /*
  * engine_bmc.c - the bounded checker (prove/bmc.h) in a run (issue 58,
  * part 2): it starts with the search in a child process; its result comes
- * when it comes with a time budget, at the end with --time 0 (waited for,
- * and with no deadline of its own but its bounds, so the run stays
- * reproducible).  Its inputs run through the engine like any other (the
+ * when it comes with a time budget, at the end with --time 0 (waited for).  Its inputs run through the engine like any other (the
  * replay decides what they cover), before the search's next run, or at
  * the end beyond the budget, as the explanation runs do.  Then its claims:
  * when no execution runs beyond the bound, a goal no path reaches is
@@ -48,50 +46,30 @@ void eng_bmc_start(search_ctx *c, const char *dir)
         snprintf(c->prv.bmc_note, sizeof c->prv.bmc_note, "bounded checker: %.280s", e.msg);
 }
 
-/* Queues the result's inputs (one per distinct input). */
+/* Queues the goals of the result whose inputs run (one per distinct input). */
 static void queue(search_ctx *c, const bmc_result *r)
 {
-    for (uint32_t g = 0; g < r->n_goals; g++) {
+    c->prv.pend = ctg_calloc(r->sat + 1, sizeof *c->prv.pend);
+    for (uint32_t g = 0; c->prv.pend && g < r->n_goals; g++) {
         const bmc_goal *d = &r->goals[g];
-        if (d->answer != BMC_SAT || !d->bytes)
-            continue;
-        bool dup = false;
-        for (size_t i = 0; i < c->prv.n_pend && !dup; i++)
-            dup = c->prv.pend_len[i] == d->n_bytes && !memcmp(c->prv.pend[i], d->bytes, d->n_bytes);
-        if (dup)
-            continue;
-        uint8_t **p = ctg_realloc(c->prv.pend, (c->prv.n_pend + 1) * sizeof *p);
-        if (p)
-            c->prv.pend = p;
-        size_t *l = p ? ctg_realloc(c->prv.pend_len, (c->prv.n_pend + 1) * sizeof *l) : NULL;
-        if (l)
-            c->prv.pend_len = l;
-        uint8_t *b = l ? ctg_malloc(d->n_bytes) : NULL;
-        if (!b)
-            return;
-        memcpy(b, d->bytes, d->n_bytes);
-        c->prv.pend[c->prv.n_pend] = b;
-        c->prv.pend_len[c->prv.n_pend++] = d->n_bytes;
+        bool dup = d->answer != BMC_SAT || !d->bytes;
+        for (size_t i = 0; i < c->prv.n_pend && !dup; i++) {
+            const bmc_goal *q = &r->goals[c->prv.pend[i]];
+            dup = q->n_bytes == d->n_bytes && !memcmp(q->bytes, d->bytes, d->n_bytes);
+        }
+        if (!dup)
+            c->prv.pend[c->prv.n_pend++] = g;
     }
 }
 
-/* The answers, per goal. */
-static void note_answers(search_ctx *c, const bmc_result *r)
-{
-    c->prv.bmc_ans = ctg_calloc(r->n_goals + 1, 1);
-    for (uint32_t g = 0; c->prv.bmc_ans && g < r->n_goals; g++)
-        c->prv.bmc_ans[g] = r->goals[g].answer;
-    c->prv.bmc_steps = r->steps;
-}
-
 /* The exhaustive result's unsat goals become proofs. */
-static void mark_proofs(search_ctx *c)
+static void mark_proofs(search_ctx *c, const bmc_result *r)
 {
-    if (!c->prv.bmc_ans || !c->prv.bmc_exhaustive)
+    if (!r->exhaustive)
         return;
     c->prv.marking = PRV_BY_BMC;
-    for (uint32_t g = 0; g < c->db->n_edges + c->db->n_errors; g++) {
-        if (c->prv.bmc_ans[g] != BMC_UNSAT)
+    for (uint32_t g = 0; g < c->db->n_edges + c->db->n_errors && g < r->n_goals; g++) {
+        if (r->goals[g].answer != BMC_UNSAT)
             continue;
         if (g < c->db->n_edges)
             eng_prove_mark_edge(c, g);
@@ -111,8 +89,8 @@ static void take(search_ctx *c)
                  why && why[0] ? why : "gave up");
         return;
     }
+    c->prv.bmc_res = r;
     queue(c, r);
-    note_answers(c, r);
     unsigned asked = r->sat + r->unsat + r->unknown;
     char rest[64] = "";
     if (asked < r->n_goals)
@@ -122,8 +100,7 @@ static void take(search_ctx *c)
              "bound, %u unknown%s", r->secs, r->steps,
              r->exhaustive ? ", every execution ends within them" : "", r->sat, r->unsat,
              r->unknown, rest);
-    c->prv.bmc_exhaustive = r->exhaustive;
-    mark_proofs(c); /* a test that covers one voids every claim (engine_prove.c) */
+    mark_proofs(c, r); /* a test that covers one voids every claim (engine_prove.c) */
 }
 
 void eng_bmc_poll(search_ctx *c)
@@ -136,10 +113,10 @@ void eng_bmc_poll(search_ctx *c)
 bool eng_bmc_before_run(search_ctx *c, exec_t *x)
 {
     while (x == c->x && c->prv.next_pend < c->prv.n_pend && !c->failed) {
-        size_t i = c->prv.next_pend++;
+        const bmc_goal *d = &c->prv.bmc_res->goals[c->prv.pend[c->prv.next_pend++]];
         ctx_run out;
         uint32_t before = archive_covered_edges(c->archive);
-        if (!eng_run_on(c, x, c->prv.pend[i], c->prv.pend_len[i], 0, &out))
+        if (!eng_run_on(c, x, d->bytes, d->n_bytes, 0, &out))
             return !c->failed;
         c->prv.bmc_ran++;
         c->prv.bmc_new += archive_covered_edges(c->archive) - before;
@@ -175,22 +152,17 @@ void eng_bmc_finish(search_ctx *c)
 
 int eng_bmc_answer(const search_ctx *c, uint32_t goal, unsigned *steps)
 {
-    *steps = c->prv.bmc_steps;
-    return c->prv.bmc_ans && goal < c->db->n_edges + c->db->n_errors ? c->prv.bmc_ans[goal]
-                                                                      : BMC_NONE;
+    const bmc_result *r = c->prv.bmc_res;
+    *steps = r ? r->steps : 0;
+    return r && goal < r->n_goals ? r->goals[goal].answer : BMC_NONE;
 }
 
 void eng_bmc_free(search_ctx *c)
 {
-    bmc_free(c->prv.bmc);
+    bmc_free(c->prv.bmc); /* and its result */
     c->prv.bmc = NULL;
-    for (size_t i = 0; i < c->prv.n_pend; i++)
-        ctg_free(c->prv.pend[i]);
+    c->prv.bmc_res = NULL;
     ctg_free(c->prv.pend);
-    ctg_free(c->prv.pend_len);
-    ctg_free(c->prv.bmc_ans);
     c->prv.pend = NULL;
-    c->prv.pend_len = NULL;
-    c->prv.bmc_ans = NULL;
     c->prv.n_pend = c->prv.next_pend = 0;
 }

@@ -112,11 +112,10 @@ struct search_ctx {
         uint8_t marking; /* the method whose claims are being marked      */
         struct bmc_job *bmc; /* the bounded checker (engine_bmc.c)        */
         bool bmc_done, draining;
-        uint8_t **pend;  /* its inputs not run yet                        */
-        size_t *pend_len, n_pend, next_pend;
-        uint8_t *bmc_ans; /* per goal: the checker's answer (bmc_answer) */
-        unsigned bmc_steps;
-        bool bmc_exhaustive; /* no execution runs beyond bmc_steps   */
+        const struct bmc_result *bmc_res; /* its result (owned by bmc)  */
+        uint32_t *pend;  /* goals of bmc_res whose inputs (one per distinct
+                            input) run; next_pend the next to run       */
+        size_t n_pend, next_pend;
         uint32_t bmc_ran, bmc_new; /* its inputs run, goals they covered */
         char bmc_note[320];
     } prv;

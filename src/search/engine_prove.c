@@ -478,9 +478,8 @@ static void record_goals(search_ctx *c)
         json_object_array_add(goals, g);
     }
     if (goals && c->prv.no_error_call) { /* Test-Comp's error goal, with no call site */
-        json_object *g = goal_json("error", &(pdb_loc){"", 0, 0}, "reach_error()", false, PROVE_NO_CALL, NULL);
-        json_object_object_add(g, "method", json_object_new_string(PROVE_NO_CALL));
-        json_object_array_add(goals, g);
+        json_object_array_add(goals, goal_json("error", &(pdb_loc){"", 0, 0}, "reach_error()",
+                                               false, PROVE_NO_CALL, NULL));
     }
     eng_miss_summary(c, m);
     ctg_free(m);
